@@ -1,0 +1,1 @@
+"""Kafka wire protocol: message codecs, framing, record batches and a client."""
