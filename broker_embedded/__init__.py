@@ -1,0 +1,5 @@
+"""An embedded, Kafka-compatible broker written in Python."""
+
+from broker_embedded.embedded import EmbeddedBroker
+
+__all__ = ["EmbeddedBroker"]

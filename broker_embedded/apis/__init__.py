@@ -1,0 +1,47 @@
+"""One module per Kafka API, mirroring the protocol (like franz-go kfake's ``00_produce.go``).
+
+Each module defines ``API_KEY`` and ``handle(broker, ctx, request)`` returning the response
+object, an ``asyncio.Future`` of one (requests parked in the purgatory), or ``None`` when the
+protocol sends no response (acks=0 produce).
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from broker_embedded.apis import (
+    alter_configs,
+    api_versions,
+    create_partitions,
+    create_topics,
+    delete_records,
+    delete_topics,
+    describe_cluster,
+    describe_configs,
+    fetch,
+    incremental_alter_configs,
+    init_producer_id,
+    list_offsets,
+    metadata,
+    produce,
+)
+
+HANDLERS: dict[int, ModuleType] = {
+    m.API_KEY: m
+    for m in (
+        produce,
+        fetch,
+        list_offsets,
+        metadata,
+        api_versions,
+        create_topics,
+        delete_topics,
+        delete_records,
+        init_producer_id,
+        describe_configs,
+        alter_configs,
+        create_partitions,
+        incremental_alter_configs,
+        describe_cluster,
+    )
+}

@@ -1,0 +1,48 @@
+"""AlterConfigs (API 33): replace a topic's config overrides as a whole (the legacy, non-incremental
+API). Broker configs are static here."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from broker_embedded.config import ConfigError, validate_topic_configs
+from kafka_wire.errors import ErrorCode
+from kafka_wire.protocol.messages import alter_configs_request as rq
+from kafka_wire.protocol.messages import alter_configs_response as rs
+
+if TYPE_CHECKING:
+    from broker_embedded.broker import Broker
+    from broker_embedded.network.server import RequestContext
+
+API_KEY = 33
+TOPIC_RESOURCE = 2
+BROKER_RESOURCE = 4
+
+
+def handle(broker: Broker, ctx: RequestContext, request: rq.AlterConfigsRequest) -> rs.AlterConfigsResponse:
+    out = []
+    for res in request.resources:
+        def result(code: ErrorCode, message: str | None = None) -> rs.AlterConfigsResourceResponse:
+            return rs.AlterConfigsResourceResponse(
+                error_code=code, error_message=message, resource_type=res.resource_type,
+                resource_name=res.resource_name,
+            )
+
+        if res.resource_type == BROKER_RESOURCE:
+            out.append(result(ErrorCode.INVALID_REQUEST, "Dynamic broker configs are not supported; restart with --override"))
+            continue
+        if res.resource_type != TOPIC_RESOURCE:
+            out.append(result(ErrorCode.INVALID_REQUEST, f"Unsupported resource type {res.resource_type}"))
+            continue
+        if broker.topics.get(res.resource_name) is None:
+            out.append(result(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"Topic {res.resource_name} does not exist"))
+            continue
+        try:
+            overrides = validate_topic_configs({c.name: c.value for c in res.configs if c.value is not None})
+        except ConfigError as e:
+            out.append(result(ErrorCode.INVALID_CONFIG, str(e)))
+            continue
+        if not request.validate_only:
+            broker.set_topic_configs(res.resource_name, overrides)
+        out.append(result(ErrorCode.NONE))
+    return rs.AlterConfigsResponse(throttle_time_ms=0, responses=out)

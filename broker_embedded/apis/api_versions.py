@@ -1,0 +1,27 @@
+"""ApiVersions (API 18): the release profile in `broker_embedded.versions` (KIP-511 fallback is in
+`Broker.dispatch`, since an unsupported version cannot be decoded)."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from kafka_wire.errors import ErrorCode
+from kafka_wire.protocol.messages import api_versions_request as rq
+from kafka_wire.protocol.messages import api_versions_response as rs
+
+if TYPE_CHECKING:
+    from broker_embedded.broker import Broker
+    from broker_embedded.network.server import RequestContext
+
+API_KEY = 18
+_SOFTWARE = re.compile(r"^[a-zA-Z0-9](?:[a-zA-Z0-9\-.]*[a-zA-Z0-9])?$")
+
+
+def handle(broker: Broker, ctx: RequestContext, request: rq.ApiVersionsRequest) -> rs.ApiVersionsResponse:
+    keys = [rs.ApiVersion(api_key=k, min_version=lo, max_version=hi) for k, (lo, hi) in broker.advertised.items()]
+    if ctx.api_version >= 3:
+        name, version = request.client_software_name, request.client_software_version
+        if not (name and version and _SOFTWARE.match(name) and _SOFTWARE.match(version)):
+            return rs.ApiVersionsResponse(error_code=ErrorCode.INVALID_REQUEST, api_keys=keys)
+    return rs.ApiVersionsResponse(error_code=ErrorCode.NONE, api_keys=keys, throttle_time_ms=0)

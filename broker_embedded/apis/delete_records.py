@@ -1,0 +1,41 @@
+"""DeleteRecords (API 21): move a partition's log start offset forward."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kafka_wire.errors import ErrorCode, KafkaError
+from kafka_wire.protocol.messages import delete_records_request as rq
+from kafka_wire.protocol.messages import delete_records_response as rs
+
+if TYPE_CHECKING:
+    from broker_embedded.broker import Broker
+    from broker_embedded.network.server import RequestContext
+
+API_KEY = 21
+
+
+def handle(broker: Broker, ctx: RequestContext, request: rq.DeleteRecordsRequest) -> rs.DeleteRecordsResponse:
+    topics = []
+    for t in request.topics:
+        parts = []
+        for p in t.partitions:
+            partition = broker.partition(t.name, p.partition_index)
+            if partition is None:
+                parts.append(
+                    rs.DeleteRecordsPartitionResult(
+                        partition_index=p.partition_index, low_watermark=-1,
+                        error_code=ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+                    )
+                )
+                continue
+            try:
+                low = partition.delete_records_before(p.offset)
+            except KafkaError as e:
+                parts.append(
+                    rs.DeleteRecordsPartitionResult(partition_index=p.partition_index, low_watermark=-1, error_code=e.code)
+                )
+                continue
+            parts.append(rs.DeleteRecordsPartitionResult(partition_index=p.partition_index, low_watermark=low))
+        topics.append(rs.DeleteRecordsTopicResult(name=t.name, partitions=parts))
+    return rs.DeleteRecordsResponse(throttle_time_ms=0, topics=topics)

@@ -1,0 +1,36 @@
+"""DescribeCluster (API 60)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kafka_wire.errors import ErrorCode
+from kafka_wire.protocol.messages import describe_cluster_request as rq
+from kafka_wire.protocol.messages import describe_cluster_response as rs
+
+if TYPE_CHECKING:
+    from broker_embedded.broker import Broker
+    from broker_embedded.network.server import RequestContext
+
+API_KEY = 60
+BROKERS_ENDPOINT = 1
+
+
+def handle(broker: Broker, ctx: RequestContext, request: rq.DescribeClusterRequest) -> rs.DescribeClusterResponse:
+    if ctx.api_version >= 1 and request.endpoint_type != BROKERS_ENDPOINT:
+        return rs.DescribeClusterResponse(
+            error_code=ErrorCode.MISMATCHED_ENDPOINT_TYPE,
+            error_message="The request was sent to an endpoint of type BROKER, but we wanted an endpoint of type "
+            f"{request.endpoint_type}",
+            cluster_id=broker.cluster_id,
+        )
+    return rs.DescribeClusterResponse(
+        throttle_time_ms=0,
+        error_code=ErrorCode.NONE,
+        error_message=None,
+        endpoint_type=BROKERS_ENDPOINT,
+        cluster_id=broker.cluster_id,
+        controller_id=broker.node_id,
+        brokers=[rs.DescribeClusterBroker(broker_id=broker.node_id, host=broker.host, port=broker.port, rack=None)],
+        cluster_authorized_operations=-2147483648,
+    )

@@ -1,0 +1,172 @@
+"""DescribeConfigs (API 32): every topic config with its value, source and synonyms; broker
+configs read-only."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from broker_embedded.config import (
+    BROKER_CONFIGS,
+    TOPIC_CONFIGS,
+    ConfigSource,
+    format_value,
+    resolve_topic_config,
+)
+from kafka_wire.errors import ErrorCode
+from kafka_wire.protocol.messages import describe_configs_request as rq
+from kafka_wire.protocol.messages import describe_configs_response as rs
+
+if TYPE_CHECKING:
+    from broker_embedded.broker import Broker
+    from broker_embedded.network.server import RequestContext
+
+API_KEY = 32
+TOPIC_RESOURCE = 2
+BROKER_RESOURCE = 4
+BROKER_LOGGER_RESOURCE = 8
+
+
+@dataclass
+class ConfigEntry:
+    name: str
+    value: str | None
+    read_only: bool
+    config_source: int
+    config_type: int
+    documentation: str
+    synonyms: list[rs.DescribeConfigsSynonym]
+
+
+def topic_config_entries(
+    broker: Broker, overrides: dict[str, Any], keys: list[str] | None, synonyms: bool, docs: bool
+) -> list[ConfigEntry]:
+    out = []
+    for name in sorted(TOPIC_CONFIGS):
+        if keys is not None and name not in keys:
+            continue
+        r = resolve_topic_config(broker.config, overrides, name)
+        syn: list[rs.DescribeConfigsSynonym] = []
+        if synonyms:
+            if name in overrides:
+                syn.append(rs.DescribeConfigsSynonym(name, format_value(r.definition, overrides[name]), 1))
+            bsyn = r.definition.broker_synonym
+            if bsyn:
+                bdef = BROKER_CONFIGS[bsyn]
+                if bsyn in broker.config.explicit:
+                    syn.append(
+                        rs.DescribeConfigsSynonym(
+                            bsyn, format_value(bdef, broker.config.explicit[bsyn]), ConfigSource.STATIC_BROKER_CONFIG
+                        )
+                    )
+                syn.append(rs.DescribeConfigsSynonym(bsyn, format_value(bdef, bdef.default), ConfigSource.DEFAULT_CONFIG))
+        out.append(
+            ConfigEntry(
+                name=name,
+                value=format_value(r.definition, r.value),
+                read_only=False,
+                config_source=int(r.source),
+                config_type=int(r.definition.type),
+                documentation=r.definition.doc if docs else "",
+                synonyms=syn,
+            )
+        )
+    return out
+
+
+def broker_config_entries(broker: Broker, keys: list[str] | None, docs: bool) -> list[ConfigEntry]:
+    out = []
+    for name, d in sorted(BROKER_CONFIGS.items()):
+        if keys is not None and name not in keys:
+            continue
+        explicit = name in broker.config.explicit
+        value = broker.config[name]
+        if name == "port":
+            value = broker.port
+        elif name == "log.dirs":
+            value = str(broker.log_dir)
+        elif name == "cluster.id":
+            value = broker.cluster_id
+        out.append(
+            ConfigEntry(
+                name=name,
+                value=format_value(d, value),
+                read_only=True,
+                config_source=int(ConfigSource.STATIC_BROKER_CONFIG if explicit else ConfigSource.DEFAULT_CONFIG),
+                config_type=int(d.type),
+                documentation=d.doc if docs else "",
+                synonyms=[],
+            )
+        )
+    return out
+
+
+def handle(broker: Broker, ctx: RequestContext, request: rq.DescribeConfigsRequest) -> rs.DescribeConfigsResponse:
+    results = []
+    for res in request.resources:
+        keys = res.configuration_keys
+        if res.resource_type == TOPIC_RESOURCE:
+            topic = broker.topics.get(res.resource_name)
+            if topic is None:
+                results.append(
+                    rs.DescribeConfigsResult(
+                        error_code=ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+                        error_message=f"Topic {res.resource_name} does not exist",
+                        resource_type=res.resource_type,
+                        resource_name=res.resource_name,
+                        configs=[],
+                    )
+                )
+                continue
+            entries = topic_config_entries(
+                broker, topic.configs, keys, request.include_synonyms, request.include_documentation
+            )
+        elif res.resource_type == BROKER_RESOURCE:
+            if res.resource_name not in ("", str(broker.node_id)):
+                results.append(
+                    rs.DescribeConfigsResult(
+                        error_code=ErrorCode.INVALID_REQUEST,
+                        error_message=f"Unexpected broker id, expected {broker.node_id}",
+                        resource_type=res.resource_type,
+                        resource_name=res.resource_name,
+                        configs=[],
+                    )
+                )
+                continue
+            entries = broker_config_entries(broker, keys, request.include_documentation)
+        elif res.resource_type == BROKER_LOGGER_RESOURCE:
+            entries = []
+        else:
+            results.append(
+                rs.DescribeConfigsResult(
+                    error_code=ErrorCode.INVALID_REQUEST,
+                    error_message=f"Unsupported resource type {res.resource_type}",
+                    resource_type=res.resource_type,
+                    resource_name=res.resource_name,
+                    configs=[],
+                )
+            )
+            continue
+        results.append(
+            rs.DescribeConfigsResult(
+                error_code=ErrorCode.NONE,
+                error_message=None,
+                resource_type=res.resource_type,
+                resource_name=res.resource_name,
+                configs=[
+                    rs.DescribeConfigsResourceResult(
+                        name=e.name,
+                        value=e.value,
+                        read_only=e.read_only,
+                        config_source=e.config_source,
+                        is_default=e.config_source == ConfigSource.DEFAULT_CONFIG,
+                        is_sensitive=False,
+                        synonyms=e.synonyms,
+                        config_type=e.config_type,
+                        documentation=e.documentation or None,
+                    )
+                    for e in entries
+                ],
+            )
+        )
+    return rs.DescribeConfigsResponse(throttle_time_ms=0, results=results)

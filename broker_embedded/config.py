@@ -1,0 +1,343 @@
+"""Broker and topic configuration, with Kafka's own names, defaults and validation.
+
+Broker configs come from keyword arguments (``num_partitions=3`` or ``**{"num.partitions": 3}``),
+a ``server.properties`` file and ``--override key=value``. Topic configs fall back to their broker
+synonym (``retention.ms`` ← ``log.retention.ms`` …) exactly as Kafka resolves them, which is what
+DescribeConfigs reports as the config source.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from enum import IntEnum
+from pathlib import Path
+from typing import Any
+
+LONG_MAX = 9223372036854775807
+INT_MAX = 2147483647
+
+
+class ConfigType(IntEnum):
+    """DescribeConfigs v3 config types."""
+
+    BOOLEAN = 1
+    STRING = 2
+    INT = 3
+    SHORT = 4
+    LONG = 5
+    DOUBLE = 6
+    LIST = 7
+    CLASS = 8
+    PASSWORD = 9
+
+
+class ConfigSource(IntEnum):
+    UNKNOWN = 0
+    DYNAMIC_TOPIC_CONFIG = 1
+    DYNAMIC_BROKER_CONFIG = 2
+    DYNAMIC_DEFAULT_BROKER_CONFIG = 3
+    STATIC_BROKER_CONFIG = 4
+    DEFAULT_CONFIG = 5
+
+
+class ConfigError(ValueError):
+    """A config name or value that Kafka would refuse (INVALID_CONFIG on the wire)."""
+
+
+@dataclass(frozen=True)
+class ConfigDef:
+    name: str
+    type: ConfigType
+    default: Any
+    doc: str
+    validator: Callable[[Any], None] | None = None
+    # for topic configs: the broker config that supplies the default
+    broker_synonym: str | None = None
+
+
+def _at_least(n: int) -> Callable[[Any], None]:
+    def check(v: Any) -> None:
+        if v < n:
+            raise ConfigError(f"value {v} must be at least {n}")
+
+    return check
+
+
+def _one_of(*choices: str) -> Callable[[Any], None]:
+    def check(v: Any) -> None:
+        values = v if isinstance(v, list) else [v]
+        for item in values:
+            if item not in choices:
+                raise ConfigError(f"value {item!r} is not one of {', '.join(choices)}")
+
+    return check
+
+
+def parse_value(d: ConfigDef, raw: Any) -> Any:
+    """Convert a raw (string or Python) value to the config's type and validate it."""
+    try:
+        if d.type == ConfigType.BOOLEAN:
+            if isinstance(raw, bool):
+                value: Any = raw
+            elif str(raw).strip().lower() in ("true", "false"):
+                value = str(raw).strip().lower() == "true"
+            else:
+                raise ConfigError(f"expected true or false, got {raw!r}")
+        elif d.type in (ConfigType.INT, ConfigType.SHORT, ConfigType.LONG):
+            if isinstance(raw, bool):
+                raise ConfigError(f"expected a number, got {raw!r}")
+            value = int(str(raw).strip())
+            limit = INT_MAX if d.type == ConfigType.INT else LONG_MAX
+            if not -limit - 1 <= value <= limit:
+                raise ConfigError(f"value {value} is out of range")
+        elif d.type == ConfigType.DOUBLE:
+            value = float(str(raw).strip())
+        elif d.type == ConfigType.LIST:
+            if isinstance(raw, list | tuple):
+                value = [str(x).strip() for x in raw]
+            else:
+                value = [x.strip() for x in str(raw).split(",") if x.strip()]
+        else:
+            value = None if raw is None else str(raw).strip()
+    except ValueError as e:
+        if isinstance(e, ConfigError):
+            raise ConfigError(f"Invalid value {raw!r} for configuration {d.name}: {e}") from None
+        raise ConfigError(f"Invalid value {raw!r} for configuration {d.name}: not a {d.type.name}") from None
+    if d.validator is not None:
+        try:
+            d.validator(value)
+        except ConfigError as e:
+            raise ConfigError(f"Invalid value {raw!r} for configuration {d.name}: {e}") from None
+    return value
+
+
+def format_value(d: ConfigDef, value: Any) -> str | None:
+    if value is None:
+        return None
+    if d.type == ConfigType.BOOLEAN:
+        return "true" if value else "false"
+    if d.type == ConfigType.LIST:
+        return ",".join(value)
+    return str(value)
+
+
+_B = ConfigType
+BROKER_CONFIGS: dict[str, ConfigDef] = {
+    d.name: d
+    for d in [
+        ConfigDef("broker.id", _B.INT, 0, "The broker id (also node.id)."),
+        ConfigDef("host.name", _B.STRING, "127.0.0.1", "Address the broker listens on and advertises."),
+        ConfigDef("port", _B.INT, 0, "Port to listen on; 0 picks a free port."),
+        ConfigDef("log.dirs", _B.STRING, None, "Directory holding the log data; a temporary one when unset."),
+        ConfigDef("cluster.id", _B.STRING, None, "Cluster id; generated and stored in meta.properties."),
+        ConfigDef("num.partitions", _B.INT, 1, "Default partitions of new topics.", _at_least(1)),
+        ConfigDef("default.replication.factor", _B.INT, 1, "Default replication factor.", _at_least(1)),
+        ConfigDef("auto.create.topics.enable", _B.BOOLEAN, True, "Create unknown topics on Metadata."),
+        ConfigDef("delete.topic.enable", _B.BOOLEAN, True, "Allow DeleteTopics."),
+        ConfigDef("message.max.bytes", _B.INT, 1048588, "Largest record batch accepted.", _at_least(0)),
+        ConfigDef(
+            "socket.request.max.bytes", _B.INT, 104857600, "Largest request frame accepted.", _at_least(1)
+        ),
+        ConfigDef("log.segment.bytes", _B.INT, 1073741824, "Segment size before rolling.", _at_least(14)),
+        ConfigDef("log.roll.ms", _B.LONG, 604800000, "Segment age before rolling.", _at_least(1)),
+        ConfigDef("log.retention.ms", _B.LONG, 604800000, "Time retention (-1: unlimited)."),
+        ConfigDef("log.retention.bytes", _B.LONG, -1, "Size retention per partition (-1: unlimited)."),
+        ConfigDef(
+            "log.retention.check.interval.ms", _B.LONG, 300000, "How often retention runs.", _at_least(1)
+        ),
+        ConfigDef("log.index.interval.bytes", _B.INT, 4096, "Bytes between offset index entries.", _at_least(0)),
+        ConfigDef("log.index.size.max.bytes", _B.INT, 10485760, "Maximum index size.", _at_least(4)),
+        ConfigDef(
+            "log.message.timestamp.type",
+            _B.STRING,
+            "CreateTime",
+            "CreateTime or LogAppendTime.",
+            _one_of("CreateTime", "LogAppendTime"),
+        ),
+        ConfigDef(
+            "log.cleanup.policy", _B.LIST, ["delete"], "delete and/or compact.", _one_of("delete", "compact")
+        ),
+        ConfigDef("log.cleaner.delete.retention.ms", _B.LONG, 86400000, "Tombstone retention."),
+        ConfigDef("log.segment.delete.delay.ms", _B.LONG, 60000, "Delay before deleting a segment file."),
+        ConfigDef("log.flush.interval.messages", _B.LONG, LONG_MAX, "Messages between fsyncs.", _at_least(1)),
+        ConfigDef("log.flush.interval.ms", _B.LONG, LONG_MAX, "Time between fsyncs."),
+        ConfigDef(
+            "log.flush.offset.checkpoint.interval.ms", _B.INT, 60000, "Recovery point checkpoint interval."
+        ),
+        ConfigDef("min.insync.replicas", _B.INT, 1, "Minimum ISR for acks=all.", _at_least(1)),
+        ConfigDef("unclean.leader.election.enable", _B.BOOLEAN, False, "Allow out-of-sync leaders."),
+        ConfigDef(
+            "compression.type",
+            _B.STRING,
+            "producer",
+            "Final compression of topic data.",
+            _one_of("uncompressed", "zstd", "lz4", "snappy", "gzip", "producer"),
+        ),
+        ConfigDef("transaction.max.timeout.ms", _B.INT, 900000, "Largest transaction timeout.", _at_least(1)),
+        ConfigDef("producer.id.expiration.ms", _B.INT, 86400000, "Idle producer state expiry.", _at_least(1)),
+        ConfigDef("group.initial.rebalance.delay.ms", _B.INT, 0, "Delay of a new group's first rebalance."),
+        ConfigDef("group.min.session.timeout.ms", _B.INT, 6000, "Smallest session timeout."),
+        ConfigDef("group.max.session.timeout.ms", _B.INT, 1800000, "Largest session timeout."),
+        ConfigDef("offsets.topic.num.partitions", _B.INT, 50, "Partitions of __consumer_offsets.", _at_least(1)),
+        ConfigDef("offsets.retention.minutes", _B.INT, 10080, "Committed offset retention.", _at_least(1)),
+        ConfigDef("queued.max.request.bytes", _B.LONG, -1, "Bytes of requests queued per connection."),
+        ConfigDef("connections.max.idle.ms", _B.LONG, 600000, "Idle connections are closed after this."),
+    ]
+}
+
+TOPIC_CONFIGS: dict[str, ConfigDef] = {
+    d.name: d
+    for d in [
+        ConfigDef(
+            "cleanup.policy",
+            _B.LIST,
+            ["delete"],
+            "delete and/or compact.",
+            _one_of("delete", "compact"),
+            "log.cleanup.policy",
+        ),
+        ConfigDef(
+            "compression.type",
+            _B.STRING,
+            "producer",
+            "Final compression.",
+            _one_of("uncompressed", "zstd", "lz4", "snappy", "gzip", "producer"),
+            "compression.type",
+        ),
+        ConfigDef("delete.retention.ms", _B.LONG, 86400000, "Tombstone retention.", _at_least(0),
+                  "log.cleaner.delete.retention.ms"),
+        ConfigDef("file.delete.delay.ms", _B.LONG, 60000, "Delay before deleting a file.", _at_least(0),
+                  "log.segment.delete.delay.ms"),
+        ConfigDef("flush.messages", _B.LONG, LONG_MAX, "Messages between fsyncs.", _at_least(1),
+                  "log.flush.interval.messages"),
+        ConfigDef("flush.ms", _B.LONG, LONG_MAX, "Time between fsyncs.", _at_least(0), "log.flush.interval.ms"),
+        ConfigDef("index.interval.bytes", _B.INT, 4096, "Bytes between index entries.", _at_least(0),
+                  "log.index.interval.bytes"),
+        ConfigDef("max.message.bytes", _B.INT, 1048588, "Largest record batch.", _at_least(0), "message.max.bytes"),
+        ConfigDef(
+            "message.timestamp.type",
+            _B.STRING,
+            "CreateTime",
+            "CreateTime or LogAppendTime.",
+            _one_of("CreateTime", "LogAppendTime"),
+            "log.message.timestamp.type",
+        ),
+        ConfigDef("min.cleanable.dirty.ratio", _B.DOUBLE, 0.5, "Dirty ratio that triggers compaction."),
+        ConfigDef("min.compaction.lag.ms", _B.LONG, 0, "Minimum age before compaction.", _at_least(0)),
+        ConfigDef("max.compaction.lag.ms", _B.LONG, LONG_MAX, "Maximum age before compaction.", _at_least(1)),
+        ConfigDef("min.insync.replicas", _B.INT, 1, "Minimum ISR for acks=all.", _at_least(1), "min.insync.replicas"),
+        ConfigDef("preallocate", _B.BOOLEAN, False, "Preallocate segment files."),
+        ConfigDef("retention.bytes", _B.LONG, -1, "Size retention (-1: unlimited).", None, "log.retention.bytes"),
+        ConfigDef("retention.ms", _B.LONG, 604800000, "Time retention (-1: unlimited).", _at_least(-1),
+                  "log.retention.ms"),
+        ConfigDef("segment.bytes", _B.INT, 1073741824, "Segment size.", _at_least(14), "log.segment.bytes"),
+        ConfigDef("segment.index.bytes", _B.INT, 10485760, "Index size.", _at_least(4), "log.index.size.max.bytes"),
+        ConfigDef("segment.ms", _B.LONG, 604800000, "Segment age before rolling.", _at_least(1), "log.roll.ms"),
+        ConfigDef("unclean.leader.election.enable", _B.BOOLEAN, False, "Allow out-of-sync leaders.", None,
+                  "unclean.leader.election.enable"),
+        ConfigDef("message.timestamp.before.max.ms", _B.LONG, LONG_MAX, "Oldest accepted timestamp lag.",
+                  _at_least(0)),
+        ConfigDef("message.timestamp.after.max.ms", _B.LONG, 3600000, "Newest accepted timestamp lead.",
+                  _at_least(0)),
+    ]
+}
+
+# Kafka's aliases for time-based broker configs: the most precise one wins.
+_BROKER_ALIASES = {
+    "log.retention.minutes": ("log.retention.ms", 60_000),
+    "log.retention.hours": ("log.retention.ms", 3_600_000),
+    "log.roll.hours": ("log.roll.ms", 3_600_000),
+    "node.id": ("broker.id", 1),
+    "log.dir": ("log.dirs", 1),
+    "listeners": ("port", 1),
+}
+
+
+def normalize_key(key: str) -> str:
+    """Accept Python-friendly keyword names: ``num_partitions`` → ``num.partitions``."""
+    return key.replace("_", ".") if "." not in key else key
+
+
+def read_properties(path: str | Path) -> dict[str, str]:
+    """A Java-style .properties file (key=value or key: value, # and ! comments)."""
+    props: dict[str, str] = {}
+    for raw in Path(path).read_text().splitlines():
+        line = raw.strip()
+        if not line or line[0] in "#!":
+            continue
+        sep = min((i for i in (line.find("="), line.find(":")) if i >= 0), default=-1)
+        if sep < 0:
+            props[line] = ""
+            continue
+        props[line[:sep].strip()] = line[sep + 1 :].strip()
+    return props
+
+
+class BrokerConfig:
+    """Validated broker configs. Unknown names are kept (Kafka logs and ignores them)."""
+
+    def __init__(self, values: Mapping[str, Any] | None = None) -> None:
+        self.explicit: dict[str, Any] = {}
+        self.unknown: dict[str, Any] = {}
+        for raw_key, raw in (values or {}).items():
+            self.set(raw_key, raw)
+
+    def set(self, raw_key: str, raw: Any) -> None:
+        key = raw_key if raw_key in BROKER_CONFIGS or raw_key in _BROKER_ALIASES else normalize_key(raw_key)
+        if key in _BROKER_ALIASES:
+            target, factor = _BROKER_ALIASES[key]
+            if key == "listeners":
+                raw = str(raw).rsplit(":", 1)[-1]
+            elif factor != 1:
+                raw = int(str(raw)) * factor
+            key = target
+        d = BROKER_CONFIGS.get(key)
+        if d is None:
+            self.unknown[key] = raw
+            return
+        self.explicit[key] = parse_value(d, raw)
+
+    def __getitem__(self, key: str) -> Any:
+        if key in self.explicit:
+            return self.explicit[key]
+        return BROKER_CONFIGS[key].default
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if key in BROKER_CONFIGS:
+            return self[key]
+        return self.unknown.get(key, default)
+
+
+def validate_topic_configs(configs: Mapping[str, Any]) -> dict[str, Any]:
+    """Parse topic-level overrides; raises ConfigError naming the bad key and value."""
+    parsed: dict[str, Any] = {}
+    for key, raw in configs.items():
+        d = TOPIC_CONFIGS.get(key)
+        if d is None:
+            raise ConfigError(f"Unknown topic config name: {key}")
+        parsed[key] = parse_value(d, raw)
+    return parsed
+
+
+@dataclass(frozen=True)
+class ResolvedConfig:
+    name: str
+    value: Any
+    source: ConfigSource
+    definition: ConfigDef
+
+
+def resolve_topic_config(broker: BrokerConfig, overrides: Mapping[str, Any], key: str) -> ResolvedConfig:
+    d = TOPIC_CONFIGS[key]
+    if key in overrides:
+        return ResolvedConfig(key, overrides[key], ConfigSource.DYNAMIC_TOPIC_CONFIG, d)
+    if d.broker_synonym and d.broker_synonym in broker.explicit:
+        return ResolvedConfig(key, broker.explicit[d.broker_synonym], ConfigSource.STATIC_BROKER_CONFIG, d)
+    if d.broker_synonym:
+        return ResolvedConfig(key, BROKER_CONFIGS[d.broker_synonym].default, ConfigSource.DEFAULT_CONFIG, d)
+    return ResolvedConfig(key, d.default, ConfigSource.DEFAULT_CONFIG, d)
+
+
+def effective_topic_configs(broker: BrokerConfig, overrides: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: resolve_topic_config(broker, overrides, k).value for k in TOPIC_CONFIGS}

@@ -1,0 +1,151 @@
+"""EmbeddedBroker: a broker on a free port of 127.0.0.1, in a background thread of this process.
+
+    with EmbeddedBroker(num_partitions=4) as b:
+        producer = Producer({"bootstrap.servers": b.bootstrap_servers})
+
+A temporary log dir is removed on exit; a given ``log_dir`` is kept, and a broker started again on
+it finds every acknowledged record where it was.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import shutil
+import tempfile
+import threading
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any
+
+from broker_embedded.broker import Broker
+from broker_embedded.config import BrokerConfig
+from broker_embedded.network.server import KafkaServer
+
+log = logging.getLogger(__name__)
+
+
+def new_event_loop() -> asyncio.AbstractEventLoop:
+    try:
+        import uvloop
+
+        return uvloop.new_event_loop()
+    except ImportError:  # uvloop is optional (the `fast` extra)
+        return asyncio.new_event_loop()
+
+
+class BrokerRunner:
+    """Owns a Broker and its server on a given event loop (shared by the CLI and EmbeddedBroker)."""
+
+    def __init__(self, config: BrokerConfig, log_dir: Path) -> None:
+        self.config = config
+        self.log_dir = log_dir
+        self.broker: Broker | None = None
+        self.server: KafkaServer | None = None
+
+    async def start(self) -> int:
+        loop = asyncio.get_running_loop()
+        # opening logs may scan segments after a crash: keep it off the loop's critical path
+        self.broker = await loop.run_in_executor(None, Broker, self.config, self.log_dir)
+        self.server = KafkaServer(self.broker.dispatch, self.config["socket.request.max.bytes"])
+        port = await self.server.start(self.config["host.name"], self.config["port"])
+        self.broker.port = port
+        self.broker.start(loop)
+        return port
+
+    async def stop(self) -> None:
+        if self.server is not None:
+            await self.server.stop()
+        if self.broker is not None:
+            self.broker.shutdown()
+
+
+class EmbeddedBroker:
+    def __init__(self, log_dir: str | Path | None = None, port: int = 0, **configs: Any) -> None:
+        values: dict[str, Any] = {}
+        for k, v in configs.items():
+            values[k] = v
+        values["port"] = port
+        self.config = BrokerConfig(values)
+        self._temp_dir = log_dir is None
+        self.log_dir = Path(tempfile.mkdtemp(prefix="pykafka-broker-")) if log_dir is None else Path(log_dir)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._runner: BrokerRunner | None = None
+        self.port: int | None = None
+
+    @property
+    def bootstrap_servers(self) -> str:
+        if self.port is None:
+            raise RuntimeError("the broker is not running")
+        return f"{self.config['host.name']}:{self.port}"
+
+    @property
+    def broker(self) -> Broker:
+        assert self._runner is not None and self._runner.broker is not None
+        return self._runner.broker
+
+    def start(self) -> EmbeddedBroker:
+        ready: Future[int] = Future()
+        loop = new_event_loop()
+        self._loop = loop
+        self._runner = BrokerRunner(self.config, self.log_dir)
+
+        def run() -> None:
+            asyncio.set_event_loop(loop)
+
+            async def boot() -> None:
+                try:
+                    ready.set_result(await self._runner.start())  # type: ignore[union-attr]
+                except BaseException as e:  # surface startup errors in the caller's thread
+                    ready.set_exception(e)
+
+            loop.create_task(boot())
+            loop.run_forever()
+
+        self._thread = threading.Thread(target=run, name="pykafka-broker", daemon=True)
+        self._thread.start()
+        try:
+            self.port = ready.result(timeout=60)
+        except BaseException:
+            self._stop_loop()
+            raise
+        return self
+
+    def call(self, fn: Any, *args: Any) -> Any:
+        """Run ``fn(broker, *args)`` on the broker's loop thread and return its result."""
+        assert self._loop is not None
+
+        async def run() -> Any:
+            return fn(self.broker, *args)
+
+        return asyncio.run_coroutine_threadsafe(run(), self._loop).result(timeout=60)
+
+    def _stop_loop(self) -> None:
+        loop = self._loop
+        if loop is None:
+            return
+        if loop.is_running():
+            loop.call_soon_threadsafe(loop.stop)
+        if self._thread is not None:
+            self._thread.join(timeout=30)
+        loop.close()
+        self._loop = None
+
+    def stop(self) -> None:
+        if self._loop is not None and self._runner is not None and self._loop.is_running():
+            fut = asyncio.run_coroutine_threadsafe(self._runner.stop(), self._loop)
+            try:
+                fut.result(timeout=30)
+            except Exception:
+                log.exception("broker shutdown failed")
+        self._stop_loop()
+        self.port = None
+        if self._temp_dir:
+            shutil.rmtree(self.log_dir, ignore_errors=True)
+
+    def __enter__(self) -> EmbeddedBroker:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

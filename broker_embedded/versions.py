@@ -1,0 +1,39 @@
+"""The release profile this broker advertises in ApiVersions.
+
+One coherent set, like kfake's ``--as-version``: the API ranges of Apache Kafka 4.0, cut to the
+APIs implemented here and to the versions our generated codecs know. Clients infer the broker's
+release from marker versions (kafka-python: ListOffsets v10 ⇒ 4.0), so a mixed set would make them
+guess wrong.
+"""
+
+from __future__ import annotations
+
+from kafka_wire.protocol.messages import REQUESTS, RESPONSES
+
+RELEASE = "4.0"
+
+# Apache Kafka 4.0's advertised ranges (api key -> (min, max)).
+KAFKA_4_0: dict[int, tuple[int, int]] = {
+    0: (0, 12), 1: (4, 17), 2: (1, 10), 3: (0, 13), 8: (2, 9), 9: (1, 9), 10: (0, 6), 11: (2, 9),
+    12: (0, 4), 13: (0, 5), 14: (0, 5), 15: (0, 6), 16: (0, 5), 17: (0, 1), 18: (0, 4), 19: (2, 7),
+    20: (1, 6), 21: (0, 2), 22: (0, 5), 23: (2, 4), 24: (0, 5), 25: (0, 4), 26: (0, 5), 27: (1, 1),
+    28: (0, 5), 29: (1, 3), 30: (1, 3), 31: (1, 3), 32: (1, 4), 33: (0, 2), 34: (1, 2), 35: (1, 4),
+    36: (0, 2), 37: (0, 3), 42: (0, 2), 43: (0, 2), 44: (0, 1), 45: (0, 0), 46: (0, 0), 47: (0, 0),
+    48: (0, 1), 49: (0, 1), 50: (0, 0), 51: (0, 0), 55: (0, 2), 57: (0, 2), 60: (0, 2), 61: (0, 0),
+    65: (0, 0), 66: (0, 1), 74: (0, 0), 75: (0, 0),
+}  # fmt: skip
+
+
+def advertised_versions(implemented: set[int]) -> dict[int, tuple[int, int]]:
+    """Ranges to advertise: the profile ∩ implemented APIs ∩ codec ranges (request and response)."""
+    out: dict[int, tuple[int, int]] = {}
+    for key in sorted(implemented):
+        if key not in KAFKA_4_0 or key not in REQUESTS or key not in RESPONSES:
+            continue
+        lo, hi = KAFKA_4_0[key]
+        rq, rs = REQUESTS[key].VALID_VERSIONS, RESPONSES[key].VALID_VERSIONS
+        lo = max(lo, rq[0], rs[0])
+        hi = min(hi, rq[1], rs[1])
+        if lo <= hi:
+            out[key] = (lo, hi)
+    return out

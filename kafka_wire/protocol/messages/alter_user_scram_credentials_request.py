@@ -1,0 +1,176 @@
+"""Generated from Kafka's AlterUserScramCredentialsRequest.json by kafka_wire.protocol.generator: do not edit."""
+
+# ruff: noqa
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+from kafka_wire.protocol.primitives import (
+    Buffer, ZERO_UUID, enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
+    enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
+    read_array_len, read_bytes, read_compact_array_len, read_compact_bytes, read_compact_records,
+    read_compact_string, read_records, read_string, read_uvarint, skip_tagged_fields,
+)
+
+NAME = 'AlterUserScramCredentialsRequest'
+API_KEY = 51
+VALID_VERSIONS = (0, 0)
+FLEXIBLE_VERSIONS = (0, 32767)
+
+_S0 = struct.Struct('>b')
+_S1 = struct.Struct('>bi')
+
+
+class AlterUserScramCredentialsRequest:
+    """AlterUserScramCredentialsRequest (generated from Kafka's JSON message spec)."""
+
+    API_KEY = 51
+    VALID_VERSIONS = (0, 0)
+
+    __slots__ = ('deletions', 'upsertions')
+
+    def __init__(self, deletions: Any = None, upsertions: Any = None) -> None:
+        self.deletions = [] if deletions is None else deletions
+        self.upsertions = [] if upsertions is None else upsertions
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
+        return f'{type(self).__name__}({args})'
+
+
+class ScramCredentialDeletion:
+    __slots__ = ('name', 'mechanism')
+
+    def __init__(self, name: Any = '', mechanism: Any = 0) -> None:
+        self.name = name
+        self.mechanism = mechanism
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
+        return f'{type(self).__name__}({args})'
+
+
+class ScramCredentialUpsertion:
+    __slots__ = ('name', 'mechanism', 'iterations', 'salt', 'salted_password')
+
+    def __init__(self, name: Any = '', mechanism: Any = 0, iterations: Any = 0, salt: Any = b'', salted_password: Any = b'') -> None:
+        self.name = name
+        self.mechanism = mechanism
+        self.iterations = iterations
+        self.salt = salt
+        self.salted_password = salted_password
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
+        return f'{type(self).__name__}({args})'
+
+
+
+def _decode_ScramCredentialDeletion_0(buf: Buffer, pos: int) -> tuple[ScramCredentialDeletion, int]:
+    o = ScramCredentialDeletion.__new__(ScramCredentialDeletion)
+    o.name, pos = read_compact_string(buf, pos)
+    (o.mechanism,) = _S0.unpack_from(buf, pos)
+    pos += 1
+    if buf[pos] == 0:
+        pos += 1
+    else:
+        pos = skip_tagged_fields(buf, pos)
+    return o, pos
+
+
+def _decode_ScramCredentialUpsertion_0(buf: Buffer, pos: int) -> tuple[ScramCredentialUpsertion, int]:
+    o = ScramCredentialUpsertion.__new__(ScramCredentialUpsertion)
+    o.name, pos = read_compact_string(buf, pos)
+    (o.mechanism, o.iterations,) = _S1.unpack_from(buf, pos)
+    pos += 5
+    o.salt, pos = read_compact_bytes(buf, pos)
+    o.salted_password, pos = read_compact_bytes(buf, pos)
+    if buf[pos] == 0:
+        pos += 1
+    else:
+        pos = skip_tagged_fields(buf, pos)
+    return o, pos
+
+
+def _decode_AlterUserScramCredentialsRequest_0(buf: Buffer, pos: int) -> tuple[AlterUserScramCredentialsRequest, int]:
+    o = AlterUserScramCredentialsRequest.__new__(AlterUserScramCredentialsRequest)
+    n, pos = read_compact_array_len(buf, pos)
+    if n < 0:
+        o.deletions = None
+    else:
+        items = []
+        append = items.append
+        for _ in range(n):
+            x, pos = _decode_ScramCredentialDeletion_0(buf, pos)
+            append(x)
+        o.deletions = items
+    n, pos = read_compact_array_len(buf, pos)
+    if n < 0:
+        o.upsertions = None
+    else:
+        items = []
+        append = items.append
+        for _ in range(n):
+            x, pos = _decode_ScramCredentialUpsertion_0(buf, pos)
+            append(x)
+        o.upsertions = items
+    if buf[pos] == 0:
+        pos += 1
+    else:
+        pos = skip_tagged_fields(buf, pos)
+    return o, pos
+
+
+def _encode_ScramCredentialDeletion_0(o: ScramCredentialDeletion, out: list[Any]) -> None:
+    out.append(enc_compact_string(o.name))
+    out.append(_S0.pack(o.mechanism))
+    out.append(b'\x00')
+
+
+def _encode_ScramCredentialUpsertion_0(o: ScramCredentialUpsertion, out: list[Any]) -> None:
+    out.append(enc_compact_string(o.name))
+    out.append(_S1.pack(o.mechanism, o.iterations))
+    out.append(enc_compact_bytes(o.salt))
+    out.append(enc_compact_bytes(o.salted_password))
+    out.append(b'\x00')
+
+
+def _encode_AlterUserScramCredentialsRequest_0(o: AlterUserScramCredentialsRequest, out: list[Any]) -> None:
+    items = o.deletions
+    out.append(enc_compact_array_len(items))
+    if items:
+        for x in items:
+            _encode_ScramCredentialDeletion_0(x, out)
+    items = o.upsertions
+    out.append(enc_compact_array_len(items))
+    if items:
+        for x in items:
+            _encode_ScramCredentialUpsertion_0(x, out)
+    out.append(b'\x00')
+
+
+DECODERS = {0: _decode_AlterUserScramCredentialsRequest_0}
+ENCODERS = {0: _encode_AlterUserScramCredentialsRequest_0}
+MESSAGE = AlterUserScramCredentialsRequest

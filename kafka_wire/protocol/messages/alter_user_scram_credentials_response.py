@@ -1,0 +1,123 @@
+"""Generated from Kafka's AlterUserScramCredentialsResponse.json by kafka_wire.protocol.generator: do not edit."""
+
+# ruff: noqa
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+from kafka_wire.protocol.primitives import (
+    Buffer, ZERO_UUID, enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
+    enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
+    read_array_len, read_bytes, read_compact_array_len, read_compact_bytes, read_compact_records,
+    read_compact_string, read_records, read_string, read_uvarint, skip_tagged_fields,
+)
+
+NAME = 'AlterUserScramCredentialsResponse'
+API_KEY = 51
+VALID_VERSIONS = (0, 0)
+FLEXIBLE_VERSIONS = (0, 32767)
+
+_S0 = struct.Struct('>i')
+_S1 = struct.Struct('>h')
+
+
+class AlterUserScramCredentialsResponse:
+    """AlterUserScramCredentialsResponse (generated from Kafka's JSON message spec)."""
+
+    API_KEY = 51
+    VALID_VERSIONS = (0, 0)
+
+    __slots__ = ('throttle_time_ms', 'results')
+
+    def __init__(self, throttle_time_ms: Any = 0, results: Any = None) -> None:
+        self.throttle_time_ms = throttle_time_ms
+        self.results = [] if results is None else results
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
+        return f'{type(self).__name__}({args})'
+
+
+class AlterUserScramCredentialsResult:
+    __slots__ = ('user', 'error_code', 'error_message')
+
+    def __init__(self, user: Any = '', error_code: Any = 0, error_message: Any = '') -> None:
+        self.user = user
+        self.error_code = error_code
+        self.error_message = error_message
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
+        return f'{type(self).__name__}({args})'
+
+
+
+def _decode_AlterUserScramCredentialsResult_0(buf: Buffer, pos: int) -> tuple[AlterUserScramCredentialsResult, int]:
+    o = AlterUserScramCredentialsResult.__new__(AlterUserScramCredentialsResult)
+    o.user, pos = read_compact_string(buf, pos)
+    (o.error_code,) = _S1.unpack_from(buf, pos)
+    pos += 2
+    o.error_message, pos = read_compact_string(buf, pos)
+    if buf[pos] == 0:
+        pos += 1
+    else:
+        pos = skip_tagged_fields(buf, pos)
+    return o, pos
+
+
+def _decode_AlterUserScramCredentialsResponse_0(buf: Buffer, pos: int) -> tuple[AlterUserScramCredentialsResponse, int]:
+    o = AlterUserScramCredentialsResponse.__new__(AlterUserScramCredentialsResponse)
+    (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
+    pos += 4
+    n, pos = read_compact_array_len(buf, pos)
+    if n < 0:
+        o.results = None
+    else:
+        items = []
+        append = items.append
+        for _ in range(n):
+            x, pos = _decode_AlterUserScramCredentialsResult_0(buf, pos)
+            append(x)
+        o.results = items
+    if buf[pos] == 0:
+        pos += 1
+    else:
+        pos = skip_tagged_fields(buf, pos)
+    return o, pos
+
+
+def _encode_AlterUserScramCredentialsResult_0(o: AlterUserScramCredentialsResult, out: list[Any]) -> None:
+    out.append(enc_compact_string(o.user))
+    out.append(_S1.pack(o.error_code))
+    out.append(enc_compact_string(o.error_message))
+    out.append(b'\x00')
+
+
+def _encode_AlterUserScramCredentialsResponse_0(o: AlterUserScramCredentialsResponse, out: list[Any]) -> None:
+    out.append(_S0.pack(o.throttle_time_ms))
+    items = o.results
+    out.append(enc_compact_array_len(items))
+    if items:
+        for x in items:
+            _encode_AlterUserScramCredentialsResult_0(x, out)
+    out.append(b'\x00')
+
+
+DECODERS = {0: _decode_AlterUserScramCredentialsResponse_0}
+ENCODERS = {0: _encode_AlterUserScramCredentialsResponse_0}
+MESSAGE = AlterUserScramCredentialsResponse

@@ -1,0 +1,100 @@
+"""Generated from Kafka's DeleteGroupsRequest.json by kafka_wire.protocol.generator: do not edit."""
+
+# ruff: noqa
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+from kafka_wire.protocol.primitives import (
+    Buffer, ZERO_UUID, enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
+    enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
+    read_array_len, read_bytes, read_compact_array_len, read_compact_bytes, read_compact_records,
+    read_compact_string, read_records, read_string, read_uvarint, skip_tagged_fields,
+)
+
+NAME = 'DeleteGroupsRequest'
+API_KEY = 42
+VALID_VERSIONS = (0, 2)
+FLEXIBLE_VERSIONS = (2, 32767)
+
+
+
+class DeleteGroupsRequest:
+    """DeleteGroupsRequest (generated from Kafka's JSON message spec)."""
+
+    API_KEY = 42
+    VALID_VERSIONS = (0, 2)
+
+    __slots__ = ('groups_names',)
+
+    def __init__(self, groups_names: Any = None) -> None:
+        self.groups_names = [] if groups_names is None else groups_names
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
+        return f'{type(self).__name__}({args})'
+
+
+
+def _decode_DeleteGroupsRequest_0(buf: Buffer, pos: int) -> tuple[DeleteGroupsRequest, int]:
+    o = DeleteGroupsRequest.__new__(DeleteGroupsRequest)
+    n, pos = read_array_len(buf, pos)
+    if n < 0:
+        o.groups_names = None
+    else:
+        items = []
+        append = items.append
+        for _ in range(n):
+            x, pos = read_string(buf, pos)
+            append(x)
+        o.groups_names = items
+    return o, pos
+
+
+def _decode_DeleteGroupsRequest_1(buf: Buffer, pos: int) -> tuple[DeleteGroupsRequest, int]:
+    o = DeleteGroupsRequest.__new__(DeleteGroupsRequest)
+    n, pos = read_compact_array_len(buf, pos)
+    if n < 0:
+        o.groups_names = None
+    else:
+        items = []
+        append = items.append
+        for _ in range(n):
+            x, pos = read_compact_string(buf, pos)
+            append(x)
+        o.groups_names = items
+    if buf[pos] == 0:
+        pos += 1
+    else:
+        pos = skip_tagged_fields(buf, pos)
+    return o, pos
+
+
+def _encode_DeleteGroupsRequest_0(o: DeleteGroupsRequest, out: list[Any]) -> None:
+    items = o.groups_names
+    out.append(enc_array_len(items))
+    if items:
+        for x in items:
+            out.append(enc_string(x))
+
+
+def _encode_DeleteGroupsRequest_1(o: DeleteGroupsRequest, out: list[Any]) -> None:
+    items = o.groups_names
+    out.append(enc_compact_array_len(items))
+    if items:
+        for x in items:
+            out.append(enc_compact_string(x))
+    out.append(b'\x00')
+
+
+DECODERS = {0: _decode_DeleteGroupsRequest_0, 1: _decode_DeleteGroupsRequest_0, 2: _decode_DeleteGroupsRequest_1}
+ENCODERS = {0: _encode_DeleteGroupsRequest_0, 1: _encode_DeleteGroupsRequest_0, 2: _encode_DeleteGroupsRequest_1}
+MESSAGE = DeleteGroupsRequest

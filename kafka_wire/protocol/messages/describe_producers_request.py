@@ -1,0 +1,121 @@
+"""Generated from Kafka's DescribeProducersRequest.json by kafka_wire.protocol.generator: do not edit."""
+
+# ruff: noqa
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+from kafka_wire.protocol.primitives import (
+    Buffer, ZERO_UUID, enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
+    enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
+    read_array_len, read_bytes, read_compact_array_len, read_compact_bytes, read_compact_records,
+    read_compact_string, read_records, read_string, read_uvarint, skip_tagged_fields,
+)
+
+NAME = 'DescribeProducersRequest'
+API_KEY = 61
+VALID_VERSIONS = (0, 0)
+FLEXIBLE_VERSIONS = (0, 32767)
+
+
+
+class DescribeProducersRequest:
+    """DescribeProducersRequest (generated from Kafka's JSON message spec)."""
+
+    API_KEY = 61
+    VALID_VERSIONS = (0, 0)
+
+    __slots__ = ('topics',)
+
+    def __init__(self, topics: Any = None) -> None:
+        self.topics = [] if topics is None else topics
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
+        return f'{type(self).__name__}({args})'
+
+
+class TopicRequest:
+    __slots__ = ('name', 'partition_indexes')
+
+    def __init__(self, name: Any = '', partition_indexes: Any = None) -> None:
+        self.name = name
+        self.partition_indexes = [] if partition_indexes is None else partition_indexes
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
+        return f'{type(self).__name__}({args})'
+
+
+
+def _decode_TopicRequest_0(buf: Buffer, pos: int) -> tuple[TopicRequest, int]:
+    o = TopicRequest.__new__(TopicRequest)
+    o.name, pos = read_compact_string(buf, pos)
+    n, pos = read_compact_array_len(buf, pos)
+    if n < 0:
+        o.partition_indexes = None
+    else:
+        o.partition_indexes = list(struct.unpack_from('>%di' % n, buf, pos))
+        pos += n * 4
+    if buf[pos] == 0:
+        pos += 1
+    else:
+        pos = skip_tagged_fields(buf, pos)
+    return o, pos
+
+
+def _decode_DescribeProducersRequest_0(buf: Buffer, pos: int) -> tuple[DescribeProducersRequest, int]:
+    o = DescribeProducersRequest.__new__(DescribeProducersRequest)
+    n, pos = read_compact_array_len(buf, pos)
+    if n < 0:
+        o.topics = None
+    else:
+        items = []
+        append = items.append
+        for _ in range(n):
+            x, pos = _decode_TopicRequest_0(buf, pos)
+            append(x)
+        o.topics = items
+    if buf[pos] == 0:
+        pos += 1
+    else:
+        pos = skip_tagged_fields(buf, pos)
+    return o, pos
+
+
+def _encode_TopicRequest_0(o: TopicRequest, out: list[Any]) -> None:
+    out.append(enc_compact_string(o.name))
+    items = o.partition_indexes
+    out.append(enc_compact_array_len(items))
+    if items:
+        out.append(struct.pack('>%di' % len(items), *items))
+    out.append(b'\x00')
+
+
+def _encode_DescribeProducersRequest_0(o: DescribeProducersRequest, out: list[Any]) -> None:
+    items = o.topics
+    out.append(enc_compact_array_len(items))
+    if items:
+        for x in items:
+            _encode_TopicRequest_0(x, out)
+    out.append(b'\x00')
+
+
+DECODERS = {0: _decode_DescribeProducersRequest_0}
+ENCODERS = {0: _encode_DescribeProducersRequest_0}
+MESSAGE = DescribeProducersRequest
