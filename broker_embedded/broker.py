@@ -22,9 +22,7 @@ from broker_embedded.metadata import TopicMetadata, TopicRegistry, validate_topi
 from broker_embedded.network.server import RequestContext, RequestRejected
 from broker_embedded.partition import Partition
 from broker_embedded.producer_ids import ProducerIdManager
-from broker_embedded.purgatory import DelayedOperationPurgatory
-from broker_embedded.purgatory.reaper import ExpirationReaper
-from broker_embedded.purgatory.timing_wheel import SystemTimer
+from broker_embedded.purgatory import DelayedOperationPurgatory, ExpirationReaper
 from broker_embedded.versions import advertised_versions
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol import decode_request_body, encode_response
@@ -45,12 +43,14 @@ class Broker:
         log_dir.mkdir(parents=True, exist_ok=True)
         self.cluster_id = self._load_meta_properties()
         self.topics = TopicRegistry(log_dir)
-        self.log_manager = LogManager(log_dir)
+        self.log_manager = LogManager(
+            log_dir, producer_id_expiration_ms=config["producer.id.expiration.ms"]
+        )
+        self.log_manager.startup()
         self.partitions: dict[tuple[str, int], Partition] = {}
         self.producer_ids = ProducerIdManager(log_dir)
         self.advertised = advertised_versions(set(apis.HANDLERS))
-        self.timer = SystemTimer()
-        self.fetch_purgatory = DelayedOperationPurgatory("Fetch", self.timer)
+        self.fetch_purgatory: DelayedOperationPurgatory[Any] = DelayedOperationPurgatory("Fetch")
         self.reaper: ExpirationReaper | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
         self._maintenance_task: asyncio.Task[None] | None = None
@@ -79,7 +79,7 @@ class Broker:
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
-        self.reaper = ExpirationReaper(self.timer, loop)
+        self.reaper = ExpirationReaper(self.fetch_purgatory.timer)
         self.reaper.start()
         self._maintenance_task = loop.create_task(self._maintenance())
 
@@ -96,7 +96,7 @@ class Broker:
     def run_maintenance(self) -> None:
         """Retention, segment rolls by time, flushes and checkpoints (called from a worker thread)."""
         now_ms = int(time.time() * 1000)
-        self.log_manager.run_maintenance(now_ms, retention_check_interval_ms=self.config["log.retention.check.interval.ms"])
+        self.log_manager.run_maintenance(now_ms)
 
     def shutdown(self) -> None:
         if self._maintenance_task is not None:

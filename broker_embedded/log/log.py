@@ -1,0 +1,992 @@
+"""One partition's log: a directory `<log_dir>/<topic>-<partition>/` of segments.
+
+Offsets: `log_start_offset` <= `high_watermark` <= `log_end_offset` (LEO). The first segment's
+base offset is <= log_start_offset (DeleteRecords may start the log mid-segment); the last
+segment is the active one, the only one appended to.
+
+Concurrency: the broker calls append/read from its event loop thread and may run flush,
+retention, recovery or cleaning in a worker thread. Every mutation and every read takes
+`self.lock` (an RLock); fsync runs outside it on duplicated descriptors so a slow disk never
+stalls appends.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+import time
+from bisect import bisect_right
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+
+from kafka_wire.errors import CorruptRecordError, KafkaError, MessageTooLargeError, OffsetOutOfRangeError
+from kafka_wire.records import (
+    BATCH_HEADER_SIZE,
+    LOG_OVERHEAD,
+    BatchHeader,
+    parse_batch_header,
+    set_log_append_time,
+    stamp_batch,
+    validate_batch,
+)
+
+from .checkpoint import fsync_dir
+from .config import LogConfig
+from .epoch_cache import LeaderEpochFileCache
+from .errors import (
+    InvalidProducerEpochError,
+    OutOfOrderSequenceError,
+    RecordBatchTooLargeError,
+    UnexpectedAppendOffsetError,
+)
+from .index import IndexCorruptError
+from .producer_state import ProducerCheckStatus, ProducerStateManager
+from .segment import (
+    CLEANED_FILE_SUFFIX,
+    DELETED_FILE_SUFFIX,
+    H_BASE_OFFSET,
+    H_LAST_OFFSET_DELTA,
+    H_PRODUCER_ID,
+    INDEX_FILE_SUFFIX,
+    LOG_FILE_SUFFIX,
+    SWAP_FILE_SUFFIX,
+    TIME_INDEX_FILE_SUFFIX,
+    LogSegment,
+)
+
+# ListOffsets special timestamps.
+LATEST_TIMESTAMP = -1
+EARLIEST_TIMESTAMP = -2
+MAX_TIMESTAMP = -3
+EARLIEST_LOCAL_TIMESTAMP = -4
+LATEST_TIERED_TIMESTAMP = -5
+
+_MIN_BATCH_LENGTH = BATCH_HEADER_SIZE - LOG_OVERHEAD
+
+
+def _wall_clock_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def parse_topic_partition_name(name: str) -> tuple[str, int]:
+    """`my-topic-3` -> ("my-topic", 3): topics may contain '-', so split on the last one."""
+    topic, sep, partition = name.rpartition("-")
+    if not sep or not topic or not partition.isdigit():
+        raise ValueError(f"not a partition directory name: {name!r}")
+    return topic, int(partition)
+
+
+def partition_dir_name(topic: str, partition: int) -> str:
+    return f"{topic}-{partition}"
+
+
+class AppendOrigin(Enum):
+    CLIENT = "client"  # a producer: sequence numbers are checked
+    COORDINATOR = "coordinator"  # group/transaction coordinator writes (markers, offsets)
+    REPLICATION = "replication"
+
+
+@dataclass(slots=True)
+class LogOffsetMetadata:
+    """An offset plus where it lives, so DelayedFetch can count bytes between two offsets."""
+
+    message_offset: int
+    segment_base_offset: int = -1
+    relative_position_in_segment: int = -1
+
+    def on_same_segment(self, other: LogOffsetMetadata) -> bool:
+        return self.segment_base_offset == other.segment_base_offset and self.segment_base_offset >= 0
+
+    def position_diff(self, other: LogOffsetMetadata) -> int:
+        """Bytes from `other` to self (meaningful only on the same segment)."""
+        return self.relative_position_in_segment - other.relative_position_in_segment
+
+
+@dataclass(slots=True)
+class AppendInfo:
+    """Outcome of an append. For a duplicate batch nothing was written: the offsets are the
+    original ones, to be returned to the producer with error NONE."""
+
+    first_offset: int
+    last_offset: int
+    max_timestamp: int = -1
+    offset_of_max_timestamp: int = -1
+    log_append_time_ms: int = -1  # -1 unless the batches were stamped LogAppendTime
+    log_start_offset: int = 0
+    num_batches: int = 0
+    num_records: int = 0
+    valid_bytes: int = 0
+    duplicate: bool = False
+
+
+@dataclass(slots=True)
+class FileRegion:
+    """Where fetched bytes live on disk: what a sendfile-based network path would send."""
+
+    path: Path
+    fd: int
+    position: int
+    size: int
+
+
+@dataclass(slots=True)
+class FetchDataInfo:
+    fetch_offset_metadata: LogOffsetMetadata
+    records: memoryview  # whole batches; empty when nothing is available
+    file_region: FileRegion | None = None
+    first_entry_incomplete: bool = False  # min_one_batch=False and the first batch > max_bytes
+
+    @property
+    def size(self) -> int:
+        return len(self.records)
+
+
+@dataclass(slots=True)
+class TimestampAndOffset:
+    timestamp: int
+    offset: int
+    leader_epoch: int | None = None
+
+
+class Log:
+    """A partition's segments, offsets, producer state and leader epoch cache."""
+
+    def __init__(
+        self,
+        directory: str | os.PathLike[str],
+        config: LogConfig | None = None,
+        *,
+        log_start_offset: int = 0,
+        recovery_point: int = 0,
+        had_clean_shutdown: bool = False,
+        clock: Callable[[], int] | None = None,
+    ) -> None:
+        self.dir = Path(directory)
+        self.topic, self.partition = parse_topic_partition_name(self.dir.name)
+        self.config = config or LogConfig()
+        self.clock = clock or _wall_clock_ms
+        self.lock = threading.RLock()
+        self.segments: list[LogSegment] = []
+        self._bases: list[int] = []
+        self._log_start_offset = log_start_offset
+        self._recovery_point = recovery_point
+        self._leo = 0
+        self._high_watermark = 0
+        self._pending_deletes: list[tuple[int, LogSegment]] = []
+        self._unflushed_messages = 0
+        self._last_flush_ms = self.clock()
+        self._closed = False
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.leader_epoch_cache = LeaderEpochFileCache(self.dir)
+        self.producer_state = ProducerStateManager(self.dir)
+        self._load(had_clean_shutdown)
+
+    # ================================================================ loading and recovery
+
+    def _new_segment(self, base_offset: int, create: bool) -> LogSegment:
+        return LogSegment(
+            self.dir,
+            base_offset,
+            index_interval_bytes=self.config.index_interval_bytes,
+            max_index_size=self.config.segment_index_bytes,
+            created_ms=self.clock(),
+            create=create,
+        )
+
+    def _load(self, had_clean_shutdown: bool) -> None:
+        self._clean_stray_files()
+        bases = sorted(
+            int(p.name[: -len(LOG_FILE_SUFFIX)])
+            for p in self.dir.iterdir()
+            if p.name.endswith(LOG_FILE_SUFFIX) and p.name[: -len(LOG_FILE_SUFFIX)].isdigit()
+        )
+        self.segments = [self._new_segment(b, create=False) for b in bases]
+        self._bases = bases
+        if not self.segments:
+            self._add_segment(self._new_segment(max(self._log_start_offset, 0), create=True))
+        if not had_clean_shutdown:
+            self._recover_segments()
+        else:
+            self._check_indexes(self.segments)
+        self._leo = self.active_segment.next_offset
+        if self._log_start_offset > self._leo:
+            # Everything was deleted (DeleteRecords/retention) past the data we have.
+            self._truncate_fully_locked(self._log_start_offset)
+        self._log_start_offset = max(self._log_start_offset, self.segments[0].base_offset)
+        # Clean shutdown flushed everything; recovery fsynced what it scanned: all is durable now.
+        self._recovery_point = self._leo
+        self._high_watermark = self._log_start_offset
+        self.leader_epoch_cache.truncate_from_end(self._leo)
+        self.leader_epoch_cache.truncate_from_start(self._log_start_offset)
+        self._rebuild_producer_state()
+
+    def _clean_stray_files(self) -> None:
+        """Finish or undo file operations a crash interrupted (deletes, compaction swaps)."""
+        swaps: list[Path] = []
+        for p in list(self.dir.iterdir()):
+            name = p.name
+            if (
+                name.endswith(".tmp")
+                or name.endswith(DELETED_FILE_SUFFIX)
+                or name.endswith(CLEANED_FILE_SUFFIX)
+            ):
+                p.unlink(missing_ok=True)
+            elif name.endswith(SWAP_FILE_SUFFIX):
+                swaps.append(p)
+        # A `.swap` is a complete cleaned replacement: it supersedes the segments it covers.
+        for p in sorted(swaps):
+            final = p.with_name(p.name[: -len(SWAP_FILE_SUFFIX)])
+            if final.name.endswith(LOG_FILE_SUFFIX):
+                base = int(final.name[: -len(LOG_FILE_SUFFIX)])
+                seg = LogSegment(self.dir, base, file_suffix=SWAP_FILE_SUFFIX)
+                upper = seg.next_offset
+                seg.close_handles()
+                for q in list(self.dir.iterdir()):
+                    stem = q.name.split(".")[0]
+                    if (
+                        stem.isdigit()
+                        and base <= int(stem) < upper
+                        and not q.name.endswith(SWAP_FILE_SUFFIX)
+                        and q.suffix in (LOG_FILE_SUFFIX, INDEX_FILE_SUFFIX, TIME_INDEX_FILE_SUFFIX)
+                    ):
+                        q.unlink(missing_ok=True)
+        for p in sorted(swaps):
+            os.replace(p, p.with_name(p.name[: -len(SWAP_FILE_SUFFIX)]))
+        # Index files whose log is gone are orphans.
+        for p in list(self.dir.iterdir()):
+            if p.suffix in (INDEX_FILE_SUFFIX, TIME_INDEX_FILE_SUFFIX):
+                if not p.with_suffix(LOG_FILE_SUFFIX).exists():
+                    p.unlink(missing_ok=True)
+
+    def _check_indexes(self, segments: list[LogSegment]) -> None:
+        for seg in segments:
+            idx, tidx = seg.offset_index.path, seg.time_index.path
+            missing = seg.size > 0 and (not idx.exists() or not tidx.exists())
+            bad_size = (idx.exists() and idx.stat().st_size % 8) or (
+                tidx.exists() and tidx.stat().st_size % 12
+            )
+            if missing or bad_size:
+                seg.recover()
+            elif seg is self.segments[-1]:
+                try:
+                    seg.sanity_check()
+                except IndexCorruptError:
+                    seg.recover()
+
+    def _recover_segments(self) -> None:
+        """Scan every segment from the one holding the recovery point; cut at the first bad batch."""
+        i = max(0, bisect_right(self._bases, self._recovery_point) - 1)
+        self._check_indexes(self.segments[:i])
+        epoch_cache = self.leader_epoch_cache
+
+        def on_batch(h: tuple[int, ...]) -> None:
+            epoch_cache.assign(h[2], h[H_BASE_OFFSET])
+
+        while i < len(self.segments):
+            seg = self.segments[i]
+            truncated = seg.recover(on_batch)
+            seg.flush()
+            if truncated:
+                # Nothing after a corrupt region can be trusted: drop the later segments.
+                for later in self.segments[i + 1 :]:
+                    later.delete_files()
+                del self.segments[i + 1 :]
+                del self._bases[i + 1 :]
+                break
+            i += 1
+        # An empty trailing segment behind a truncation is fine; an empty *middle* one is not possible.
+        fsync_dir(self.dir)
+
+    def _rebuild_producer_state(self) -> None:
+        """Load the newest snapshot at or below the LEO, then replay batch headers after it."""
+        ps = self.producer_state
+        ps.delete_snapshots_after(self._leo)
+        start = ps.load_latest_snapshot(self._leo)
+        first_base = self.segments[0].base_offset
+        if start is None:
+            ps.clear(first_base)
+            start = first_base
+        elif start < first_base:
+            # Batches between the snapshot and the first segment were deleted by retention:
+            # keep the snapshot's (older) knowledge and replay what is still on disk.
+            start = first_base
+        i = max(0, bisect_right(self._bases, start) - 1)
+        for seg in self.segments[i:]:
+            found = seg.translate_offset(start)
+            if found is None:
+                continue
+            for _, h in seg.iter_headers(found.position):
+                if h[H_PRODUCER_ID] >= 0 and h[H_BASE_OFFSET] >= start:
+                    base = h[H_BASE_OFFSET]
+                    ps.update(BatchHeader(*h), base, base + h[H_LAST_OFFSET_DELTA])
+        ps.map_end_offset = self._leo
+
+    # ================================================================ properties
+
+    @property
+    def active_segment(self) -> LogSegment:
+        return self.segments[-1]
+
+    @property
+    def log_start_offset(self) -> int:
+        return self._log_start_offset
+
+    @property
+    def log_end_offset(self) -> int:
+        return self._leo
+
+    @property
+    def log_end_offset_metadata(self) -> LogOffsetMetadata:
+        with self.lock:
+            seg = self.active_segment
+            return LogOffsetMetadata(self._leo, seg.base_offset, seg.size)
+
+    @property
+    def recovery_point(self) -> int:
+        return self._recovery_point
+
+    @property
+    def high_watermark(self) -> int:
+        return self._high_watermark
+
+    def update_high_watermark(self, offset: int) -> int:
+        """Set the HW (clamped to [log start, LEO]); the partition layer owns when it moves."""
+        with self.lock:
+            self._high_watermark = min(max(offset, self._log_start_offset), self._leo)
+            return self._high_watermark
+
+    @property
+    def last_stable_offset(self) -> int:
+        """min(first offset of any open transaction, HW): what read_committed consumers see."""
+        fuo = self.producer_state.first_unstable_offset()
+        return self._high_watermark if fuo is None else min(fuo, self._high_watermark)
+
+    @property
+    def size(self) -> int:
+        """Bytes of all segments."""
+        with self.lock:
+            return sum(s.size for s in self.segments)
+
+    @property
+    def num_segments(self) -> int:
+        return len(self.segments)
+
+    @property
+    def latest_epoch(self) -> int:
+        return self.leader_epoch_cache.latest_epoch
+
+    def end_offset_for_epoch(self, leader_epoch: int) -> tuple[int, int]:
+        """(epoch, end offset) for OffsetForLeaderEpoch."""
+        with self.lock:
+            return self.leader_epoch_cache.end_offset_for(leader_epoch, self._leo)
+
+    def update_config(self, config: LogConfig) -> None:
+        with self.lock:
+            self.config = config
+
+    def _segment_index_for(self, offset: int) -> int:
+        return max(0, bisect_right(self._bases, offset) - 1)
+
+    def _add_segment(self, seg: LogSegment) -> None:
+        self.segments.append(seg)
+        self._bases.append(seg.base_offset)
+
+    # ================================================================ append
+
+    def _walk(self, buf: bytes | bytearray, verify_crc: bool) -> list[tuple[int, BatchHeader]]:
+        headers: list[tuple[int, BatchHeader]] = []
+        n = len(buf)
+        pos = 0
+        max_message_bytes = self.config.max_message_bytes
+        while pos < n:
+            if verify_crc:
+                h = validate_batch(buf, pos)
+            else:
+                h = parse_batch_header(buf, pos)
+                if h.magic != 2:
+                    raise CorruptRecordError(f"unsupported record batch magic {h.magic}")
+                if h.batch_length < _MIN_BATCH_LENGTH or pos + h.batch_length + LOG_OVERHEAD > n:
+                    raise CorruptRecordError(f"record batch at position {pos} has a bad length")
+                if h.last_offset_delta < 0:
+                    raise CorruptRecordError("negative last offset delta")
+            size = h.batch_length + LOG_OVERHEAD
+            if size > max_message_bytes:
+                raise MessageTooLargeError(
+                    f"record batch of {size} bytes exceeds max.message.bytes {max_message_bytes}"
+                )
+            headers.append((pos, h))
+            pos += size
+        if n > self.config.segment_bytes:
+            raise RecordBatchTooLargeError(
+                f"{n} bytes of records exceed segment.bytes {self.config.segment_bytes}"
+            )
+        return headers
+
+    def append_as_leader(
+        self,
+        records: bytes | bytearray,
+        leader_epoch: int,
+        log_append_time_ms: int | None = None,
+        origin: AppendOrigin = AppendOrigin.CLIENT,
+    ) -> AppendInfo:
+        """Assign offsets to validated batches and append them.
+
+        `records` is stamped in place when it is a bytearray (copied otherwise): each batch's base
+        offset and partition leader epoch; for LogAppendTime (the argument, or the topic's
+        message.timestamp.type) also its timestamp type and max timestamp, with a fresh CRC.
+        Producer batches are checked for duplicates / sequence gaps / fenced epochs first:
+        a duplicate returns the original offsets with `duplicate=True` and writes nothing;
+        a gap raises OutOfOrderSequenceError, an old epoch InvalidProducerEpochError.
+        """
+        buf = records if isinstance(records, bytearray) else bytearray(records)
+        with self.lock:
+            self._ensure_open()
+            headers = self._walk(buf, verify_crc=False)
+            if not headers:
+                return AppendInfo(-1, -1, log_start_offset=self._log_start_offset)
+            if log_append_time_ms is None and self.config.log_append_time:
+                log_append_time_ms = self.clock()
+            staged = self.producer_state.start_append()
+            next_offset = self._leo
+            first_offset = next_offset
+            batches: list[tuple[int, int, int, int]] = []
+            max_ts = -1
+            offset_of_max_ts = -1
+            num_records = 0
+            for pos, h in headers:
+                first = next_offset
+                last = first + h.last_offset_delta
+                if h.producer_id >= 0:
+                    if origin is AppendOrigin.CLIENT or h.is_control:
+                        check = staged.check(h)
+                        if check.status is ProducerCheckStatus.DUPLICATE:
+                            dup = check.duplicate
+                            assert dup is not None
+                            return AppendInfo(
+                                dup.first_offset,
+                                dup.last_offset,
+                                max_timestamp=dup.timestamp,
+                                offset_of_max_timestamp=dup.last_offset,
+                                log_start_offset=self._log_start_offset,
+                                num_batches=1,
+                                num_records=h.record_count,
+                                duplicate=True,
+                            )
+                        if check.status is ProducerCheckStatus.OUT_OF_ORDER_SEQUENCE_NUMBER:
+                            raise OutOfOrderSequenceError(check.message)
+                        if check.status is ProducerCheckStatus.INVALID_PRODUCER_EPOCH:
+                            raise InvalidProducerEpochError(check.message)
+                    staged.add(h, first, last)
+                stamp_batch(buf, pos, first, leader_epoch)
+                if log_append_time_ms is not None:
+                    set_log_append_time(buf, pos, log_append_time_ms)
+                    batch_max_ts = log_append_time_ms
+                else:
+                    batch_max_ts = h.max_timestamp
+                if batch_max_ts > max_ts:
+                    max_ts, offset_of_max_ts = batch_max_ts, last
+                batches.append((pos, h.batch_length + LOG_OVERHEAD, last, batch_max_ts))
+                num_records += h.record_count
+                next_offset = last + 1
+            seg = self._maybe_roll(len(buf), max_ts, first_offset, next_offset - 1)
+            seg.append(buf, batches)
+            self._leo = next_offset
+            self.producer_state.commit(staged, next_offset)
+            if leader_epoch >= 0:
+                self.leader_epoch_cache.assign(leader_epoch, first_offset)
+            self._after_append(num_records)
+            return AppendInfo(
+                first_offset,
+                next_offset - 1,
+                max_timestamp=max_ts,
+                offset_of_max_timestamp=offset_of_max_ts,
+                log_append_time_ms=log_append_time_ms if log_append_time_ms is not None else -1,
+                log_start_offset=self._log_start_offset,
+                num_batches=len(headers),
+                num_records=num_records,
+                valid_bytes=len(buf),
+            )
+
+    def append_as_follower(self, records: bytes | bytearray | memoryview) -> AppendInfo:
+        """Append batches that already carry offsets and leader epochs (replication).
+
+        Batches are CRC-checked (they crossed the network); offsets must be >= the LEO and
+        increasing. Producer state and the leader epoch cache follow the batches.
+        """
+        buf = records if isinstance(records, (bytes, bytearray)) else bytes(records)
+        with self.lock:
+            self._ensure_open()
+            headers = self._walk(buf, verify_crc=True)
+            if not headers:
+                return AppendInfo(-1, -1, log_start_offset=self._log_start_offset)
+            first_offset = headers[0][1].base_offset
+            if first_offset < self._leo:
+                raise UnexpectedAppendOffsetError(
+                    f"follower append at offset {first_offset} is below the log end offset {self._leo}"
+                )
+            expected = first_offset
+            batches: list[tuple[int, int, int, int]] = []
+            max_ts = -1
+            offset_of_max_ts = -1
+            num_records = 0
+            for pos, h in headers:
+                if h.base_offset < expected:
+                    raise CorruptRecordError(
+                        f"offsets go backwards at {h.base_offset} (expected >= {expected})"
+                    )
+                if h.max_timestamp > max_ts:
+                    max_ts, offset_of_max_ts = h.max_timestamp, h.last_offset
+                batches.append((pos, h.size, h.last_offset, h.max_timestamp))
+                num_records += h.record_count
+                expected = h.next_offset
+            seg = self._maybe_roll(len(buf), max_ts, first_offset, expected - 1)
+            seg.append(buf, batches)
+            self._leo = expected
+            for _, h in headers:
+                if h.partition_leader_epoch >= 0:
+                    self.leader_epoch_cache.assign(h.partition_leader_epoch, h.base_offset)
+                self.producer_state.update(h, h.base_offset, h.last_offset)
+            self.producer_state.map_end_offset = expected
+            self._after_append(num_records)
+            return AppendInfo(
+                first_offset,
+                expected - 1,
+                max_timestamp=max_ts,
+                offset_of_max_timestamp=offset_of_max_ts,
+                log_start_offset=self._log_start_offset,
+                num_batches=len(headers),
+                num_records=num_records,
+                valid_bytes=len(buf),
+            )
+
+    def _after_append(self, num_records: int) -> None:
+        self._unflushed_messages += num_records
+        if self._unflushed_messages >= self.config.flush_messages:
+            self.flush()
+
+    def _maybe_roll(
+        self, records_size: int, max_timestamp: int, first_offset: int, last_offset: int
+    ) -> LogSegment:
+        seg = self.active_segment
+        cfg = self.config
+        now = self.clock()
+        if (
+            seg.size > cfg.segment_bytes - records_size
+            or (
+                seg.size > 0
+                and seg.time_waited_for_roll(now, max_timestamp) > cfg.segment_ms - cfg.segment_jitter_ms
+            )
+            or seg.offset_index.is_full
+            or seg.time_index.is_full
+            or not seg.can_convert_to_relative_offset(last_offset)
+        ):
+            return self._roll_locked(first_offset)
+        return seg
+
+    def roll(self, expected_next_offset: int | None = None) -> LogSegment:
+        """Start a new active segment at max(expected_next_offset, LEO)."""
+        with self.lock:
+            return self._roll_locked(expected_next_offset)
+
+    def _roll_locked(self, expected_next_offset: int | None = None) -> LogSegment:
+        new_base = max(expected_next_offset or 0, self._leo)
+        old = self.active_segment
+        if old.base_offset == new_base and old.size == 0:
+            return old  # already empty at that offset: nothing to roll
+        old.on_become_inactive()
+        # Producer state as of the new base: a restart replays only the segments after it.
+        self.producer_state.map_end_offset = self._leo
+        self.producer_state.take_snapshot()
+        seg = self._new_segment(new_base, create=True)
+        self._add_segment(seg)
+        return seg
+
+    # ================================================================ read
+
+    def read(
+        self,
+        fetch_offset: int,
+        max_bytes: int,
+        max_offset: int | None = None,
+        min_one_batch: bool = True,
+    ) -> FetchDataInfo:
+        """Whole batches starting with the one holding `fetch_offset`, from one segment.
+
+        At most `max_bytes`, except that with `min_one_batch` the first batch is returned whole.
+        Only batches whose base offset is below `max_offset` (the HW or LSO for consumers, None
+        for followers) are returned. Raises OffsetOutOfRangeError outside [log start, LEO].
+        """
+        with self.lock:
+            self._ensure_open()
+            if fetch_offset < self._log_start_offset or fetch_offset > self._leo:
+                raise OffsetOutOfRangeError(
+                    f"offset {fetch_offset} is out of range [{self._log_start_offset}, {self._leo}] "
+                    f"for {self.topic}-{self.partition}"
+                )
+            if fetch_offset == self._leo or (max_offset is not None and fetch_offset >= max_offset):
+                seg = (
+                    self.active_segment
+                    if fetch_offset == self._leo
+                    else self.segments[self._segment_index_for(fetch_offset)]
+                )
+                pos = seg.size if fetch_offset == self._leo else -1
+                return FetchDataInfo(LogOffsetMetadata(fetch_offset, seg.base_offset, pos), memoryview(b""))
+            i = self._segment_index_for(fetch_offset)
+            while i < len(self.segments):
+                seg = self.segments[i]
+                r = seg.read(fetch_offset, max_bytes, max_offset, min_one_batch)
+                if r is not None:
+                    return FetchDataInfo(
+                        LogOffsetMetadata(fetch_offset, seg.base_offset, r.position),
+                        r.data,
+                        FileRegion(seg.log_path, seg.fd, r.position, len(r.data)),
+                        r.first_entry_incomplete,
+                    )
+                i += 1
+            return FetchDataInfo(LogOffsetMetadata(fetch_offset), memoryview(b""))
+
+    def offset_metadata(self, offset: int) -> LogOffsetMetadata:
+        """Segment and position of the batch holding `offset` (for HW metadata in DelayedFetch)."""
+        with self.lock:
+            if offset >= self._leo:
+                seg = self.active_segment
+                return LogOffsetMetadata(offset, seg.base_offset, seg.size)
+            i = self._segment_index_for(offset)
+            for seg in self.segments[i:]:
+                found = seg.translate_offset(offset)
+                if found is not None:
+                    return LogOffsetMetadata(offset, seg.base_offset, found.position)
+            return LogOffsetMetadata(offset)
+
+    # ================================================================ timestamps
+
+    def offset_for_timestamp(self, timestamp: int) -> TimestampAndOffset | None:
+        """ListOffsets: first offset whose record timestamp >= `timestamp`, exact to the record.
+
+        Special values: -2 earliest (log start), -4 earliest local (same here), -1 latest (LEO;
+        the caller clamps to HW/LSO for consumers), -3 the record with the max timestamp.
+        Returns None if no record has a timestamp >= the target.
+        """
+        with self.lock:
+            self._ensure_open()
+            cache = self.leader_epoch_cache
+            if timestamp in (EARLIEST_TIMESTAMP, EARLIEST_LOCAL_TIMESTAMP):
+                lso = self._log_start_offset
+                return TimestampAndOffset(-1, lso, cache.epoch_for_offset(lso))
+            if timestamp == LATEST_TIMESTAMP:
+                return TimestampAndOffset(-1, self._leo, cache.epoch_for_offset(self._leo - 1))
+            if timestamp == MAX_TIMESTAMP:
+                return self._max_timestamp_and_offset()
+            if timestamp < 0:
+                raise KafkaError(f"unsupported ListOffsets timestamp {timestamp}")
+            for seg in self.segments:
+                if seg.next_offset <= self._log_start_offset or seg.max_timestamp < timestamp:
+                    continue
+                found = seg.find_offset_by_timestamp(timestamp, max(seg.base_offset, self._log_start_offset))
+                if found is not None:
+                    ts, off = found
+                    return TimestampAndOffset(ts, off, cache.epoch_for_offset(off))
+            return None
+
+    def _max_timestamp_and_offset(self) -> TimestampAndOffset | None:
+        best: LogSegment | None = None
+        for seg in self.segments:
+            if seg.next_offset <= self._log_start_offset:
+                continue
+            if seg.max_timestamp >= 0 and (best is None or seg.max_timestamp > best.max_timestamp):
+                best = seg
+        if best is None:
+            return None
+        max_ts = best.max_timestamp
+        shallow = best.offset_of_max_timestamp
+        found = best.translate_offset(shallow)
+        if found is not None:
+            # Exact record: the first one in that batch carrying the max timestamp.
+            from kafka_wire.records import decode_batch
+
+            try:
+                _, recs = decode_batch(best.read_bytes(found.position, found.size), 0, verify_crc=False)
+                for r in recs:
+                    if r.timestamp == max_ts and r.offset >= self._log_start_offset:
+                        return TimestampAndOffset(
+                            max_ts, r.offset, self.leader_epoch_cache.epoch_for_offset(r.offset)
+                        )
+            except KafkaError:
+                pass
+        return TimestampAndOffset(max_ts, shallow, self.leader_epoch_cache.epoch_for_offset(shallow))
+
+    # ================================================================ deletion
+
+    def _schedule_delete(self, segs: list[LogSegment]) -> None:
+        """Rename to `.deleted` now, unlink after file.delete.delay.ms (readers may hold the fd)."""
+        if not segs:
+            return
+        gone = {id(s) for s in segs}
+        self.segments = [s for s in self.segments if id(s) not in gone]
+        self._bases = [s.base_offset for s in self.segments]
+        due = self.clock() + self.config.file_delete_delay_ms
+        for seg in segs:
+            seg.change_file_suffix("", DELETED_FILE_SUFFIX)
+            if self.config.file_delete_delay_ms <= 0:
+                seg.delete_files()
+            else:
+                self._pending_deletes.append((due, seg))
+
+    def delete_pending_segments(self, now_ms: int | None = None, force: bool = False) -> int:
+        """Unlink `.deleted` segments whose delay has passed; returns how many."""
+        now = self.clock() if now_ms is None else now_ms
+        with self.lock:
+            ready = [(d, s) for d, s in self._pending_deletes if force or d <= now]
+            self._pending_deletes = [(d, s) for d, s in self._pending_deletes if not (force or d <= now)]
+        for _, seg in ready:
+            seg.delete_files()
+        return len(ready)
+
+    def _delete_old_segments(
+        self, predicate: Callable[[LogSegment, LogSegment | None], bool], high_watermark: int
+    ) -> int:
+        """Delete segments from the oldest while `predicate` holds and they are below the HW."""
+        deletable: list[LogSegment] = []
+        for i, seg in enumerate(self.segments):
+            nxt = self.segments[i + 1] if i + 1 < len(self.segments) else None
+            upper = nxt.base_offset if nxt is not None else self._leo
+            if nxt is None and seg.size == 0:
+                break
+            if high_watermark < upper or not predicate(seg, nxt):
+                break
+            deletable.append(seg)
+        if not deletable:
+            return 0
+        if len(deletable) == len(self.segments):
+            self._roll_locked()  # keep an (empty) active segment at the LEO
+        self._schedule_delete(deletable)
+        new_start = max(self._log_start_offset, self.segments[0].base_offset)
+        self._move_log_start_offset(new_start)
+        return len(deletable)
+
+    def _move_log_start_offset(self, offset: int) -> None:
+        if offset <= self._log_start_offset:
+            return
+        self._log_start_offset = offset
+        self._high_watermark = max(self._high_watermark, offset)
+        self.leader_epoch_cache.truncate_from_start(offset)
+        self.producer_state.delete_snapshots_before(self.segments[0].base_offset)
+
+    def enforce_retention(
+        self,
+        now_ms: int | None = None,
+        retention_ms: int | None = None,
+        retention_bytes: int | None = None,
+        high_watermark: int | None = None,
+    ) -> int:
+        """Delete the oldest segments breaching retention.ms / retention.bytes (-1 = unlimited).
+
+        Only segments wholly below `high_watermark` (default: the LEO) go; the log start offset
+        moves to the next remaining segment's base offset. Returns segments deleted.
+        """
+        now = self.clock() if now_ms is None else now_ms
+        r_ms = self.config.retention_ms if retention_ms is None else retention_ms
+        r_bytes = self.config.retention_bytes if retention_bytes is None else retention_bytes
+        with self.lock:
+            self._ensure_open()
+            hw = self._leo if high_watermark is None else min(high_watermark, self._leo)
+            deleted = 0
+            if r_ms >= 0:
+                deleted += self._delete_old_segments(lambda s, _n: now - s.largest_timestamp > r_ms, hw)
+            if r_bytes >= 0:
+                excess = [sum(s.size for s in self.segments) - r_bytes]
+
+                def over_size(s: LogSegment, _n: LogSegment | None) -> bool:
+                    if excess[0] - s.size >= 0:
+                        excess[0] -= s.size
+                        return True
+                    return False
+
+                deleted += self._delete_old_segments(over_size, hw)
+            deleted += self._delete_old_segments(
+                lambda _s, n: n is not None and n.base_offset <= self._log_start_offset, hw
+            )
+            return deleted
+
+    def delete_records_before(self, offset: int, high_watermark: int | None = None) -> int:
+        """DeleteRecords: raise the log start offset to `offset` (never backwards, never past the
+        HW) and delete segments wholly below it. Returns the new log start offset (low watermark)."""
+        with self.lock:
+            self._ensure_open()
+            hw = self._leo if high_watermark is None else high_watermark
+            if offset > hw:
+                raise OffsetOutOfRangeError(
+                    f"cannot increment the log start offset to {offset}: it is beyond the high watermark {hw}"
+                )
+            if offset > self._log_start_offset:
+                self._move_log_start_offset(offset)
+                self._delete_old_segments(
+                    lambda _s, n: n is not None and n.base_offset <= self._log_start_offset, self._leo
+                )
+            return self._log_start_offset
+
+    def maybe_increment_log_start_offset(self, offset: int) -> int:
+        """Follower path: follow the leader's log start offset without ever wedging.
+
+        If the leader's start is beyond our LEO (DeleteRecords raced with replication), the log
+        is truncated fully and restarted there, as the follower would on its next fetch anyway.
+        """
+        with self.lock:
+            if offset > self._leo:
+                self._truncate_fully_locked(offset)
+            elif offset > self._log_start_offset:
+                self._move_log_start_offset(offset)
+                self._delete_old_segments(
+                    lambda _s, n: n is not None and n.base_offset <= self._log_start_offset, self._leo
+                )
+            return self._log_start_offset
+
+    # ================================================================ truncation
+
+    def truncate_to(self, offset: int) -> bool:
+        """Remove everything from the batch holding `offset` on (replication). True if truncated."""
+        with self.lock:
+            self._ensure_open()
+            if offset < 0:
+                raise ValueError(f"cannot truncate to a negative offset {offset}")
+            if offset >= self._leo:
+                return False
+            if offset < self.segments[0].base_offset:
+                self._truncate_fully_locked(offset)
+                return True
+            self._schedule_delete([s for s in self.segments if s.base_offset > offset])
+            seg = self.active_segment
+            seg.truncate_to(offset)
+            self._leo = seg.next_offset
+            self._after_truncation()
+            return True
+
+    def truncate_fully_and_start_at(self, offset: int) -> None:
+        """Drop all data; the log restarts empty at `offset` (log start = LEO = offset)."""
+        with self.lock:
+            self._ensure_open()
+            self._truncate_fully_locked(offset)
+
+    def _truncate_fully_locked(self, offset: int) -> None:
+        old = list(self.segments)
+        self.segments = []
+        self._bases = []
+        for seg in old:
+            seg.change_file_suffix("", DELETED_FILE_SUFFIX)
+            seg.delete_files()
+        self._add_segment(self._new_segment(offset, create=True))
+        self._leo = offset
+        self._log_start_offset = offset
+        self.leader_epoch_cache.clear()
+        self.producer_state.delete_all_snapshots()
+        self.producer_state.clear(offset)
+        self._after_truncation()
+
+    def _after_truncation(self) -> None:
+        self._recovery_point = min(self._recovery_point, self._leo)
+        self._log_start_offset = min(self._log_start_offset, self._leo)
+        self._high_watermark = min(self._high_watermark, self._leo)
+        self.leader_epoch_cache.truncate_from_end(self._leo)
+        self._rebuild_producer_state()
+
+    # ================================================================ flush / close
+
+    def flush(self, up_to_offset: int | None = None) -> None:
+        """fsync segments holding offsets below `up_to_offset` (default LEO); advance the recovery point.
+
+        The fsyncs run outside the lock on duplicated descriptors, so appends are not blocked.
+        """
+        with self.lock:
+            if self._closed:
+                return
+            target = self._leo if up_to_offset is None else min(up_to_offset, self._leo)
+            if target <= self._recovery_point:
+                return
+            fds: list[int] = []
+            try:
+                for i in range(self._segment_index_for(self._recovery_point), len(self.segments)):
+                    seg = self.segments[i]
+                    if seg.base_offset >= target:
+                        break
+                    seg.offset_index.flush()
+                    seg.time_index.flush()
+                    fds.append(os.dup(seg.fd))
+                    for p in (seg.offset_index.path, seg.time_index.path):
+                        try:
+                            fds.append(os.open(p, os.O_RDONLY))
+                        except FileNotFoundError:
+                            pass
+            except BaseException:
+                for fd in fds:
+                    os.close(fd)
+                raise
+            self._unflushed_messages = 0
+            self._last_flush_ms = self.clock()
+        try:
+            for fd in fds:
+                os.fsync(fd)
+            fsync_dir(self.dir)
+        finally:
+            for fd in fds:
+                os.close(fd)
+        with self.lock:
+            self._recovery_point = max(self._recovery_point, min(target, self._leo))
+
+    def flush_if_due(self, now_ms: int) -> bool:
+        """Apply flush.ms, and flush segments already rolled (Kafka flushes a rolled segment soon)."""
+        if now_ms - self._last_flush_ms >= self.config.flush_ms:
+            self.flush()
+            return True
+        active_base = self.active_segment.base_offset
+        if self._recovery_point < active_base:
+            self.flush(active_base)
+            return True
+        return False
+
+    def take_producer_snapshot(self) -> None:
+        with self.lock:
+            self.producer_state.map_end_offset = self._leo
+            self.producer_state.take_snapshot(fsync=True)
+
+    def _ensure_open(self) -> None:
+        if self._closed:
+            raise KafkaError(f"log {self.dir} is closed")
+
+    def close(self) -> None:
+        """Flush everything, snapshot the producer state, close files. The log is then unusable."""
+        with self.lock:
+            if self._closed:
+                return
+            self.producer_state.map_end_offset = self._leo
+            self.producer_state.take_snapshot(fsync=True)
+            dirty_from = self._segment_index_for(self._recovery_point)
+            for i, seg in enumerate(self.segments):
+                if i >= dirty_from:
+                    seg.on_become_inactive()  # the final time index entry, as Kafka writes on close
+                    seg.flush()
+                seg.close()
+            fsync_dir(self.dir)
+            self._recovery_point = self._leo
+            self._closed = True
+        self.delete_pending_segments(force=True)
+
+    def delete(self) -> None:
+        """Close and remove the partition directory."""
+        with self.lock:
+            if not self._closed:
+                for seg in self.segments:
+                    seg.close_handles()
+                self._closed = True
+        for _, seg in self._pending_deletes:
+            seg.close_handles()
+        self._pending_deletes = []
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def __repr__(self) -> str:
+        return (
+            f"Log({self.topic}-{self.partition}, start={self._log_start_offset}, leo={self._leo}, "
+            f"segments={len(self.segments)})"
+        )

@@ -1,0 +1,260 @@
+"""The broker's log directory: loads every partition log on startup, creates and deletes logs,
+runs retention/flush/cleaning on a timer, writes checkpoints, and marks a clean shutdown.
+
+Layout of `<log_dir>/` (what Kafka keeps there; `meta.properties` belongs to the broker)::
+
+    .kafka_cleanshutdown               present only between a clean shutdown and the next start
+    recovery-point-offset-checkpoint   per partition: offsets below are fsynced (no scan needed)
+    log-start-offset-checkpoint        per partition: log start offset (DeleteRecords, retention)
+    replication-offset-checkpoint      per partition: high watermark (written for the broker)
+    <topic>-<partition>/               one Log each
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+import time
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from .checkpoint import (
+    LOG_START_OFFSET_CHECKPOINT,
+    RECOVERY_POINT_CHECKPOINT,
+    REPLICATION_OFFSET_CHECKPOINT,
+    CheckpointError,
+    OffsetCheckpointFile,
+    TopicPartition,
+    fsync_dir,
+    write_atomically,
+)
+from .config import LogConfig
+from .log import Log, parse_topic_partition_name, partition_dir_name
+
+CLEAN_SHUTDOWN_FILE = ".kafka_cleanshutdown"
+DELETE_DIR_SUFFIX = "-delete"
+FUTURE_DIR_SUFFIX = "-future"
+
+
+def _wall_clock_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+@dataclass(slots=True)
+class MaintenanceStats:
+    segments_deleted: int = 0
+    logs_flushed: int = 0
+    producers_expired: int = 0
+    logs_cleaned: int = 0
+    files_deleted: int = 0
+
+
+class LogManager:
+    """Owns one log dir. Call `startup()` first and `shutdown()` last."""
+
+    def __init__(
+        self,
+        log_dir: str | os.PathLike[str],
+        default_config: LogConfig | None = None,
+        *,
+        topic_configs: Mapping[str, LogConfig] | None = None,
+        clock: Callable[[], int] | None = None,
+        producer_id_expiration_ms: int = 86400000,
+        cleaner_enabled: bool = True,
+    ) -> None:
+        self.log_dir = Path(log_dir)
+        self.default_config = default_config or LogConfig()
+        self.topic_configs: dict[str, LogConfig] = dict(topic_configs or {})
+        self.clock = clock or _wall_clock_ms
+        self.producer_id_expiration_ms = producer_id_expiration_ms
+        self.cleaner_enabled = cleaner_enabled
+        self._logs: dict[TopicPartition, Log] = {}
+        self._lock = threading.RLock()
+        self._recovery_checkpoint = OffsetCheckpointFile(self.log_dir / RECOVERY_POINT_CHECKPOINT)
+        self._start_checkpoint = OffsetCheckpointFile(self.log_dir / LOG_START_OFFSET_CHECKPOINT)
+        self._hw_checkpoint = OffsetCheckpointFile(self.log_dir / REPLICATION_OFFSET_CHECKPOINT)
+        self._last_recovery_points: dict[TopicPartition, int] | None = None
+        self._last_start_offsets: dict[TopicPartition, int] | None = None
+        self.had_clean_shutdown = False
+        self._started = False
+
+    # ---------------------------------------------------------------- lifecycle
+
+    def startup(self) -> None:
+        """Load every partition directory; recover those not covered by a clean shutdown."""
+        with self._lock:
+            self.log_dir.mkdir(parents=True, exist_ok=True)
+            marker = self.log_dir / CLEAN_SHUTDOWN_FILE
+            self.had_clean_shutdown = marker.exists()
+            recovery_points = self._read_checkpoint(self._recovery_checkpoint)
+            start_offsets = self._read_checkpoint(self._start_checkpoint)
+            high_watermarks = self._read_checkpoint(self._hw_checkpoint)
+            for d in sorted(self.log_dir.iterdir()):
+                if not d.is_dir():
+                    continue
+                if d.name.endswith(DELETE_DIR_SUFFIX):
+                    shutil.rmtree(d, ignore_errors=True)  # a deletion interrupted by a crash
+                    continue
+                if d.name.endswith(FUTURE_DIR_SUFFIX):
+                    continue
+                try:
+                    topic, partition = parse_topic_partition_name(d.name)
+                except ValueError:
+                    continue
+                tp = (topic, partition)
+                log = Log(
+                    d,
+                    self.config_for(topic),
+                    log_start_offset=start_offsets.get(tp, 0),
+                    # Without the marker, a log missing from the checkpoint is scanned in full.
+                    recovery_point=recovery_points.get(tp, 0),
+                    had_clean_shutdown=self.had_clean_shutdown,
+                    clock=self.clock,
+                )
+                if tp in high_watermarks:
+                    log.update_high_watermark(high_watermarks[tp])
+                self._logs[tp] = log
+            # The marker is only valid for the shutdown that wrote it.
+            marker.unlink(missing_ok=True)
+            fsync_dir(self.log_dir)
+            self._started = True
+
+    @staticmethod
+    def _read_checkpoint(f: OffsetCheckpointFile) -> dict[TopicPartition, int]:
+        try:
+            return f.read()
+        except CheckpointError:
+            return {}  # a damaged checkpoint only costs a longer recovery
+
+    def shutdown(self) -> None:
+        """Flush and close every log, write the checkpoints, then the clean shutdown marker."""
+        with self._lock:
+            if not self._started:
+                return
+            for log in self._logs.values():
+                log.close()
+            self.checkpoint_recovery_points()
+            self.checkpoint_log_start_offsets()
+            self.checkpoint_high_watermarks()
+            write_atomically(self.log_dir / CLEAN_SHUTDOWN_FILE, b"")
+            self._started = False
+
+    def __enter__(self) -> LogManager:
+        self.startup()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.shutdown()
+
+    # ---------------------------------------------------------------- logs
+
+    def config_for(self, topic: str) -> LogConfig:
+        return self.topic_configs.get(topic, self.default_config)
+
+    def set_topic_config(self, topic: str, config: LogConfig) -> None:
+        """Apply a topic's config (CreateTopics / AlterConfigs) to its existing and future logs."""
+        with self._lock:
+            self.topic_configs[topic] = config
+            for (t, _), log in self._logs.items():
+                if t == topic:
+                    log.update_config(config)
+
+    def get_log(self, topic: str, partition: int) -> Log | None:
+        return self._logs.get((topic, partition))
+
+    def get_or_create_log(self, topic: str, partition: int, config: LogConfig | None = None) -> Log:
+        with self._lock:
+            log = self._logs.get((topic, partition))
+            if log is not None:
+                return log
+            if config is not None:
+                self.topic_configs.setdefault(topic, config)
+            log = Log(
+                self.log_dir / partition_dir_name(topic, partition),
+                config or self.config_for(topic),
+                had_clean_shutdown=True,  # brand new: nothing to recover
+                clock=self.clock,
+            )
+            fsync_dir(self.log_dir)
+            self._logs[(topic, partition)] = log
+            return log
+
+    def all_logs(self) -> dict[TopicPartition, Log]:
+        with self._lock:
+            return dict(self._logs)
+
+    def delete_log(self, topic: str, partition: int) -> bool:
+        """Remove a partition's log (DeleteTopics). Crash-safe: rename to `*-delete`, then remove."""
+        with self._lock:
+            log = self._logs.pop((topic, partition), None)
+        if log is None:
+            return False
+        with log.lock:
+            target = self.log_dir / f"{log.dir.name}.{uuid.uuid4().hex}{DELETE_DIR_SUFFIX}"
+            os.replace(log.dir, target)
+            fsync_dir(self.log_dir)
+            log.dir = target
+            log.delete()
+        return True
+
+    # ---------------------------------------------------------------- checkpoints
+
+    def checkpoint_recovery_points(self) -> None:
+        with self._lock:
+            points = {tp: log.recovery_point for tp, log in self._logs.items()}
+            if points != self._last_recovery_points:
+                self._recovery_checkpoint.write(points)
+                self._last_recovery_points = points
+
+    def checkpoint_log_start_offsets(self) -> None:
+        with self._lock:
+            starts = {tp: log.log_start_offset for tp, log in self._logs.items()}
+            if starts != self._last_start_offsets:
+                self._start_checkpoint.write(starts)
+                self._last_start_offsets = starts
+
+    def checkpoint_high_watermarks(self, high_watermarks: Mapping[TopicPartition, int] | None = None) -> None:
+        """Write `replication-offset-checkpoint` (default: every log's current high watermark)."""
+        with self._lock:
+            hws = dict(high_watermarks) if high_watermarks is not None else {
+                tp: log.high_watermark for tp, log in self._logs.items()
+            }
+            self._hw_checkpoint.write(hws)
+
+    def read_high_watermarks(self) -> dict[TopicPartition, int]:
+        return self._read_checkpoint(self._hw_checkpoint)
+
+    # ---------------------------------------------------------------- maintenance
+
+    def run_maintenance(self, now_ms: int | None = None) -> MaintenanceStats:
+        """One pass of background work; the broker calls this periodically (a worker thread is fine).
+
+        Per log: retention (cleanup.policy=delete; only below the high watermark), compaction
+        (cleanup.policy=compact), expiry of idle producer ids, flush of rolled segments and
+        flush.ms, removal of `.deleted` files after file.delete.delay.ms. Then the recovery
+        point and log start offset checkpoints are written if they changed.
+        """
+        now = self.clock() if now_ms is None else now_ms
+        stats = MaintenanceStats()
+        for log in list(self.all_logs().values()):
+            cfg = log.config
+            if cfg.delete_enabled:
+                stats.segments_deleted += log.enforce_retention(now, high_watermark=log.high_watermark)
+            if cfg.compact_enabled and self.cleaner_enabled:
+                from .cleaner import clean_log
+
+                if clean_log(log, now):
+                    stats.logs_cleaned += 1
+            with log.lock:
+                stats.producers_expired += log.producer_state.remove_expired_producers(
+                    now, self.producer_id_expiration_ms
+                )
+            if log.flush_if_due(now):
+                stats.logs_flushed += 1
+            stats.files_deleted += log.delete_pending_segments(now)
+        self.checkpoint_recovery_points()
+        self.checkpoint_log_start_offsets()
+        return stats
