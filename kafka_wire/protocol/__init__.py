@@ -104,8 +104,8 @@ def decode_request(buf: Buffer) -> tuple[RequestHeader, Any]:
 
 def encode_response(api_key: int, api_version: int, correlation_id: int, body: Any) -> list[Any]:
     """Chunks of a whole response frame (size prefix included), ready for writelines."""
-    module = RESPONSES[api_key]
-    encoder = module.ENCODERS.get(api_version)
+    module = RESPONSES.get(api_key)
+    encoder = None if module is None else module.ENCODERS.get(api_version)
     if encoder is None:
         raise UnsupportedVersionError(api_key, api_version)
     chunks: list[Any] = [b"", _i32.pack(correlation_id)]
@@ -117,13 +117,18 @@ def encode_response(api_key: int, api_version: int, correlation_id: int, body: A
     return chunks
 
 
-def encode_request(api_key: int, api_version: int, correlation_id: int, client_id: str | None, body: Any) -> bytes:
-    module = REQUESTS[api_key]
-    encoder = module.ENCODERS.get(api_version)
+def encode_request(
+    api_key: int, api_version: int, correlation_id: int, client_id: str | None, body: Any
+) -> bytes:
+    module = REQUESTS.get(api_key)
+    encoder = None if module is None else module.ENCODERS.get(api_version)
     if encoder is None:
         raise UnsupportedVersionError(api_key, api_version)
     header = request_header.RequestHeader(
-        request_api_key=api_key, request_api_version=api_version, correlation_id=correlation_id, client_id=client_id
+        request_api_key=api_key,
+        request_api_version=api_version,
+        correlation_id=correlation_id,
+        client_id=client_id,
     )
     chunks: list[Any] = []
     request_header.ENCODERS[request_header_version(api_key, api_version)](header, chunks)
@@ -134,12 +139,18 @@ def encode_request(api_key: int, api_version: int, correlation_id: int, client_i
 
 def decode_response(api_key: int, api_version: int, buf: Buffer) -> tuple[int, Any]:
     """(correlation id, body) of a response frame without its size prefix."""
+    module = RESPONSES.get(api_key)
+    decoder = None if module is None else module.DECODERS.get(api_version)
+    if decoder is None:
+        raise UnsupportedVersionError(api_key, api_version)
     hv = response_header_version(api_key, api_version)
     try:
         header, pos = response_header.DECODERS[hv](buf, 0)
-        body, _ = RESPONSES[api_key].DECODERS[api_version](buf, pos)
-    except (struct.error, IndexError, UnicodeDecodeError, ValueError) as e:
+        body, end = decoder(buf, pos)
+    except (struct.error, IndexError, UnicodeDecodeError, ValueError, MemoryError) as e:
         raise ProtocolDecodeError(f"malformed response for API {api_key} v{api_version}: {e}") from e
+    if end > len(buf):
+        raise ProtocolDecodeError(f"response for API {api_key} v{api_version} runs past its frame")
     return header.correlation_id, body
 
 

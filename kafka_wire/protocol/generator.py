@@ -153,7 +153,13 @@ class SpecModel:
 
 def default_expr(f: FieldSpec) -> str:
     """A Python expression for the field's default value (a fresh object for mutable ones)."""
-    d = None if f.default is None else str(f.default).lower() if isinstance(f.default, bool) else str(f.default)
+    d = (
+        None
+        if f.default is None
+        else str(f.default).lower()
+        if isinstance(f.default, bool)
+        else str(f.default)
+    )
     if f.is_array:
         return "None" if d == "null" else "[]"
     if f.struct is not None:
@@ -174,6 +180,15 @@ def default_expr(f: FieldSpec) -> str:
     if t in ("bytes", "records"):
         return "None" if (d == "null" or t == "records") else "b''"
     raise ValueError(t)
+
+
+def unset_marker(f: FieldSpec) -> str:
+    """What a constructor argument with a mutable default (a fresh list or struct) defaults to.
+
+    None stands for "use the default" where the field can never be null; where it can, None is
+    a value of its own (a null array or struct), so the marker is the `UNSET` sentinel instead.
+    """
+    return "None" if f.nullable_versions.empty else "UNSET"
 
 
 def is_immutable_default(f: FieldSpec) -> bool:
@@ -441,14 +456,15 @@ class ModuleWriter:
                 if is_immutable_default(f):
                     params.append(f"{f.py_name}: Any = {default_expr(f)}")
                 else:
-                    params.append(f"{f.py_name}: Any = None")
+                    params.append(f"{f.py_name}: Any = {unset_marker(f)}")
             lines.append("    def __init__(self, " + ", ".join(params) + ") -> None:")
             for f in st.fields:
                 if is_immutable_default(f):
                     lines.append(f"        self.{f.py_name} = {f.py_name}")
                 else:
                     d = default_expr(f)
-                    lines.append(f"        self.{f.py_name} = {d} if {f.py_name} is None else {f.py_name}")
+                    m = unset_marker(f)
+                    lines.append(f"        self.{f.py_name} = {d} if {f.py_name} is {m} else {f.py_name}")
         else:
             lines.append("    def __init__(self) -> None:")
             lines.append("        pass")
@@ -480,10 +496,12 @@ class ModuleWriter:
             "from typing import Any",
             "",
             "from kafka_wire.protocol.primitives import (",
-            "    Buffer, ZERO_UUID, enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,",
+            "    UNSET, Buffer, ZERO_UUID,",
+            "    enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,",
             "    enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,",
-            "    read_array_len, read_bytes, read_compact_array_len, read_compact_bytes, read_compact_records,",
-            "    read_compact_string, read_records, read_string, read_uvarint, skip_tagged_fields,",
+            "    read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,",
+            "    read_compact_records, read_compact_string, read_records, read_string, read_uvarint,",
+            "    skip_tagged_fields,",
             ")",
             "",
             f"NAME = {m.name!r}",

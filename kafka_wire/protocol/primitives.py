@@ -23,6 +23,18 @@ _i32_pack = _i32.pack
 
 ZERO_UUID = b"\x00" * 16
 
+
+class _Unset:
+    """A constructor argument that was not passed, where None would be a value (a null field)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+UNSET: Any = _Unset()
+
 # uvarint encodings of small numbers are by far the most common: precompute them.
 _UVARINT_CACHE = [bytes([n]) for n in range(128)]
 

@@ -7,10 +7,12 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    Buffer, ZERO_UUID, enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
+    UNSET, Buffer, ZERO_UUID,
+    enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
-    read_array_len, read_bytes, read_compact_array_len, read_compact_bytes, read_compact_records,
-    read_compact_string, read_records, read_string, read_uvarint, skip_tagged_fields,
+    read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
+    read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
+    skip_tagged_fields,
 )
 
 NAME = 'CreateTopicsResponse'
@@ -52,7 +54,7 @@ class CreateTopicsResponse:
 class CreatableTopicResult:
     __slots__ = ('name', 'topic_id', 'error_code', 'error_message', 'topic_config_error_code', 'num_partitions', 'replication_factor', 'configs')
 
-    def __init__(self, name: Any = '', topic_id: Any = ZERO_UUID, error_code: Any = 0, error_message: Any = '', topic_config_error_code: Any = 0, num_partitions: Any = -1, replication_factor: Any = -1, configs: Any = None) -> None:
+    def __init__(self, name: Any = '', topic_id: Any = ZERO_UUID, error_code: Any = 0, error_message: Any = '', topic_config_error_code: Any = 0, num_partitions: Any = -1, replication_factor: Any = -1, configs: Any = UNSET) -> None:
         self.name = name
         self.topic_id = topic_id
         self.error_code = error_code
@@ -60,7 +62,7 @@ class CreatableTopicResult:
         self.topic_config_error_code = topic_config_error_code
         self.num_partitions = num_partitions
         self.replication_factor = replication_factor
-        self.configs = [] if configs is None else configs
+        self.configs = [] if configs is UNSET else configs
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):

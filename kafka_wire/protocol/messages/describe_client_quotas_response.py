@@ -7,10 +7,12 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    Buffer, ZERO_UUID, enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
+    UNSET, Buffer, ZERO_UUID,
+    enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
-    read_array_len, read_bytes, read_compact_array_len, read_compact_bytes, read_compact_records,
-    read_compact_string, read_records, read_string, read_uvarint, skip_tagged_fields,
+    read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
+    read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
+    skip_tagged_fields,
 )
 
 NAME = 'DescribeClientQuotasResponse'
@@ -30,11 +32,11 @@ class DescribeClientQuotasResponse:
 
     __slots__ = ('throttle_time_ms', 'error_code', 'error_message', 'entries')
 
-    def __init__(self, throttle_time_ms: Any = 0, error_code: Any = 0, error_message: Any = '', entries: Any = None) -> None:
+    def __init__(self, throttle_time_ms: Any = 0, error_code: Any = 0, error_message: Any = '', entries: Any = UNSET) -> None:
         self.throttle_time_ms = throttle_time_ms
         self.error_code = error_code
         self.error_message = error_message
-        self.entries = [] if entries is None else entries
+        self.entries = [] if entries is UNSET else entries
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):

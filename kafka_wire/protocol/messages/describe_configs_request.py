@@ -7,10 +7,12 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    Buffer, ZERO_UUID, enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
+    UNSET, Buffer, ZERO_UUID,
+    enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
-    read_array_len, read_bytes, read_compact_array_len, read_compact_bytes, read_compact_records,
-    read_compact_string, read_records, read_string, read_uvarint, skip_tagged_fields,
+    read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
+    read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
+    skip_tagged_fields,
 )
 
 NAME = 'DescribeConfigsRequest'
@@ -51,10 +53,10 @@ class DescribeConfigsRequest:
 class DescribeConfigsResource:
     __slots__ = ('resource_type', 'resource_name', 'configuration_keys')
 
-    def __init__(self, resource_type: Any = 0, resource_name: Any = '', configuration_keys: Any = None) -> None:
+    def __init__(self, resource_type: Any = 0, resource_name: Any = '', configuration_keys: Any = UNSET) -> None:
         self.resource_type = resource_type
         self.resource_name = resource_name
-        self.configuration_keys = [] if configuration_keys is None else configuration_keys
+        self.configuration_keys = [] if configuration_keys is UNSET else configuration_keys
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):

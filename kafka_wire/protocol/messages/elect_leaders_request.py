@@ -7,10 +7,12 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    Buffer, ZERO_UUID, enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
+    UNSET, Buffer, ZERO_UUID,
+    enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
-    read_array_len, read_bytes, read_compact_array_len, read_compact_bytes, read_compact_records,
-    read_compact_string, read_records, read_string, read_uvarint, skip_tagged_fields,
+    read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
+    read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
+    skip_tagged_fields,
 )
 
 NAME = 'ElectLeadersRequest'
@@ -30,9 +32,9 @@ class ElectLeadersRequest:
 
     __slots__ = ('election_type', 'topic_partitions', 'timeout_ms')
 
-    def __init__(self, election_type: Any = 0, topic_partitions: Any = None, timeout_ms: Any = 60000) -> None:
+    def __init__(self, election_type: Any = 0, topic_partitions: Any = UNSET, timeout_ms: Any = 60000) -> None:
         self.election_type = election_type
-        self.topic_partitions = [] if topic_partitions is None else topic_partitions
+        self.topic_partitions = [] if topic_partitions is UNSET else topic_partitions
         self.timeout_ms = timeout_ms
 
     def __eq__(self, other: object) -> bool:

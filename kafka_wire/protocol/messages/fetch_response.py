@@ -7,10 +7,12 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    Buffer, ZERO_UUID, enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
+    UNSET, Buffer, ZERO_UUID,
+    enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
-    read_array_len, read_bytes, read_compact_array_len, read_compact_bytes, read_compact_records,
-    read_compact_string, read_records, read_string, read_uvarint, skip_tagged_fields,
+    read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
+    read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
+    skip_tagged_fields,
 )
 
 NAME = 'FetchResponse'
@@ -79,7 +81,7 @@ class FetchableTopicResponse:
 class PartitionData:
     __slots__ = ('partition_index', 'error_code', 'high_watermark', 'last_stable_offset', 'log_start_offset', 'diverging_epoch', 'current_leader', 'snapshot_id', 'aborted_transactions', 'preferred_read_replica', 'records')
 
-    def __init__(self, partition_index: Any = 0, error_code: Any = 0, high_watermark: Any = 0, last_stable_offset: Any = -1, log_start_offset: Any = -1, diverging_epoch: Any = None, current_leader: Any = None, snapshot_id: Any = None, aborted_transactions: Any = None, preferred_read_replica: Any = -1, records: Any = None) -> None:
+    def __init__(self, partition_index: Any = 0, error_code: Any = 0, high_watermark: Any = 0, last_stable_offset: Any = -1, log_start_offset: Any = -1, diverging_epoch: Any = None, current_leader: Any = None, snapshot_id: Any = None, aborted_transactions: Any = UNSET, preferred_read_replica: Any = -1, records: Any = None) -> None:
         self.partition_index = partition_index
         self.error_code = error_code
         self.high_watermark = high_watermark
@@ -88,7 +90,7 @@ class PartitionData:
         self.diverging_epoch = EpochEndOffset() if diverging_epoch is None else diverging_epoch
         self.current_leader = LeaderIdAndEpoch() if current_leader is None else current_leader
         self.snapshot_id = SnapshotId() if snapshot_id is None else snapshot_id
-        self.aborted_transactions = [] if aborted_transactions is None else aborted_transactions
+        self.aborted_transactions = [] if aborted_transactions is UNSET else aborted_transactions
         self.preferred_read_replica = preferred_read_replica
         self.records = records
 

@@ -7,10 +7,12 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    Buffer, ZERO_UUID, enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
+    UNSET, Buffer, ZERO_UUID,
+    enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
-    read_array_len, read_bytes, read_compact_array_len, read_compact_bytes, read_compact_records,
-    read_compact_string, read_records, read_string, read_uvarint, skip_tagged_fields,
+    read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
+    read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
+    skip_tagged_fields,
 )
 
 NAME = 'MetadataRequest'
@@ -32,8 +34,8 @@ class MetadataRequest:
 
     __slots__ = ('topics', 'allow_auto_topic_creation', 'include_cluster_authorized_operations', 'include_topic_authorized_operations')
 
-    def __init__(self, topics: Any = None, allow_auto_topic_creation: Any = True, include_cluster_authorized_operations: Any = False, include_topic_authorized_operations: Any = False) -> None:
-        self.topics = [] if topics is None else topics
+    def __init__(self, topics: Any = UNSET, allow_auto_topic_creation: Any = True, include_cluster_authorized_operations: Any = False, include_topic_authorized_operations: Any = False) -> None:
+        self.topics = [] if topics is UNSET else topics
         self.allow_auto_topic_creation = allow_auto_topic_creation
         self.include_cluster_authorized_operations = include_cluster_authorized_operations
         self.include_topic_authorized_operations = include_topic_authorized_operations

@@ -7,10 +7,12 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    Buffer, ZERO_UUID, enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
+    UNSET, Buffer, ZERO_UUID,
+    enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
-    read_array_len, read_bytes, read_compact_array_len, read_compact_bytes, read_compact_records,
-    read_compact_string, read_records, read_string, read_uvarint, skip_tagged_fields,
+    read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
+    read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
+    skip_tagged_fields,
 )
 
 NAME = 'OffsetFetchRequest'
@@ -31,9 +33,9 @@ class OffsetFetchRequest:
 
     __slots__ = ('group_id', 'topics', 'groups', 'require_stable')
 
-    def __init__(self, group_id: Any = '', topics: Any = None, groups: Any = None, require_stable: Any = False) -> None:
+    def __init__(self, group_id: Any = '', topics: Any = UNSET, groups: Any = None, require_stable: Any = False) -> None:
         self.group_id = group_id
-        self.topics = [] if topics is None else topics
+        self.topics = [] if topics is UNSET else topics
         self.groups = [] if groups is None else groups
         self.require_stable = require_stable
 
@@ -71,11 +73,11 @@ class OffsetFetchRequestTopic:
 class OffsetFetchRequestGroup:
     __slots__ = ('group_id', 'member_id', 'member_epoch', 'topics')
 
-    def __init__(self, group_id: Any = '', member_id: Any = None, member_epoch: Any = -1, topics: Any = None) -> None:
+    def __init__(self, group_id: Any = '', member_id: Any = None, member_epoch: Any = -1, topics: Any = UNSET) -> None:
         self.group_id = group_id
         self.member_id = member_id
         self.member_epoch = member_epoch
-        self.topics = [] if topics is None else topics
+        self.topics = [] if topics is UNSET else topics
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
