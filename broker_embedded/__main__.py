@@ -34,7 +34,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--port", type=int, default=None, help="port to listen on (default 0: a free port)")
     p.add_argument("--host", default=None, help="address to listen on and advertise (default 127.0.0.1)")
-    p.add_argument("--log-dir", default=None, help="log directory (default: a temporary directory, deleted on exit)")
+    p.add_argument(
+        "--log-dir", default=None, help="log directory (default: a temporary directory, deleted on exit)"
+    )
     p.add_argument("--config", default=None, help="a server.properties file with broker configs")
     p.add_argument(
         "--override", action="append", default=[], metavar="KEY=VALUE", help="a broker config (repeatable)"
@@ -45,7 +47,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=args.log_level.upper(),
+        stream=sys.stderr,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
     values: dict[str, str] = {}
     if args.config:
         values.update(read_properties(args.config))

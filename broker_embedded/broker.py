@@ -16,6 +16,7 @@ from typing import Any
 
 from broker_embedded import apis
 from broker_embedded.config import BrokerConfig, effective_topic_configs, validate_topic_configs
+from broker_embedded.group.coordinator import GroupCoordinator
 from broker_embedded.log.config import LogConfig
 from broker_embedded.log.manager import LogManager
 from broker_embedded.metadata import TopicMetadata, TopicRegistry, validate_topic_name
@@ -43,9 +44,7 @@ class Broker:
         log_dir.mkdir(parents=True, exist_ok=True)
         self.cluster_id = self._load_meta_properties()
         self.topics = TopicRegistry(log_dir)
-        self.log_manager = LogManager(
-            log_dir, producer_id_expiration_ms=config["producer.id.expiration.ms"]
-        )
+        self.log_manager = LogManager(log_dir, producer_id_expiration_ms=config["producer.id.expiration.ms"])
         self.log_manager.startup()
         self.partitions: dict[tuple[str, int], Partition] = {}
         self.producer_ids = ProducerIdManager(log_dir)
@@ -57,6 +56,8 @@ class Broker:
         for topic in self.topics:
             for index in range(topic.num_partitions):
                 self._open_partition(topic, index)
+        self.group_coordinator = GroupCoordinator(self)
+        self.group_coordinator.load()
 
     # --- lifecycle -----------------------------------------------------------------------
     def _load_meta_properties(self) -> str:
@@ -90,6 +91,7 @@ class Broker:
             await asyncio.sleep(interval_ms / 1000)
             try:
                 await self.loop.run_in_executor(None, self.run_maintenance)
+                self.group_coordinator.expire_offsets()
             except Exception:
                 log.exception("log maintenance failed")
 
@@ -103,6 +105,7 @@ class Broker:
             self._maintenance_task.cancel()
         if self.reaper is not None:
             self.reaper.stop()
+        self.group_coordinator.shutdown()
         self.fetch_purgatory.shutdown()
         self.log_manager.shutdown()
 
@@ -135,7 +138,9 @@ class Broker:
         if replication_factor == -1:
             replication_factor = self.config["default.replication.factor"]
         if replication_factor <= 0:
-            raise KafkaError("Replication factor must be larger than 0.", ErrorCode.INVALID_REPLICATION_FACTOR)
+            raise KafkaError(
+                "Replication factor must be larger than 0.", ErrorCode.INVALID_REPLICATION_FACTOR
+            )
         if replication_factor > 1:
             raise KafkaError(
                 f"Unable to replicate the partition {replication_factor} time(s): "

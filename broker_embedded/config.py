@@ -146,7 +146,9 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         ConfigDef(
             "log.retention.check.interval.ms", _B.LONG, 300000, "How often retention runs.", _at_least(1)
         ),
-        ConfigDef("log.index.interval.bytes", _B.INT, 4096, "Bytes between offset index entries.", _at_least(0)),
+        ConfigDef(
+            "log.index.interval.bytes", _B.INT, 4096, "Bytes between offset index entries.", _at_least(0)
+        ),
         ConfigDef("log.index.size.max.bytes", _B.INT, 10485760, "Maximum index size.", _at_least(4)),
         ConfigDef(
             "log.message.timestamp.type",
@@ -179,7 +181,9 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         ConfigDef("group.initial.rebalance.delay.ms", _B.INT, 0, "Delay of a new group's first rebalance."),
         ConfigDef("group.min.session.timeout.ms", _B.INT, 6000, "Smallest session timeout."),
         ConfigDef("group.max.session.timeout.ms", _B.INT, 1800000, "Largest session timeout."),
-        ConfigDef("offsets.topic.num.partitions", _B.INT, 50, "Partitions of __consumer_offsets.", _at_least(1)),
+        ConfigDef(
+            "offsets.topic.num.partitions", _B.INT, 50, "Partitions of __consumer_offsets.", _at_least(1)
+        ),
         ConfigDef("offsets.retention.minutes", _B.INT, 10080, "Committed offset retention.", _at_least(1)),
         ConfigDef("queued.max.request.bytes", _B.LONG, -1, "Bytes of requests queued per connection."),
         ConfigDef("connections.max.idle.ms", _B.LONG, 600000, "Idle connections are closed after this."),
@@ -205,16 +209,44 @@ TOPIC_CONFIGS: dict[str, ConfigDef] = {
             _one_of("uncompressed", "zstd", "lz4", "snappy", "gzip", "producer"),
             "compression.type",
         ),
-        ConfigDef("delete.retention.ms", _B.LONG, 86400000, "Tombstone retention.", _at_least(0),
-                  "log.cleaner.delete.retention.ms"),
-        ConfigDef("file.delete.delay.ms", _B.LONG, 60000, "Delay before deleting a file.", _at_least(0),
-                  "log.segment.delete.delay.ms"),
-        ConfigDef("flush.messages", _B.LONG, LONG_MAX, "Messages between fsyncs.", _at_least(1),
-                  "log.flush.interval.messages"),
-        ConfigDef("flush.ms", _B.LONG, LONG_MAX, "Time between fsyncs.", _at_least(0), "log.flush.interval.ms"),
-        ConfigDef("index.interval.bytes", _B.INT, 4096, "Bytes between index entries.", _at_least(0),
-                  "log.index.interval.bytes"),
-        ConfigDef("max.message.bytes", _B.INT, 1048588, "Largest record batch.", _at_least(0), "message.max.bytes"),
+        ConfigDef(
+            "delete.retention.ms",
+            _B.LONG,
+            86400000,
+            "Tombstone retention.",
+            _at_least(0),
+            "log.cleaner.delete.retention.ms",
+        ),
+        ConfigDef(
+            "file.delete.delay.ms",
+            _B.LONG,
+            60000,
+            "Delay before deleting a file.",
+            _at_least(0),
+            "log.segment.delete.delay.ms",
+        ),
+        ConfigDef(
+            "flush.messages",
+            _B.LONG,
+            LONG_MAX,
+            "Messages between fsyncs.",
+            _at_least(1),
+            "log.flush.interval.messages",
+        ),
+        ConfigDef(
+            "flush.ms", _B.LONG, LONG_MAX, "Time between fsyncs.", _at_least(0), "log.flush.interval.ms"
+        ),
+        ConfigDef(
+            "index.interval.bytes",
+            _B.INT,
+            4096,
+            "Bytes between index entries.",
+            _at_least(0),
+            "log.index.interval.bytes",
+        ),
+        ConfigDef(
+            "max.message.bytes", _B.INT, 1048588, "Largest record batch.", _at_least(0), "message.max.bytes"
+        ),
         ConfigDef(
             "message.timestamp.type",
             _B.STRING,
@@ -226,20 +258,50 @@ TOPIC_CONFIGS: dict[str, ConfigDef] = {
         ConfigDef("min.cleanable.dirty.ratio", _B.DOUBLE, 0.5, "Dirty ratio that triggers compaction."),
         ConfigDef("min.compaction.lag.ms", _B.LONG, 0, "Minimum age before compaction.", _at_least(0)),
         ConfigDef("max.compaction.lag.ms", _B.LONG, LONG_MAX, "Maximum age before compaction.", _at_least(1)),
-        ConfigDef("min.insync.replicas", _B.INT, 1, "Minimum ISR for acks=all.", _at_least(1), "min.insync.replicas"),
+        ConfigDef(
+            "min.insync.replicas", _B.INT, 1, "Minimum ISR for acks=all.", _at_least(1), "min.insync.replicas"
+        ),
         ConfigDef("preallocate", _B.BOOLEAN, False, "Preallocate segment files."),
-        ConfigDef("retention.bytes", _B.LONG, -1, "Size retention (-1: unlimited).", None, "log.retention.bytes"),
-        ConfigDef("retention.ms", _B.LONG, 604800000, "Time retention (-1: unlimited).", _at_least(-1),
-                  "log.retention.ms"),
+        ConfigDef(
+            "retention.bytes", _B.LONG, -1, "Size retention (-1: unlimited).", None, "log.retention.bytes"
+        ),
+        ConfigDef(
+            "retention.ms",
+            _B.LONG,
+            604800000,
+            "Time retention (-1: unlimited).",
+            _at_least(-1),
+            "log.retention.ms",
+        ),
         ConfigDef("segment.bytes", _B.INT, 1073741824, "Segment size.", _at_least(14), "log.segment.bytes"),
-        ConfigDef("segment.index.bytes", _B.INT, 10485760, "Index size.", _at_least(4), "log.index.size.max.bytes"),
-        ConfigDef("segment.ms", _B.LONG, 604800000, "Segment age before rolling.", _at_least(1), "log.roll.ms"),
-        ConfigDef("unclean.leader.election.enable", _B.BOOLEAN, False, "Allow out-of-sync leaders.", None,
-                  "unclean.leader.election.enable"),
-        ConfigDef("message.timestamp.before.max.ms", _B.LONG, LONG_MAX, "Oldest accepted timestamp lag.",
-                  _at_least(0)),
-        ConfigDef("message.timestamp.after.max.ms", _B.LONG, 3600000, "Newest accepted timestamp lead.",
-                  _at_least(0)),
+        ConfigDef(
+            "segment.index.bytes", _B.INT, 10485760, "Index size.", _at_least(4), "log.index.size.max.bytes"
+        ),
+        ConfigDef(
+            "segment.ms", _B.LONG, 604800000, "Segment age before rolling.", _at_least(1), "log.roll.ms"
+        ),
+        ConfigDef(
+            "unclean.leader.election.enable",
+            _B.BOOLEAN,
+            False,
+            "Allow out-of-sync leaders.",
+            None,
+            "unclean.leader.election.enable",
+        ),
+        ConfigDef(
+            "message.timestamp.before.max.ms",
+            _B.LONG,
+            LONG_MAX,
+            "Oldest accepted timestamp lag.",
+            _at_least(0),
+        ),
+        ConfigDef(
+            "message.timestamp.after.max.ms",
+            _B.LONG,
+            3600000,
+            "Newest accepted timestamp lead.",
+            _at_least(0),
+        ),
     ]
 }
 

@@ -41,10 +41,14 @@ class FetchResult:
             rs.FetchableTopicResponse(topic="" if use_ids else name, topic_id=topic_id, partitions=parts)
             for (name, topic_id), parts in self.topics.items()
         ]
-        return rs.FetchResponse(throttle_time_ms=0, error_code=ErrorCode.NONE, session_id=0, responses=responses + extra)
+        return rs.FetchResponse(
+            throttle_time_ms=0, error_code=ErrorCode.NONE, session_id=0, responses=responses + extra
+        )
 
 
-def read_partitions(broker: Broker, statuses: list[FetchPartitionStatus], request: rq.FetchRequest) -> FetchResult:
+def read_partitions(
+    broker: Broker, statuses: list[FetchPartitionStatus], request: rq.FetchRequest
+) -> FetchResult:
     result = FetchResult()
     remaining = request.max_bytes if request.max_bytes > 0 else 0x7FFFFFFF
     read_committed = request.isolation_level == READ_COMMITTED
@@ -56,7 +60,11 @@ def read_partitions(broker: Broker, statuses: list[FetchPartitionStatus], reques
             parts = result.topics[key] = []
         partition = broker.partition(s.topic, fp.partition)
         if partition is None:
-            code = ErrorCode.UNKNOWN_TOPIC_ID if s.topic_id != b"\x00" * 16 else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+            code = (
+                ErrorCode.UNKNOWN_TOPIC_ID
+                if s.topic_id != b"\x00" * 16
+                else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+            )
             parts.append(rs.PartitionData(partition_index=fp.partition, error_code=code, high_watermark=-1))
             result.has_error = True
             continue

@@ -68,11 +68,13 @@ class Partition:
             return
         if current_leader_epoch < self.leader_epoch:
             raise KafkaError(
-                f"leader epoch {current_leader_epoch} is older than {self.leader_epoch}", ErrorCode.FENCED_LEADER_EPOCH
+                f"leader epoch {current_leader_epoch} is older than {self.leader_epoch}",
+                ErrorCode.FENCED_LEADER_EPOCH,
             )
         if current_leader_epoch > self.leader_epoch:
             raise KafkaError(
-                f"leader epoch {current_leader_epoch} is newer than {self.leader_epoch}", ErrorCode.UNKNOWN_LEADER_EPOCH
+                f"leader epoch {current_leader_epoch} is newer than {self.leader_epoch}",
+                ErrorCode.UNKNOWN_LEADER_EPOCH,
             )
 
     # --- produce -------------------------------------------------------------------------
@@ -110,7 +112,9 @@ class Partition:
         return AppendResult(info.first_offset, info.log_append_time_ms, info.log_start_offset)
 
     # --- fetch -----------------------------------------------------------------------------
-    def read(self, fetch_offset: int, max_bytes: int, min_one_batch: bool, read_committed: bool) -> ReadResult:
+    def read(
+        self, fetch_offset: int, max_bytes: int, min_one_batch: bool, read_committed: bool
+    ) -> ReadResult:
         hw = self.high_watermark
         max_offset = self.last_stable_offset if read_committed else hw
         data = self.log.read(fetch_offset, max_bytes, max_offset=max_offset, min_one_batch=min_one_batch)

@@ -23,13 +23,20 @@ def main() -> int:
     t0 = time.perf_counter()
     with EmbeddedBroker(num_partitions=PARTITIONS) as broker:
         started_ms = (time.perf_counter() - t0) * 1000
-        print(f"embedded broker ready at {broker.bootstrap_servers} in {started_ms:.0f} ms (log dir {broker.log_dir})")
+        print(
+            f"embedded broker ready at {broker.bootstrap_servers} in {started_ms:.0f} ms (log dir {broker.log_dir})"
+        )
         admin = AdminClient({"bootstrap.servers": broker.bootstrap_servers})
         admin.create_topics([NewTopic(TOPIC, num_partitions=PARTITIONS)])[TOPIC].result(timeout=10)
         print(f"created topic {TOPIC!r} with {PARTITIONS} partitions")
 
         producer = Producer(
-            {"bootstrap.servers": broker.bootstrap_servers, "linger.ms": 5, "compression.type": "lz4", "acks": "all"}
+            {
+                "bootstrap.servers": broker.bootstrap_servers,
+                "linger.ms": 5,
+                "compression.type": "lz4",
+                "acks": "all",
+            }
         )
         acked = 0
 
@@ -41,7 +48,10 @@ def main() -> int:
         t1 = time.perf_counter()
         for i in range(RECORDS):
             producer.produce(
-                TOPIC, key=f"user-{i % 100}".encode(), value=f'{{"event": {i}}}'.encode(), on_delivery=on_delivery
+                TOPIC,
+                key=f"user-{i % 100}".encode(),
+                value=f'{{"event": {i}}}'.encode(),
+                on_delivery=on_delivery,
             )
             if i % 10_000 == 0:
                 producer.poll(0)
@@ -65,7 +75,9 @@ def main() -> int:
         print(f"consumed {total} records in {consume_s:.2f} s")
         for p in range(PARTITIONS):
             low, high = consumer.get_watermark_offsets(TopicPartition(TOPIC, p), timeout=5)
-            print(f"  partition {p}: {per_partition[p]} records, log start offset {low}, high watermark {high}")
+            print(
+                f"  partition {p}: {per_partition[p]} records, log start offset {low}, high watermark {high}"
+            )
         consumer.close()
         ok = total == RECORDS == acked
         print("round trip OK" if ok else "round trip FAILED")

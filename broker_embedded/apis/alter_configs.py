@@ -3,7 +3,7 @@ API). Broker configs are static here."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from broker_embedded.config import ConfigError, validate_topic_configs
 from kafka_wire.errors import ErrorCode
@@ -22,20 +22,32 @@ BROKER_RESOURCE = 4
 def handle(broker: Broker, ctx: RequestContext, request: rq.AlterConfigsRequest) -> rs.AlterConfigsResponse:
     out = []
     for res in request.resources:
-        def result(code: ErrorCode, message: str | None = None) -> rs.AlterConfigsResourceResponse:
+
+        def result(
+            code: ErrorCode, message: str | None = None, res: Any = res
+        ) -> rs.AlterConfigsResourceResponse:
             return rs.AlterConfigsResourceResponse(
-                error_code=code, error_message=message, resource_type=res.resource_type,
+                error_code=code,
+                error_message=message,
+                resource_type=res.resource_type,
                 resource_name=res.resource_name,
             )
 
         if res.resource_type == BROKER_RESOURCE:
-            out.append(result(ErrorCode.INVALID_REQUEST, "Dynamic broker configs are not supported; restart with --override"))
+            out.append(
+                result(
+                    ErrorCode.INVALID_REQUEST,
+                    "Dynamic broker configs are not supported; restart with --override",
+                )
+            )
             continue
         if res.resource_type != TOPIC_RESOURCE:
             out.append(result(ErrorCode.INVALID_REQUEST, f"Unsupported resource type {res.resource_type}"))
             continue
         if broker.topics.get(res.resource_name) is None:
-            out.append(result(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"Topic {res.resource_name} does not exist"))
+            out.append(
+                result(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"Topic {res.resource_name} does not exist")
+            )
             continue
         try:
             overrides = validate_topic_configs({c.name: c.value for c in res.configs if c.value is not None})

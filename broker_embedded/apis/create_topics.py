@@ -23,7 +23,9 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.CreateTopicsRequest)
         if t.name in seen:
             results.append(
                 rs.CreatableTopicResult(
-                    name=t.name, error_code=ErrorCode.INVALID_REQUEST, error_message="Duplicate topic in request."
+                    name=t.name,
+                    error_code=ErrorCode.INVALID_REQUEST,
+                    error_message="Duplicate topic in request.",
                 )
             )
             continue
@@ -53,7 +55,10 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.CreateTopicsRequest)
             continue
         entries = [
             rs.CreatableTopicConfigs(
-                name=e.name, value=e.value, read_only=e.read_only, config_source=e.config_source,
+                name=e.name,
+                value=e.value,
+                read_only=e.read_only,
+                config_source=e.config_source,
                 is_sensitive=False,
             )
             for e in topic_config_entries(broker, topic.configs, None, False, False)

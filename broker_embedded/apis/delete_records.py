@@ -24,7 +24,8 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.DeleteRecordsRequest
             if partition is None:
                 parts.append(
                     rs.DeleteRecordsPartitionResult(
-                        partition_index=p.partition_index, low_watermark=-1,
+                        partition_index=p.partition_index,
+                        low_watermark=-1,
                         error_code=ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
                     )
                 )
@@ -33,9 +34,13 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.DeleteRecordsRequest
                 low = partition.delete_records_before(p.offset)
             except KafkaError as e:
                 parts.append(
-                    rs.DeleteRecordsPartitionResult(partition_index=p.partition_index, low_watermark=-1, error_code=e.code)
+                    rs.DeleteRecordsPartitionResult(
+                        partition_index=p.partition_index, low_watermark=-1, error_code=e.code
+                    )
                 )
                 continue
-            parts.append(rs.DeleteRecordsPartitionResult(partition_index=p.partition_index, low_watermark=low))
+            parts.append(
+                rs.DeleteRecordsPartitionResult(partition_index=p.partition_index, low_watermark=low)
+            )
         topics.append(rs.DeleteRecordsTopicResult(name=t.name, partitions=parts))
     return rs.DeleteRecordsResponse(throttle_time_ms=0, topics=topics)

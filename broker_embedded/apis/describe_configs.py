@@ -56,10 +56,16 @@ def topic_config_entries(
                 if bsyn in broker.config.explicit:
                     syn.append(
                         rs.DescribeConfigsSynonym(
-                            bsyn, format_value(bdef, broker.config.explicit[bsyn]), ConfigSource.STATIC_BROKER_CONFIG
+                            bsyn,
+                            format_value(bdef, broker.config.explicit[bsyn]),
+                            ConfigSource.STATIC_BROKER_CONFIG,
                         )
                     )
-                syn.append(rs.DescribeConfigsSynonym(bsyn, format_value(bdef, bdef.default), ConfigSource.DEFAULT_CONFIG))
+                syn.append(
+                    rs.DescribeConfigsSynonym(
+                        bsyn, format_value(bdef, bdef.default), ConfigSource.DEFAULT_CONFIG
+                    )
+                )
         out.append(
             ConfigEntry(
                 name=name,
@@ -92,7 +98,9 @@ def broker_config_entries(broker: Broker, keys: list[str] | None, docs: bool) ->
                 name=name,
                 value=format_value(d, value),
                 read_only=True,
-                config_source=int(ConfigSource.STATIC_BROKER_CONFIG if explicit else ConfigSource.DEFAULT_CONFIG),
+                config_source=int(
+                    ConfigSource.STATIC_BROKER_CONFIG if explicit else ConfigSource.DEFAULT_CONFIG
+                ),
                 config_type=int(d.type),
                 documentation=d.doc if docs else "",
                 synonyms=[],
@@ -101,7 +109,9 @@ def broker_config_entries(broker: Broker, keys: list[str] | None, docs: bool) ->
     return out
 
 
-def handle(broker: Broker, ctx: RequestContext, request: rq.DescribeConfigsRequest) -> rs.DescribeConfigsResponse:
+def handle(
+    broker: Broker, ctx: RequestContext, request: rq.DescribeConfigsRequest
+) -> rs.DescribeConfigsResponse:
     results = []
     for res in request.resources:
         keys = res.configuration_keys

@@ -33,7 +33,9 @@ def _apply(current: dict[str, Any], ops: list[rq.AlterableConfig]) -> dict[str, 
             if d.type != ConfigType.LIST:
                 raise ConfigError(f"Config value append/subtract is not allowed for config {op.name}")
             existing = raw.get(op.name, d.default)
-            items = list(existing) if isinstance(existing, list) else [x for x in str(existing).split(",") if x]
+            items = (
+                list(existing) if isinstance(existing, list) else [x for x in str(existing).split(",") if x]
+            )
             values = [x.strip() for x in (op.value or "").split(",") if x.strip()]
             if op.config_operation == APPEND:
                 items += [v for v in values if v not in items]
@@ -50,21 +52,33 @@ def handle(
 ) -> rs.IncrementalAlterConfigsResponse:
     out = []
     for res in request.resources:
-        def result(code: ErrorCode, message: str | None = None) -> rs.AlterConfigsResourceResponse:
+
+        def result(
+            code: ErrorCode, message: str | None = None, res: Any = res
+        ) -> rs.AlterConfigsResourceResponse:
             return rs.AlterConfigsResourceResponse(
-                error_code=code, error_message=message, resource_type=res.resource_type,
+                error_code=code,
+                error_message=message,
+                resource_type=res.resource_type,
                 resource_name=res.resource_name,
             )
 
         if res.resource_type == BROKER_RESOURCE:
-            out.append(result(ErrorCode.INVALID_REQUEST, "Dynamic broker configs are not supported; restart with --override"))
+            out.append(
+                result(
+                    ErrorCode.INVALID_REQUEST,
+                    "Dynamic broker configs are not supported; restart with --override",
+                )
+            )
             continue
         if res.resource_type != TOPIC_RESOURCE:
             out.append(result(ErrorCode.INVALID_REQUEST, f"Unsupported resource type {res.resource_type}"))
             continue
         topic = broker.topics.get(res.resource_name)
         if topic is None:
-            out.append(result(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"Topic {res.resource_name} does not exist"))
+            out.append(
+                result(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"Topic {res.resource_name} does not exist")
+            )
             continue
         try:
             overrides = _apply(topic.configs, res.configs)

@@ -19,7 +19,9 @@ if TYPE_CHECKING:
 API_KEY = 22
 
 
-def handle(broker: Broker, ctx: RequestContext, request: rq.InitProducerIdRequest) -> rs.InitProducerIdResponse:
+def handle(
+    broker: Broker, ctx: RequestContext, request: rq.InitProducerIdRequest
+) -> rs.InitProducerIdResponse:
     if request.transactional_id is not None:
         if request.transaction_timeout_ms > broker.config["transaction.max.timeout.ms"] or (
             request.transaction_timeout_ms <= 0
@@ -29,5 +31,8 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.InitProducerIdReques
     # An idempotent producer asking to bump its epoch (KIP-360) simply gets a fresh id: the
     # new id has no sequence history, which is what the bump is meant to achieve.
     return rs.InitProducerIdResponse(
-        throttle_time_ms=0, error_code=ErrorCode.NONE, producer_id=broker.producer_ids.generate(), producer_epoch=0
+        throttle_time_ms=0,
+        error_code=ErrorCode.NONE,
+        producer_id=broker.producer_ids.generate(),
+        producer_epoch=0,
     )

@@ -17,7 +17,11 @@ API_KEY = 0
 
 def _partition_error(index: int, code: ErrorCode, message: str | None = None) -> rs.PartitionProduceResponse:
     return rs.PartitionProduceResponse(
-        index=index, error_code=code, base_offset=-1, log_append_time_ms=-1, log_start_offset=-1,
+        index=index,
+        error_code=code,
+        base_offset=-1,
+        log_append_time_ms=-1,
+        log_start_offset=-1,
         error_message=message,
     )
 
@@ -37,7 +41,11 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.ProduceRequest) -> A
                 continue
             partition = broker.partition(name, pdata.index)
             if partition is None:
-                code = ErrorCode.UNKNOWN_TOPIC_ID if ctx.api_version >= 13 else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+                code = (
+                    ErrorCode.UNKNOWN_TOPIC_ID
+                    if ctx.api_version >= 13
+                    else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+                )
                 out.partition_responses.append(_partition_error(pdata.index, code))
                 continue
             if pdata.records is None or len(pdata.records) == 0:

@@ -1,0 +1,35 @@
+"""ListGroups (API 16), with the states filter (v4+) and types filter (v5+: classic only here)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kafka_wire.errors import ErrorCode
+from kafka_wire.protocol.messages import list_groups_request as rq
+from kafka_wire.protocol.messages import list_groups_response as rs
+
+if TYPE_CHECKING:
+    from broker_embedded.broker import Broker
+    from broker_embedded.network.server import RequestContext
+
+API_KEY = 16
+
+
+def handle(broker: Broker, ctx: RequestContext, request: rq.ListGroupsRequest) -> rs.ListGroupsResponse:
+    states = {s.lower() for s in request.states_filter or []}
+    types = {t.lower() for t in request.types_filter or []}
+    groups = []
+    for g in broker.group_coordinator.groups.values():
+        if states and g.state.value.lower() not in states:
+            continue
+        if types and "classic" not in types:
+            continue
+        groups.append(
+            rs.ListedGroup(
+                group_id=g.group_id,
+                protocol_type=g.protocol_type or "",
+                group_state=g.state.value,
+                group_type="classic",
+            )
+        )
+    return rs.ListGroupsResponse(throttle_time_ms=0, error_code=ErrorCode.NONE, groups=groups)

@@ -1,0 +1,61 @@
+"""OffsetCommit (API 8): generation- and member-fenced commits, durable in __consumer_offsets."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from broker_embedded.group.state import OffsetAndMetadata
+from kafka_wire.errors import ErrorCode, KafkaError
+from kafka_wire.protocol.messages import offset_commit_request as rq
+from kafka_wire.protocol.messages import offset_commit_response as rs
+
+if TYPE_CHECKING:
+    from broker_embedded.broker import Broker
+    from broker_embedded.network.server import RequestContext
+
+API_KEY = 8
+
+
+def handle(broker: Broker, ctx: RequestContext, request: rq.OffsetCommitRequest) -> rs.OffsetCommitResponse:
+    now = time.time_ns() // 1_000_000
+    offsets: dict[tuple[str, int], OffsetAndMetadata] = {}
+    unknown: set[tuple[str, int]] = set()
+    for t in request.topics:
+        for p in t.partitions:
+            tp = (t.name, p.partition_index)
+            topic = broker.topics.get(t.name)
+            if topic is None or not 0 <= p.partition_index < topic.num_partitions:
+                unknown.add(tp)
+                continue
+            offsets[tp] = OffsetAndMetadata(
+                p.committed_offset, p.committed_leader_epoch, p.committed_metadata or "", now
+            )
+    instance_id = request.group_instance_id if ctx.api_version >= 7 else None
+    try:
+        codes = broker.group_coordinator.commit_offsets(
+            request.group_id,
+            request.generation_id_or_member_epoch,
+            request.member_id or "",
+            instance_id,
+            offsets,
+        )
+    except KafkaError as e:
+        codes = dict.fromkeys(offsets, e.code)
+    for tp in unknown:
+        codes[tp] = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+    return rs.OffsetCommitResponse(
+        throttle_time_ms=0,
+        topics=[
+            rs.OffsetCommitResponseTopic(
+                name=t.name,
+                partitions=[
+                    rs.OffsetCommitResponsePartition(
+                        partition_index=p.partition_index, error_code=codes[(t.name, p.partition_index)]
+                    )
+                    for p in t.partitions
+                ],
+            )
+            for t in request.topics
+        ],
+    )

@@ -1,0 +1,80 @@
+"""OffsetFetch (API 9): committed offsets of one group (v1–7) or several (v8+)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from broker_embedded.group.state import OffsetAndMetadata
+from kafka_wire.errors import ErrorCode
+from kafka_wire.protocol.messages import offset_fetch_request as rq
+from kafka_wire.protocol.messages import offset_fetch_response as rs
+
+if TYPE_CHECKING:
+    from broker_embedded.broker import Broker
+    from broker_embedded.network.server import RequestContext
+
+API_KEY = 9
+
+
+def _fetch(
+    broker: Broker, group_id: str, topics: list[tuple[str, list[int]]] | None
+) -> dict[str, list[tuple[int, OffsetAndMetadata | None]]]:
+    wanted = None if topics is None else [(t, p) for t, parts in topics for p in parts]
+    found = broker.group_coordinator.fetch_offsets(group_id, wanted)
+    by_topic: dict[str, list[tuple[int, OffsetAndMetadata | None]]] = {}
+    for (t, p), om in found.items():
+        by_topic.setdefault(t, []).append((p, om))
+    return by_topic
+
+
+def handle(broker: Broker, ctx: RequestContext, request: rq.OffsetFetchRequest) -> rs.OffsetFetchResponse:
+    if ctx.api_version >= 8:
+        groups = []
+        for g in request.groups:
+            topics = None if g.topics is None else [(t.name, list(t.partition_indexes)) for t in g.topics]
+            by_topic = _fetch(broker, g.group_id, topics)
+            groups.append(
+                rs.OffsetFetchResponseGroup(
+                    group_id=g.group_id,
+                    error_code=ErrorCode.NONE,
+                    topics=[
+                        rs.OffsetFetchResponseTopics(
+                            name=t,
+                            partitions=[
+                                rs.OffsetFetchResponsePartitions(
+                                    partition_index=p,
+                                    committed_offset=om.offset if om else -1,
+                                    committed_leader_epoch=om.leader_epoch if om else -1,
+                                    metadata=om.metadata if om else "",
+                                    error_code=ErrorCode.NONE,
+                                )
+                                for p, om in sorted(parts, key=lambda x: x[0])
+                            ],
+                        )
+                        for t, parts in by_topic.items()
+                    ],
+                )
+            )
+        return rs.OffsetFetchResponse(throttle_time_ms=0, groups=groups)
+    topics = None if request.topics is None else [(t.name, list(t.partition_indexes)) for t in request.topics]
+    by_topic = _fetch(broker, request.group_id, topics)
+    return rs.OffsetFetchResponse(
+        throttle_time_ms=0,
+        error_code=ErrorCode.NONE,
+        topics=[
+            rs.OffsetFetchResponseTopic(
+                name=t,
+                partitions=[
+                    rs.OffsetFetchResponsePartition(
+                        partition_index=p,
+                        committed_offset=om.offset if om else -1,
+                        committed_leader_epoch=om.leader_epoch if om else -1,
+                        metadata=om.metadata if om else "",
+                        error_code=ErrorCode.NONE,
+                    )
+                    for p, om in sorted(parts, key=lambda x: x[0])
+                ],
+            )
+            for t, parts in by_topic.items()
+        ],
+    )

@@ -1,0 +1,793 @@
+"""The classic group coordinator: membership, rebalances, and committed offsets.
+
+Runs on the broker's loop thread. Rebalances wait in the purgatory (DelayedJoin, bounded by the
+largest rebalance timeout); every member's liveness is a DelayedHeartbeat that fires after its
+session timeout. Offsets and group metadata are written as records to the compacted
+``__consumer_offsets`` topic before they are acknowledged, and replayed when the broker starts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import uuid
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from broker_embedded.group.offsets_topic import (
+    OFFSETS_TOPIC,
+    GroupKey,
+    GroupValue,
+    MemberValue,
+    OffsetKey,
+    OffsetValue,
+    decode_group_value,
+    decode_key,
+    decode_offset_value,
+    encode_group_key,
+    encode_group_value,
+    encode_offset_key,
+    encode_offset_value,
+    partition_for_group,
+)
+from broker_embedded.group.state import GroupMetadata, GroupState, MemberMetadata, OffsetAndMetadata
+from broker_embedded.log.log import AppendOrigin
+from broker_embedded.purgatory import DelayedOperation, DelayedOperationPurgatory
+from kafka_wire.errors import ErrorCode, KafkaError
+from kafka_wire.protocol.messages import join_group_response as jrs
+from kafka_wire.protocol.messages import sync_group_response as srs
+from kafka_wire.records import build_batch, decode_batches
+
+if TYPE_CHECKING:
+    from broker_embedded.broker import Broker
+
+log = logging.getLogger(__name__)
+
+UNKNOWN_MEMBER_ID = ""
+OFFSET_METADATA_MAX_BYTES = 4096
+
+
+def _now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+class DelayedCallback(DelayedOperation):
+    """A purgatory operation whose condition and actions are closures (DelayedJoin/Heartbeat)."""
+
+    def __init__(
+        self,
+        delay_ms: int,
+        condition: Callable[[], bool],
+        on_done: Callable[[bool], None],
+    ) -> None:
+        super().__init__(max(0, delay_ms))
+        self._condition = condition
+        self._on_done = on_done
+
+    def try_complete(self) -> bool:
+        if self._condition():
+            return self.force_complete()
+        return False
+
+    def on_complete(self) -> None:
+        self._on_done(self.completed_by_expiration)
+
+    def on_expiration(self) -> None:
+        pass
+
+
+class GroupCoordinator:
+    def __init__(self, broker: Broker) -> None:
+        self.broker = broker
+        self.groups: dict[str, GroupMetadata] = {}
+        self.join_purgatory: DelayedOperationPurgatory[Any] = DelayedOperationPurgatory(
+            "Rebalance", broker.fetch_purgatory.timer
+        )
+        self.heartbeat_purgatory: DelayedOperationPurgatory[Any] = DelayedOperationPurgatory(
+            "Heartbeat", broker.fetch_purgatory.timer
+        )
+
+    # --- __consumer_offsets ------------------------------------------------------------------
+    @property
+    def num_offsets_partitions(self) -> int:
+        topic = self.broker.topics.get(OFFSETS_TOPIC)
+        return topic.num_partitions if topic else self.broker.config["offsets.topic.num.partitions"]
+
+    def ensure_offsets_topic(self) -> None:
+        if self.broker.topics.get(OFFSETS_TOPIC) is None:
+            self.broker.create_topic(
+                OFFSETS_TOPIC,
+                self.broker.config["offsets.topic.num.partitions"],
+                1,
+                {"cleanup.policy": "compact", "segment.bytes": str(100 * 1024 * 1024)},
+            )
+
+    def partition_for(self, group_id: str) -> int:
+        return partition_for_group(group_id, self.num_offsets_partitions)
+
+    def _append(self, group_id: str, records: list[tuple[bytes, bytes | None]]) -> None:
+        """Write records for one group to its __consumer_offsets partition (durable before acking)."""
+        self.ensure_offsets_topic()
+        p = self.broker.partition(OFFSETS_TOPIC, self.partition_for(group_id))
+        if p is None:
+            raise KafkaError("offsets topic partition missing", ErrorCode.COORDINATOR_NOT_AVAILABLE)
+        now = _now_ms()
+        batch = bytearray(build_batch([(now, k, v, []) for k, v in records]))
+        p.log.append_as_leader(batch, p.leader_epoch, origin=AppendOrigin.COORDINATOR)
+        p.log.update_high_watermark(p.log.log_end_offset)
+
+    def _persist_group(self, group: GroupMetadata) -> None:
+        if group.state == GroupState.DEAD:
+            self._append(group.group_id, [(encode_group_key(GroupKey(group.group_id)), None)])
+            return
+        value = GroupValue(
+            protocol_type=group.protocol_type or "",
+            generation=group.generation_id,
+            protocol=group.protocol_name,
+            leader=group.leader_id,
+            current_state_timestamp=group.state_timestamp_ms,
+            members=[
+                MemberValue(
+                    m.member_id,
+                    m.group_instance_id,
+                    m.client_id,
+                    m.client_host,
+                    m.rebalance_timeout_ms,
+                    m.session_timeout_ms,
+                    m.metadata_for(group.protocol_name) if group.protocol_name else b"",
+                    m.assignment,
+                )
+                for m in group.members.values()
+            ],
+        )
+        self._append(
+            group.group_id, [(encode_group_key(GroupKey(group.group_id)), encode_group_value(value))]
+        )
+
+    def load(self) -> None:
+        """Replay __consumer_offsets: the last record per key wins, tombstones delete."""
+        topic = self.broker.topics.get(OFFSETS_TOPIC)
+        if topic is None:
+            return
+        loaded_groups: dict[str, GroupValue | None] = {}
+        offsets: dict[OffsetKey, OffsetValue | None] = {}
+        for index in range(topic.num_partitions):
+            p = self.broker.partition(OFFSETS_TOPIC, index)
+            if p is None:
+                continue
+            position = p.log.log_start_offset
+            end = p.log.log_end_offset
+            while position < end:
+                data = p.log.read(position, 1 << 20, max_offset=end, min_one_batch=True)
+                if not data.records:
+                    break
+                last = position
+                for rec in decode_batches(bytes(data.records)):
+                    last = rec.offset
+                    if rec.offset < position or rec.key is None:
+                        continue
+                    key = decode_key(rec.key)
+                    if isinstance(key, OffsetKey):
+                        offsets[key] = decode_offset_value(rec.value) if rec.value is not None else None
+                    elif isinstance(key, GroupKey):
+                        loaded_groups[key.group] = (
+                            decode_group_value(rec.value) if rec.value is not None else None
+                        )
+                position = max(position + 1, last + 1)
+        for key, ov in offsets.items():
+            if ov is None:
+                continue
+            group = self.groups.get(key.group) or self.groups.setdefault(key.group, GroupMetadata(key.group))
+            group.offsets[(key.topic, key.partition)] = OffsetAndMetadata(
+                ov.offset, ov.leader_epoch, ov.metadata, ov.commit_timestamp
+            )
+        for group_id, gv in loaded_groups.items():
+            if gv is None:
+                if group_id in self.groups and not self.groups[group_id].offsets:
+                    del self.groups[group_id]
+                continue
+            group = self.groups.get(group_id) or self.groups.setdefault(group_id, GroupMetadata(group_id))
+            group.generation_id = gv.generation
+            group.protocol_type = gv.protocol_type or None
+            group.protocol_name = gv.protocol
+            group.state_timestamp_ms = gv.current_state_timestamp
+            for mv in gv.members:
+                member = MemberMetadata(
+                    mv.member_id,
+                    mv.group_instance_id,
+                    mv.client_id,
+                    mv.client_host,
+                    mv.rebalance_timeout_ms,
+                    mv.session_timeout_ms,
+                    gv.protocol_type,
+                    [(gv.protocol or "", mv.subscription)],
+                    mv.assignment,
+                )
+                group.add_member(member)
+            group.leader_id = gv.leader if gv.leader in group.members else group.leader_id
+            # members come back Stable and must heartbeat within their session timeout
+            group.state = GroupState.STABLE if group.members else GroupState.EMPTY
+        for group in self.groups.values():
+            for member in group.members.values():
+                self._schedule_heartbeat_expiry(group, member)
+        if self.groups:
+            log.info("loaded %d groups from %s", len(self.groups), OFFSETS_TOPIC)
+
+    # --- join --------------------------------------------------------------------------------
+    def _validate_group_id(self, group_id: str | None) -> None:
+        if not group_id:
+            raise KafkaError("group id is empty", ErrorCode.INVALID_GROUP_ID)
+
+    def join_group(
+        self, req: Any, version: int, client_id: str, client_host: str
+    ) -> asyncio.Future[Any] | Any:
+        loop = asyncio.get_running_loop()
+
+        def error(code: ErrorCode, member_id: str = UNKNOWN_MEMBER_ID) -> jrs.JoinGroupResponse:
+            return jrs.JoinGroupResponse(error_code=code, generation_id=-1, member_id=member_id, members=[])
+
+        try:
+            self._validate_group_id(req.group_id)
+        except KafkaError as e:
+            return error(e.code)
+        cfg = self.broker.config
+        if (
+            not cfg["group.min.session.timeout.ms"]
+            <= req.session_timeout_ms
+            <= cfg["group.max.session.timeout.ms"]
+        ):
+            return error(ErrorCode.INVALID_SESSION_TIMEOUT, req.member_id)
+        rebalance_timeout = (
+            req.rebalance_timeout_ms
+            if version >= 1 and req.rebalance_timeout_ms > 0
+            else (req.session_timeout_ms)
+        )
+        protocols = [(p.name, bytes(p.metadata)) for p in req.protocols]
+        group = self.groups.get(req.group_id)
+        if group is None:
+            if req.member_id != UNKNOWN_MEMBER_ID:
+                return error(ErrorCode.UNKNOWN_MEMBER_ID, req.member_id)
+            group = self.groups[req.group_id] = GroupMetadata(req.group_id, state_timestamp_ms=_now_ms())
+        if group.state == GroupState.DEAD:
+            return error(ErrorCode.COORDINATOR_NOT_AVAILABLE, req.member_id)
+        if not group.supports_protocols(req.protocol_type, protocols):
+            return error(ErrorCode.INCONSISTENT_GROUP_PROTOCOL, req.member_id)
+        future: asyncio.Future[Any] = loop.create_future()
+        instance_id = req.group_instance_id if version >= 5 else None
+
+        if req.member_id == UNKNOWN_MEMBER_ID:
+            member_id = f"{client_id or 'member'}-{uuid.uuid4()}"
+            if instance_id is not None:
+                old_id = group.static_members.get(instance_id)
+                if old_id is not None and old_id in group.members:
+                    # a static member restarting: it takes over its old identity (the old
+                    # member id is fenced) without a rebalance if nothing changed
+                    old = group.members[old_id]
+                    return self._replace_static_member(group, old, member_id, protocols, req, future, version)
+            elif version >= 4:
+                # KIP-394: hand out the id first; the member must come back with it
+                group.pending_members.add(member_id)
+                self._schedule_pending_expiry(group, member_id, req.session_timeout_ms)
+                return error(ErrorCode.MEMBER_ID_REQUIRED, member_id)
+            member = MemberMetadata(
+                member_id,
+                instance_id,
+                client_id,
+                client_host,
+                rebalance_timeout,
+                req.session_timeout_ms,
+                req.protocol_type,
+                protocols,
+                join_future=future,
+                is_new=True,
+            )
+            self._add_member_and_rebalance(group, member)
+            return future
+
+        # a known member (or a pending one coming back with its assigned id)
+        member_id = req.member_id
+        if member_id in group.pending_members:
+            member = MemberMetadata(
+                member_id,
+                instance_id,
+                client_id,
+                client_host,
+                rebalance_timeout,
+                req.session_timeout_ms,
+                req.protocol_type,
+                protocols,
+                join_future=future,
+                is_new=True,
+            )
+            self._add_member_and_rebalance(group, member)
+            return future
+        member = group.members.get(member_id)
+        if member is None:
+            return error(ErrorCode.UNKNOWN_MEMBER_ID, member_id)
+        if instance_id is not None and group.static_members.get(instance_id) != member_id:
+            return error(ErrorCode.FENCED_INSTANCE_ID, member_id)
+        if group.state == GroupState.PREPARING_REBALANCE:
+            self._update_member(group, member, protocols, rebalance_timeout, req.session_timeout_ms, future)
+            self.join_purgatory.check_and_complete(("join", group.group_id))
+            return future
+        if group.state == GroupState.COMPLETING_REBALANCE:
+            if member.matches(protocols):
+                # the join response was lost: send it again, nothing changed
+                future.set_result(self._join_response(group, member))
+                return future
+            self._update_member(group, member, protocols, rebalance_timeout, req.session_timeout_ms, future)
+            self._prepare_rebalance(group, f"{member_id} changed its protocols")
+            return future
+        if group.state == GroupState.STABLE:
+            if member_id == group.leader_id or not member.matches(protocols):
+                # the leader rejoining means it wants a new assignment (e.g. metadata changed)
+                self._update_member(
+                    group, member, protocols, rebalance_timeout, req.session_timeout_ms, future
+                )
+                self._prepare_rebalance(group, f"{member_id} rejoined")
+                return future
+            future.set_result(self._join_response(group, member))
+            return future
+        # Empty groups have no members, so a known member cannot be here
+        return error(ErrorCode.UNKNOWN_MEMBER_ID, member_id)
+
+    def _replace_static_member(
+        self,
+        group: GroupMetadata,
+        old: MemberMetadata,
+        new_id: str,
+        protocols: list[tuple[str, bytes]],
+        req: Any,
+        future: asyncio.Future[Any],
+        version: int,
+    ) -> asyncio.Future[Any]:
+        # fence the old instance: anything waiting on its behalf fails
+        for f in (old.join_future, old.sync_future):
+            if f is not None and not f.done():
+                f.set_result(None)
+        was_leader = group.leader_id == old.member_id
+        group.members.pop(old.member_id, None)
+        old.member_id = new_id
+        old.join_future = None
+        old.sync_future = None
+        group.members[new_id] = old
+        group.static_members[old.group_instance_id or ""] = new_id
+        if was_leader:
+            group.leader_id = new_id
+        self._schedule_heartbeat_expiry(group, old)
+        if group.state == GroupState.STABLE and old.matches(protocols):
+            future.set_result(self._join_response(group, old))
+            return future
+        old.protocols = protocols
+        old.join_future = future
+        if group.state == GroupState.PREPARING_REBALANCE:
+            self.join_purgatory.check_and_complete(("join", group.group_id))
+        else:
+            self._prepare_rebalance(group, f"static member {old.group_instance_id} rejoined")
+        return future
+
+    def _update_member(
+        self,
+        group: GroupMetadata,
+        member: MemberMetadata,
+        protocols: list[tuple[str, bytes]],
+        rebalance_timeout: int,
+        session_timeout: int,
+        future: asyncio.Future[Any],
+    ) -> None:
+        member.protocols = protocols
+        member.rebalance_timeout_ms = rebalance_timeout
+        member.session_timeout_ms = session_timeout
+        if member.join_future is not None and not member.join_future.done():
+            # a second join while the first waits: the first gets a retriable error
+            member.join_future.set_result(
+                jrs.JoinGroupResponse(error_code=ErrorCode.REBALANCE_IN_PROGRESS, member_id=member.member_id)
+            )
+        member.join_future = future
+
+    def _add_member_and_rebalance(self, group: GroupMetadata, member: MemberMetadata) -> None:
+        group.add_member(member)
+        group.new_member_added = True
+        self._schedule_heartbeat_expiry(group, member)
+        if group.state == GroupState.PREPARING_REBALANCE:
+            self.join_purgatory.check_and_complete(("join", group.group_id))
+        else:
+            self._prepare_rebalance(group, f"adding new member {member.member_id}")
+
+    def _prepare_rebalance(self, group: GroupMetadata, reason: str) -> None:
+        if group.state == GroupState.COMPLETING_REBALANCE:
+            # assignments computed for the old membership are void: members must rejoin
+            self._fail_pending_syncs(group, ErrorCode.REBALANCE_IN_PROGRESS)
+        log.info(
+            "preparing to rebalance group %s (generation %d): %s", group.group_id, group.generation_id, reason
+        )
+        group.transition_to(GroupState.PREPARING_REBALANCE, _now_ms())
+        timeout = max((m.rebalance_timeout_ms for m in group.members.values()), default=0)
+        initial_delay = self.broker.config["group.initial.rebalance.delay.ms"]
+        if group.generation_id == 0 and initial_delay > 0:
+            timeout = min(timeout, initial_delay)  # the first rebalance of a new group waits a little
+        key = ("join", group.group_id)
+        op = DelayedCallback(
+            timeout,
+            condition=lambda: (
+                group.state == GroupState.PREPARING_REBALANCE
+                and group.all_members_joined()
+                and not (group.generation_id == 0 and initial_delay > 0)
+            ),
+            on_done=lambda expired: self._complete_join(group),
+        )
+        self.join_purgatory.try_complete_else_watch(op, [key])
+
+    def _complete_join(self, group: GroupMetadata) -> None:
+        if group.state != GroupState.PREPARING_REBALANCE:
+            return
+        for member in list(group.members.values()):
+            if not member.is_awaiting_join:
+                log.info(
+                    "removing member %s of group %s: it did not rejoin", member.member_id, group.group_id
+                )
+                group.remove_member(member.member_id)
+        group.pending_members.clear()
+        group.new_member_added = False
+        now = _now_ms()
+        group.generation_id += 1
+        if group.is_empty:
+            group.protocol_name = None
+            group.transition_to(GroupState.EMPTY, now)
+            self._persist_group(group)
+            return
+        group.protocol_name = group.select_protocol()
+        group.transition_to(GroupState.COMPLETING_REBALANCE, now)
+        for member in group.members.values():
+            fut = member.join_future
+            member.join_future = None
+            member.is_new = False
+            if fut is not None and not fut.done():
+                fut.set_result(self._join_response(group, member))
+            self._schedule_heartbeat_expiry(group, member)
+
+    def _join_response(self, group: GroupMetadata, member: MemberMetadata) -> jrs.JoinGroupResponse:
+        members = []
+        if member.member_id == group.leader_id and group.protocol_name is not None:
+            members = [
+                jrs.JoinGroupResponseMember(
+                    member_id=m.member_id,
+                    group_instance_id=m.group_instance_id,
+                    metadata=m.metadata_for(group.protocol_name),
+                )
+                for m in group.members.values()
+            ]
+        return jrs.JoinGroupResponse(
+            throttle_time_ms=0,
+            error_code=ErrorCode.NONE,
+            generation_id=group.generation_id,
+            protocol_type=group.protocol_type,
+            protocol_name=group.protocol_name,
+            leader=group.leader_id or "",
+            skip_assignment=False,
+            member_id=member.member_id,
+            members=members,
+        )
+
+    # --- sync --------------------------------------------------------------------------------
+    def sync_group(self, req: Any, version: int) -> Any:
+        def error(code: ErrorCode) -> srs.SyncGroupResponse:
+            return srs.SyncGroupResponse(error_code=code, assignment=b"")
+
+        group = self.groups.get(req.group_id)
+        if group is None or group.state == GroupState.DEAD:
+            return error(
+                ErrorCode.UNKNOWN_MEMBER_ID if group is None else ErrorCode.COORDINATOR_NOT_AVAILABLE
+            )
+        member = group.members.get(req.member_id)
+        if member is None:
+            return error(ErrorCode.UNKNOWN_MEMBER_ID)
+        if (
+            version >= 3
+            and req.group_instance_id is not None
+            and (group.static_members.get(req.group_instance_id) != req.member_id)
+        ):
+            return error(ErrorCode.FENCED_INSTANCE_ID)
+        if req.generation_id != group.generation_id:
+            return error(ErrorCode.ILLEGAL_GENERATION)
+        if version >= 5 and (
+            (req.protocol_type is not None and req.protocol_type != group.protocol_type)
+            or (req.protocol_name is not None and req.protocol_name != group.protocol_name)
+        ):
+            return error(ErrorCode.INCONSISTENT_GROUP_PROTOCOL)
+        if group.state == GroupState.PREPARING_REBALANCE:
+            return error(ErrorCode.REBALANCE_IN_PROGRESS)
+        if group.state == GroupState.STABLE:
+            self._schedule_heartbeat_expiry(group, member)
+            return self._sync_response(group, member)
+        if group.state != GroupState.COMPLETING_REBALANCE:
+            return error(ErrorCode.UNKNOWN_MEMBER_ID)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        if member.sync_future is not None and not member.sync_future.done():
+            member.sync_future.set_result(error(ErrorCode.REBALANCE_IN_PROGRESS))
+        member.sync_future = future
+        self._schedule_heartbeat_expiry(group, member)
+        if req.member_id == group.leader_id:
+            assignments = {a.member_id: bytes(a.assignment) for a in req.assignments}
+            for m in group.members.values():
+                m.assignment = assignments.get(m.member_id, b"")
+            try:
+                self._persist_group(group)
+            except KafkaError as e:
+                self._fail_pending_syncs(group, e.code)
+                self._prepare_rebalance(group, "failed to persist the assignment")
+                return future
+            group.transition_to(GroupState.STABLE, _now_ms())
+            for m in group.members.values():
+                if m.sync_future is not None and not m.sync_future.done():
+                    m.sync_future.set_result(self._sync_response(group, m))
+                m.sync_future = None
+        return future
+
+    def _sync_response(self, group: GroupMetadata, member: MemberMetadata) -> srs.SyncGroupResponse:
+        return srs.SyncGroupResponse(
+            throttle_time_ms=0,
+            error_code=ErrorCode.NONE,
+            protocol_type=group.protocol_type,
+            protocol_name=group.protocol_name,
+            assignment=member.assignment,
+        )
+
+    def _fail_pending_syncs(self, group: GroupMetadata, code: ErrorCode) -> None:
+        for m in group.members.values():
+            if m.sync_future is not None and not m.sync_future.done():
+                m.sync_future.set_result(srs.SyncGroupResponse(error_code=code, assignment=b""))
+            m.sync_future = None
+
+    # --- heartbeat / liveness ----------------------------------------------------------------
+    def heartbeat(self, req: Any, version: int) -> ErrorCode:
+        group = self.groups.get(req.group_id)
+        if group is None:
+            return ErrorCode.UNKNOWN_MEMBER_ID
+        if group.state == GroupState.DEAD:
+            return ErrorCode.COORDINATOR_NOT_AVAILABLE
+        member = group.members.get(req.member_id)
+        if member is None:
+            return ErrorCode.UNKNOWN_MEMBER_ID
+        instance_id = req.group_instance_id if version >= 3 else None
+        if instance_id is not None and group.static_members.get(instance_id) != req.member_id:
+            return ErrorCode.FENCED_INSTANCE_ID
+        if req.generation_id != group.generation_id:
+            return ErrorCode.ILLEGAL_GENERATION
+        if group.state == GroupState.EMPTY:
+            return ErrorCode.UNKNOWN_MEMBER_ID
+        self._schedule_heartbeat_expiry(group, member)
+        if group.state == GroupState.PREPARING_REBALANCE:
+            return ErrorCode.REBALANCE_IN_PROGRESS
+        return ErrorCode.NONE
+
+    def _schedule_heartbeat_expiry(self, group: GroupMetadata, member: MemberMetadata) -> None:
+        """(Re)arm the member's session timer: a DelayedHeartbeat that expires it if not renewed."""
+        deadline = int(time.monotonic() * 1000) + member.session_timeout_ms
+        member.heartbeat_deadline_ms = deadline
+        key = ("heartbeat", group.group_id, member.member_id)
+        # complete the previous timer for this member: it is superseded
+        self.heartbeat_purgatory.check_and_complete(key)
+        op = DelayedCallback(
+            member.session_timeout_ms,
+            condition=lambda: (
+                member.heartbeat_deadline_ms != deadline or group.members.get(member.member_id) is not member
+            ),
+            on_done=lambda expired: self._on_heartbeat_expired(group, member, deadline) if expired else None,
+        )
+        self.heartbeat_purgatory.try_complete_else_watch(op, [key])
+
+    def _on_heartbeat_expired(self, group: GroupMetadata, member: MemberMetadata, deadline: int) -> None:
+        if member.heartbeat_deadline_ms != deadline or group.members.get(member.member_id) is not member:
+            return
+        if member.is_awaiting_join and group.state == GroupState.PREPARING_REBALANCE:
+            # a member parked in JoinGroup is alive: it waits for the rebalance, not heartbeats
+            self._schedule_heartbeat_expiry(group, member)
+            return
+        log.info("member %s of group %s failed: session timeout expired", member.member_id, group.group_id)
+        self._remove_member_and_update(group, member, "session timeout expired")
+
+    def _schedule_pending_expiry(self, group: GroupMetadata, member_id: str, session_timeout_ms: int) -> None:
+        def expire(expired: bool) -> None:
+            if expired and member_id in group.pending_members:
+                group.pending_members.discard(member_id)
+                if group.state == GroupState.PREPARING_REBALANCE:
+                    self.join_purgatory.check_and_complete(("join", group.group_id))
+
+        op = DelayedCallback(
+            session_timeout_ms, condition=lambda: member_id not in group.pending_members, on_done=expire
+        )
+        self.heartbeat_purgatory.try_complete_else_watch(op, [("pending", group.group_id, member_id)])
+
+    def _remove_member_and_update(self, group: GroupMetadata, member: MemberMetadata, reason: str) -> None:
+        for f in (member.join_future, member.sync_future):
+            if f is not None and not f.done():
+                f.set_result(None)
+        group.remove_member(member.member_id)
+        self.heartbeat_purgatory.check_and_complete(("heartbeat", group.group_id, member.member_id))
+        if group.state in (GroupState.STABLE, GroupState.COMPLETING_REBALANCE):
+            self._prepare_rebalance(group, reason)
+        elif group.state == GroupState.PREPARING_REBALANCE:
+            self.join_purgatory.check_and_complete(("join", group.group_id))
+
+    # --- leave -------------------------------------------------------------------------------
+    def leave_group(
+        self, group_id: str, members: list[tuple[str, str | None]]
+    ) -> tuple[ErrorCode, list[ErrorCode]]:
+        group = self.groups.get(group_id)
+        if group is None or group.state == GroupState.DEAD:
+            return ErrorCode.COORDINATOR_NOT_AVAILABLE if group else ErrorCode.UNKNOWN_MEMBER_ID, [
+                ErrorCode.UNKNOWN_MEMBER_ID for _ in members
+            ]
+        codes = []
+        for member_id, instance_id in members:
+            if instance_id is not None:
+                current = group.static_members.get(instance_id)
+                if current is None:
+                    codes.append(ErrorCode.UNKNOWN_MEMBER_ID)
+                    continue
+                if member_id != UNKNOWN_MEMBER_ID and current != member_id:
+                    codes.append(ErrorCode.FENCED_INSTANCE_ID)
+                    continue
+                member_id = current
+            member = group.members.get(member_id)
+            if member is None:
+                if member_id in group.pending_members:
+                    group.pending_members.discard(member_id)
+                    codes.append(ErrorCode.NONE)
+                    if group.state == GroupState.PREPARING_REBALANCE:
+                        self.join_purgatory.check_and_complete(("join", group.group_id))
+                else:
+                    codes.append(ErrorCode.UNKNOWN_MEMBER_ID)
+                continue
+            log.info("member %s is leaving group %s", member_id, group_id)
+            self._remove_member_and_update(group, member, f"member {member_id} left")
+            codes.append(ErrorCode.NONE)
+        return ErrorCode.NONE, codes
+
+    # --- offsets -----------------------------------------------------------------------------
+    def commit_offsets(
+        self,
+        group_id: str,
+        generation_id: int,
+        member_id: str,
+        instance_id: str | None,
+        offsets: dict[tuple[str, int], OffsetAndMetadata],
+    ) -> dict[tuple[str, int], ErrorCode]:
+        self._validate_group_id(group_id)
+        group = self.groups.get(group_id)
+        codes: dict[tuple[str, int], ErrorCode] = {}
+        if generation_id < 0 and member_id == UNKNOWN_MEMBER_ID:
+            # a "simple" commit from outside the group protocol (admin tools, assign() users)
+            if group is not None and not group.is_(GroupState.EMPTY):
+                return dict.fromkeys(offsets, ErrorCode.UNKNOWN_MEMBER_ID)
+            if group is None:
+                group = self.groups[group_id] = GroupMetadata(group_id, state_timestamp_ms=_now_ms())
+        else:
+            if group is None or group.state == GroupState.DEAD:
+                return dict.fromkeys(
+                    offsets,
+                    ErrorCode.ILLEGAL_GENERATION if group is None else ErrorCode.COORDINATOR_NOT_AVAILABLE,
+                )
+            member = group.members.get(member_id)
+            if instance_id is not None and group.static_members.get(instance_id) not in (None, member_id):
+                return dict.fromkeys(offsets, ErrorCode.FENCED_INSTANCE_ID)
+            if member is None:
+                return dict.fromkeys(offsets, ErrorCode.UNKNOWN_MEMBER_ID)
+            if generation_id != group.generation_id:
+                return dict.fromkeys(offsets, ErrorCode.ILLEGAL_GENERATION)
+            if group.state == GroupState.COMPLETING_REBALANCE:
+                # the assignment of this generation is not known yet: commits would race it
+                return dict.fromkeys(offsets, ErrorCode.REBALANCE_IN_PROGRESS)
+            self._schedule_heartbeat_expiry(group, member)
+        records: list[tuple[bytes, bytes | None]] = []
+        accepted: dict[tuple[str, int], OffsetAndMetadata] = {}
+        for tp, om in offsets.items():
+            if len(om.metadata.encode()) > OFFSET_METADATA_MAX_BYTES:
+                codes[tp] = ErrorCode.OFFSET_METADATA_TOO_LARGE
+                continue
+            records.append(
+                (
+                    encode_offset_key(OffsetKey(group_id, tp[0], tp[1])),
+                    encode_offset_value(
+                        OffsetValue(om.offset, om.leader_epoch, om.metadata, om.commit_timestamp)
+                    ),
+                )
+            )
+            accepted[tp] = om
+        if records:
+            try:
+                self._append(group_id, records)
+            except KafkaError as e:
+                for tp in accepted:
+                    codes[tp] = e.code
+                return codes
+        group.offsets.update(accepted)
+        for tp in accepted:
+            codes[tp] = ErrorCode.NONE
+        return codes
+
+    def fetch_offsets(
+        self, group_id: str, partitions: list[tuple[str, int]] | None
+    ) -> dict[tuple[str, int], OffsetAndMetadata | None]:
+        group = self.groups.get(group_id)
+        if partitions is None:
+            return dict(group.offsets) if group else {}
+        if group is None:
+            return dict.fromkeys(partitions)
+        return {tp: group.offsets.get(tp) for tp in partitions}
+
+    def delete_offsets(
+        self, group_id: str, partitions: list[tuple[str, int]]
+    ) -> tuple[ErrorCode, dict[tuple[str, int], ErrorCode]]:
+        group = self.groups.get(group_id)
+        if group is None or group.state == GroupState.DEAD:
+            return ErrorCode.GROUP_ID_NOT_FOUND, {}
+        subscribed = group.subscribed_topics() if group.state != GroupState.EMPTY else set()
+        codes: dict[tuple[str, int], ErrorCode] = {}
+        tombstones: list[tuple[bytes, bytes | None]] = []
+        for tp in partitions:
+            if subscribed is None or tp[0] in (subscribed or set()):
+                codes[tp] = ErrorCode.GROUP_SUBSCRIBED_TO_TOPIC
+                continue
+            if tp in group.offsets:
+                tombstones.append((encode_offset_key(OffsetKey(group_id, tp[0], tp[1])), None))
+            codes[tp] = ErrorCode.NONE
+        if tombstones:
+            self._append(group_id, tombstones)
+        for tp, code in codes.items():
+            if code == ErrorCode.NONE:
+                group.offsets.pop(tp, None)
+        return ErrorCode.NONE, codes
+
+    def delete_groups(self, group_ids: list[str]) -> dict[str, ErrorCode]:
+        out: dict[str, ErrorCode] = {}
+        for group_id in group_ids:
+            if not group_id:
+                out[group_id] = ErrorCode.INVALID_GROUP_ID
+                continue
+            group = self.groups.get(group_id)
+            if group is None or group.state == GroupState.DEAD:
+                out[group_id] = ErrorCode.GROUP_ID_NOT_FOUND
+                continue
+            if group.state != GroupState.EMPTY:
+                out[group_id] = ErrorCode.NON_EMPTY_GROUP
+                continue
+            records: list[tuple[bytes, bytes | None]] = [
+                (encode_offset_key(OffsetKey(group_id, t, p)), None) for (t, p) in group.offsets
+            ]
+            records.append((encode_group_key(GroupKey(group_id)), None))
+            self._append(group_id, records)
+            group.transition_to(GroupState.DEAD, _now_ms())
+            del self.groups[group_id]
+            out[group_id] = ErrorCode.NONE
+        return out
+
+    def expire_offsets(self, now_ms: int | None = None) -> int:
+        """offsets.retention.minutes: offsets of an Empty group expire that long after their commit."""
+        now = _now_ms() if now_ms is None else now_ms
+        retention_ms = self.broker.config["offsets.retention.minutes"] * 60_000
+        removed = 0
+        for group in list(self.groups.values()):
+            if group.state != GroupState.EMPTY:
+                continue
+            expired = [tp for tp, om in group.offsets.items() if om.commit_timestamp + retention_ms <= now]
+            if not expired:
+                continue
+            self._append(
+                group.group_id,
+                [(encode_offset_key(OffsetKey(group.group_id, t, p)), None) for t, p in expired],
+            )
+            for tp in expired:
+                del group.offsets[tp]
+            removed += len(expired)
+            if not group.offsets and not group.members:
+                group.transition_to(GroupState.DEAD, now)
+                self._append(group.group_id, [(encode_group_key(GroupKey(group.group_id)), None)])
+                del self.groups[group.group_id]
+        return removed
+
+    def shutdown(self) -> None:
+        self.join_purgatory.shutdown()
+        self.heartbeat_purgatory.shutdown()

@@ -1,0 +1,183 @@
+"""Classic consumer group state: members, generations and the state machine.
+
+Empty → PreparingRebalance → CompletingRebalance → Stable, and Dead once removed; the legal
+transitions are Kafka's (see `_VALID_PREVIOUS`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+
+class GroupState(Enum):
+    EMPTY = "Empty"
+    PREPARING_REBALANCE = "PreparingRebalance"
+    COMPLETING_REBALANCE = "CompletingRebalance"
+    STABLE = "Stable"
+    DEAD = "Dead"
+
+
+_VALID_PREVIOUS: dict[GroupState, set[GroupState]] = {
+    GroupState.DEAD: {
+        GroupState.STABLE,
+        GroupState.PREPARING_REBALANCE,
+        GroupState.COMPLETING_REBALANCE,
+        GroupState.EMPTY,
+        GroupState.DEAD,
+    },
+    GroupState.COMPLETING_REBALANCE: {GroupState.PREPARING_REBALANCE},
+    GroupState.STABLE: {GroupState.COMPLETING_REBALANCE},
+    GroupState.PREPARING_REBALANCE: {GroupState.STABLE, GroupState.COMPLETING_REBALANCE, GroupState.EMPTY},
+    GroupState.EMPTY: {GroupState.PREPARING_REBALANCE},
+}
+
+
+@dataclass
+class OffsetAndMetadata:
+    offset: int
+    leader_epoch: int
+    metadata: str
+    commit_timestamp: int
+
+
+@dataclass
+class MemberMetadata:
+    member_id: str
+    group_instance_id: str | None
+    client_id: str
+    client_host: str
+    rebalance_timeout_ms: int
+    session_timeout_ms: int
+    protocol_type: str
+    protocols: list[tuple[str, bytes]]
+    assignment: bytes = b""
+    # the JoinGroup / SyncGroup response this member is waiting for, if any
+    join_future: asyncio.Future[Any] | None = None
+    sync_future: asyncio.Future[Any] | None = None
+    is_new: bool = False
+    heartbeat_deadline_ms: int = 0
+
+    @property
+    def is_awaiting_join(self) -> bool:
+        return self.join_future is not None
+
+    def metadata_for(self, protocol: str) -> bytes:
+        for name, metadata in self.protocols:
+            if name == protocol:
+                return metadata
+        raise KeyError(protocol)
+
+    def matches(self, protocols: list[tuple[str, bytes]]) -> bool:
+        return self.protocols == protocols
+
+
+class IllegalStateTransition(RuntimeError):
+    pass
+
+
+@dataclass
+class GroupMetadata:
+    group_id: str
+    state: GroupState = GroupState.EMPTY
+    generation_id: int = 0
+    protocol_type: str | None = None
+    protocol_name: str | None = None
+    leader_id: str | None = None
+    members: dict[str, MemberMetadata] = field(default_factory=dict)
+    # dynamic members told MEMBER_ID_REQUIRED and expected back with that id (KIP-394)
+    pending_members: set[str] = field(default_factory=set)
+    static_members: dict[str, str] = field(default_factory=dict)  # instance id -> member id
+    offsets: dict[tuple[str, int], OffsetAndMetadata] = field(default_factory=dict)
+    state_timestamp_ms: int = -1
+    new_member_added: bool = False
+
+    def transition_to(self, state: GroupState, now_ms: int) -> None:
+        if self.state not in _VALID_PREVIOUS[state]:
+            raise IllegalStateTransition(f"group {self.group_id}: {self.state.value} -> {state.value}")
+        self.state = state
+        self.state_timestamp_ms = now_ms
+
+    def is_(self, *states: GroupState) -> bool:
+        return self.state in states
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.members
+
+    def add_member(self, member: MemberMetadata) -> None:
+        if not self.members:
+            self.protocol_type = member.protocol_type
+        if self.leader_id is None:
+            self.leader_id = member.member_id
+        self.members[member.member_id] = member
+        if member.group_instance_id is not None:
+            self.static_members[member.group_instance_id] = member.member_id
+        self.pending_members.discard(member.member_id)
+
+    def remove_member(self, member_id: str) -> MemberMetadata | None:
+        member = self.members.pop(member_id, None)
+        if member is None:
+            return None
+        if (
+            member.group_instance_id is not None
+            and self.static_members.get(member.group_instance_id) == member_id
+        ):
+            del self.static_members[member.group_instance_id]
+        if self.leader_id == member_id:
+            self.leader_id = next(iter(self.members), None)
+        return member
+
+    def supports_protocols(self, protocol_type: str, protocols: list[tuple[str, bytes]]) -> bool:
+        if not self.members:
+            return bool(protocol_type) and bool(protocols)
+        if protocol_type != self.protocol_type or not protocols:
+            return False
+        names = {name for name, _ in protocols}
+        return all(names & {n for n, _ in m.protocols} for m in self.members.values())
+
+    def candidate_protocols(self) -> list[str]:
+        """Protocols every member supports, in the first member's preference order."""
+        if not self.members:
+            return []
+        members = list(self.members.values())
+        common = {n for n, _ in members[0].protocols}
+        for m in members[1:]:
+            common &= {n for n, _ in m.protocols}
+        return [n for n, _ in members[0].protocols if n in common]
+
+    def select_protocol(self) -> str:
+        """Each member votes for its most preferred common protocol; the most votes win."""
+        candidates = self.candidate_protocols()
+        if not candidates:
+            raise IllegalStateTransition(f"group {self.group_id} has no common protocol")
+        votes: dict[str, int] = dict.fromkeys(candidates, 0)
+        for m in self.members.values():
+            for name, _ in m.protocols:
+                if name in votes:
+                    votes[name] += 1
+                    break
+        return max(candidates, key=lambda n: (votes[n], -candidates.index(n)))
+
+    def all_members_joined(self) -> bool:
+        return not self.pending_members and all(m.is_awaiting_join for m in self.members.values())
+
+    def subscribed_topics(self) -> set[str] | None:
+        """Topics the members subscribe to (consumer protocol), or None if unknown."""
+        if self.protocol_type != "consumer" or self.protocol_name is None:
+            return None
+        from kafka_wire.protocol.messages import consumer_protocol_subscription as cps
+
+        topics: set[str] = set()
+        for m in self.members.values():
+            try:
+                raw = m.metadata_for(self.protocol_name)
+                version = int.from_bytes(raw[:2], "big", signed=True)
+                decoder = cps.DECODERS.get(min(version, max(cps.DECODERS)))
+                sub, _ = decoder(raw, 2)  # type: ignore[misc]
+                topics.update(sub.topics)
+            except Exception:
+                return None
+        return topics
