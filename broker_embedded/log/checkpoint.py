@@ -140,7 +140,5 @@ def read_high_watermarks(log_dir: str | os.PathLike[str]) -> dict[TopicPartition
     return OffsetCheckpointFile(Path(log_dir) / REPLICATION_OFFSET_CHECKPOINT).read()
 
 
-def write_high_watermarks(
-    log_dir: str | os.PathLike[str], high_watermarks: dict[TopicPartition, int]
-) -> None:
+def write_high_watermarks(log_dir: str | os.PathLike[str], high_watermarks: dict[TopicPartition, int]) -> None:
     OffsetCheckpointFile(Path(log_dir) / REPLICATION_OFFSET_CHECKPOINT).write(high_watermarks)

@@ -116,8 +116,7 @@ class LogConfig:
             raise ValueError("index.interval.bytes must not be negative")
         if self.message_timestamp_type not in (CREATE_TIME, LOG_APPEND_TIME):
             raise ValueError(
-                f"message.timestamp.type must be CreateTime or LogAppendTime, "
-                f"got {self.message_timestamp_type!r}"
+                f"message.timestamp.type must be CreateTime or LogAppendTime, got {self.message_timestamp_type!r}"
             )
         if not self._policies() <= {"delete", "compact"} or not self._policies():
             raise ValueError(f"cleanup.policy must be delete and/or compact, got {self.cleanup_policy!r}")

@@ -148,9 +148,7 @@ class OffsetIndex(_IndexBase):
         if n == 0:
             return
         if self._pos[-1] >= log_size:
-            raise IndexCorruptError(
-                f"{self.path}: last entry points past the log ({self._pos[-1]} >= {log_size})"
-            )
+            raise IndexCorruptError(f"{self.path}: last entry points past the log ({self._pos[-1]} >= {log_size})")
         if n > 1 and (self._rel[-1] <= self._rel[-2] or self._pos[-1] <= self._pos[-2]):
             raise IndexCorruptError(f"{self.path}: entries are not increasing")
         if n > self.max_entries:

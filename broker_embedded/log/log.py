@@ -42,7 +42,6 @@ from .errors import (
     RecordBatchTooLargeError,
     UnexpectedAppendOffsetError,
 )
-from .index import IndexCorruptError
 from .producer_state import ProducerCheckStatus, ProducerStateManager
 from .segment import (
     CLEANED_FILE_SUFFIX,
@@ -65,6 +64,9 @@ EARLIEST_LOCAL_TIMESTAMP = -4
 LATEST_TIERED_TIMESTAMP = -5
 
 _MIN_BATCH_LENGTH = BATCH_HEADER_SIZE - LOG_OVERHEAD
+# Producer snapshots kept: the newest is all a restart needs; older ones only spare a replay
+# after a deep truncation (without one, the state is replayed from the first segment).
+_SNAPSHOTS_TO_KEEP = 3
 
 
 def _wall_clock_ms() -> int:
@@ -179,6 +181,9 @@ class Log:
         self._unflushed_messages = 0
         self._last_flush_ms = self.clock()
         self._closed = False
+        # Offset up to which compaction has run (in memory: after a restart the first pass
+        # re-cleans everything once, which is idempotent).
+        self.cleaner_checkpoint = 0
         self.dir.mkdir(parents=True, exist_ok=True)
         self.leader_epoch_cache = LeaderEpochFileCache(self.dir)
         self.producer_state = ProducerStateManager(self.dir)
@@ -228,11 +233,7 @@ class Log:
         swaps: list[Path] = []
         for p in list(self.dir.iterdir()):
             name = p.name
-            if (
-                name.endswith(".tmp")
-                or name.endswith(DELETED_FILE_SUFFIX)
-                or name.endswith(CLEANED_FILE_SUFFIX)
-            ):
+            if name.endswith(".tmp") or name.endswith(DELETED_FILE_SUFFIX) or name.endswith(CLEANED_FILE_SUFFIX):
                 p.unlink(missing_ok=True)
             elif name.endswith(SWAP_FILE_SUFFIX):
                 swaps.append(p)
@@ -265,16 +266,11 @@ class Log:
         for seg in segments:
             idx, tidx = seg.offset_index.path, seg.time_index.path
             missing = seg.size > 0 and (not idx.exists() or not tidx.exists())
-            bad_size = (idx.exists() and idx.stat().st_size % 8) or (
-                tidx.exists() and tidx.stat().st_size % 12
-            )
+            bad_size = (idx.exists() and idx.stat().st_size % 8) or (tidx.exists() and tidx.stat().st_size % 12)
             if missing or bad_size:
                 seg.recover()
             elif seg is self.segments[-1]:
-                try:
-                    seg.sanity_check()
-                except IndexCorruptError:
-                    seg.recover()
+                seg._checked_indexes()  # the active segment's indexes are needed right away
 
     def _recover_segments(self) -> None:
         """Scan every segment from the one holding the recovery point; cut at the first bad batch."""
@@ -420,9 +416,7 @@ class Log:
             headers.append((pos, h))
             pos += size
         if n > self.config.segment_bytes:
-            raise RecordBatchTooLargeError(
-                f"{n} bytes of records exceed segment.bytes {self.config.segment_bytes}"
-            )
+            raise RecordBatchTooLargeError(f"{n} bytes of records exceed segment.bytes {self.config.segment_bytes}")
         return headers
 
     def append_as_leader(
@@ -534,9 +528,7 @@ class Log:
             num_records = 0
             for pos, h in headers:
                 if h.base_offset < expected:
-                    raise CorruptRecordError(
-                        f"offsets go backwards at {h.base_offset} (expected >= {expected})"
-                    )
+                    raise CorruptRecordError(f"offsets go backwards at {h.base_offset} (expected >= {expected})")
                 if h.max_timestamp > max_ts:
                     max_ts, offset_of_max_ts = h.max_timestamp, h.last_offset
                 batches.append((pos, h.size, h.last_offset, h.max_timestamp))
@@ -567,18 +559,13 @@ class Log:
         if self._unflushed_messages >= self.config.flush_messages:
             self.flush()
 
-    def _maybe_roll(
-        self, records_size: int, max_timestamp: int, first_offset: int, last_offset: int
-    ) -> LogSegment:
+    def _maybe_roll(self, records_size: int, max_timestamp: int, first_offset: int, last_offset: int) -> LogSegment:
         seg = self.active_segment
         cfg = self.config
         now = self.clock()
         if (
             seg.size > cfg.segment_bytes - records_size
-            or (
-                seg.size > 0
-                and seg.time_waited_for_roll(now, max_timestamp) > cfg.segment_ms - cfg.segment_jitter_ms
-            )
+            or (seg.size > 0 and seg.time_waited_for_roll(now, max_timestamp) > cfg.segment_ms - cfg.segment_jitter_ms)
             or seg.offset_index.is_full
             or seg.time_index.is_full
             or not seg.can_convert_to_relative_offset(last_offset)
@@ -600,6 +587,7 @@ class Log:
         # Producer state as of the new base: a restart replays only the segments after it.
         self.producer_state.map_end_offset = self._leo
         self.producer_state.take_snapshot()
+        self.producer_state.prune_snapshots(keep=_SNAPSHOTS_TO_KEEP)
         seg = self._new_segment(new_base, create=True)
         self._add_segment(seg)
         return seg
@@ -711,9 +699,7 @@ class Log:
                 _, recs = decode_batch(best.read_bytes(found.position, found.size), 0, verify_crc=False)
                 for r in recs:
                     if r.timestamp == max_ts and r.offset >= self._log_start_offset:
-                        return TimestampAndOffset(
-                            max_ts, r.offset, self.leader_epoch_cache.epoch_for_offset(r.offset)
-                        )
+                        return TimestampAndOffset(max_ts, r.offset, self.leader_epoch_cache.epoch_for_offset(r.offset))
             except KafkaError:
                 pass
         return TimestampAndOffset(max_ts, shallow, self.leader_epoch_cache.epoch_for_offset(shallow))
@@ -813,11 +799,14 @@ class Log:
 
     def delete_records_before(self, offset: int, high_watermark: int | None = None) -> int:
         """DeleteRecords: raise the log start offset to `offset` (never backwards, never past the
-        HW) and delete segments wholly below it. Returns the new log start offset (low watermark)."""
+        HW; -1 means the HW) and delete segments wholly below it. Returns the new log start
+        offset (the low watermark of the response). Raises OffsetOutOfRangeError beyond the HW."""
         with self.lock:
             self._ensure_open()
             hw = self._leo if high_watermark is None else high_watermark
-            if offset > hw:
+            if offset == -1:  # DeleteRecords: -1 means "up to the high watermark"
+                offset = hw
+            if offset > hw or offset < 0:
                 raise OffsetOutOfRangeError(
                     f"cannot increment the log start offset to {offset}: it is beyond the high watermark {hw}"
                 )
@@ -889,6 +878,7 @@ class Log:
         self._recovery_point = min(self._recovery_point, self._leo)
         self._log_start_offset = min(self._log_start_offset, self._leo)
         self._high_watermark = min(self._high_watermark, self._leo)
+        self.cleaner_checkpoint = min(self.cleaner_checkpoint, self._leo)
         self.leader_epoch_cache.truncate_from_end(self._leo)
         self._rebuild_producer_state()
 

@@ -78,6 +78,7 @@ class LogManager:
         self._hw_checkpoint = OffsetCheckpointFile(self.log_dir / REPLICATION_OFFSET_CHECKPOINT)
         self._last_recovery_points: dict[TopicPartition, int] | None = None
         self._last_start_offsets: dict[TopicPartition, int] | None = None
+        self._last_high_watermarks: dict[TopicPartition, int] | None = None
         self.had_clean_shutdown = False
         self._started = False
 
@@ -219,10 +220,14 @@ class LogManager:
     def checkpoint_high_watermarks(self, high_watermarks: Mapping[TopicPartition, int] | None = None) -> None:
         """Write `replication-offset-checkpoint` (default: every log's current high watermark)."""
         with self._lock:
-            hws = dict(high_watermarks) if high_watermarks is not None else {
-                tp: log.high_watermark for tp, log in self._logs.items()
-            }
-            self._hw_checkpoint.write(hws)
+            hws = (
+                dict(high_watermarks)
+                if high_watermarks is not None
+                else {tp: log.high_watermark for tp, log in self._logs.items()}
+            )
+            if hws != self._last_high_watermarks:
+                self._hw_checkpoint.write(hws)
+                self._last_high_watermarks = hws
 
     def read_high_watermarks(self) -> dict[TopicPartition, int]:
         return self._read_checkpoint(self._hw_checkpoint)
@@ -235,7 +240,8 @@ class LogManager:
         Per log: retention (cleanup.policy=delete; only below the high watermark), compaction
         (cleanup.policy=compact), expiry of idle producer ids, flush of rolled segments and
         flush.ms, removal of `.deleted` files after file.delete.delay.ms. Then the recovery
-        point and log start offset checkpoints are written if they changed.
+        point, log start offset and high watermark checkpoints are written if they changed
+        (the replication layer can call `checkpoint_high_watermarks` itself instead).
         """
         now = self.clock() if now_ms is None else now_ms
         stats = MaintenanceStats()
@@ -257,4 +263,5 @@ class LogManager:
             stats.files_deleted += log.delete_pending_segments(now)
         self.checkpoint_recovery_points()
         self.checkpoint_log_start_offsets()
+        self.checkpoint_high_watermarks()
         return stats

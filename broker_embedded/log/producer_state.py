@@ -199,9 +199,7 @@ def apply_batch(e: ProducerStateEntry, h: BatchHeader, first_offset: int, last_o
         e.current_txn_first_offset = None  # a COMMIT or ABORT marker ends the transaction
         return
     if h.base_sequence >= 0:
-        e.batches.append(
-            BatchMetadata(h.base_sequence, h.last_sequence, first_offset, last_offset, h.max_timestamp)
-        )
+        e.batches.append(BatchMetadata(h.base_sequence, h.last_sequence, first_offset, last_offset, h.max_timestamp))
     if h.is_transactional and e.current_txn_first_offset is None:
         e.current_txn_first_offset = first_offset
 
@@ -242,11 +240,7 @@ class ProducerStateManager:
 
     def first_unstable_offset(self) -> int | None:
         """First offset of the oldest open transaction (bounds the last stable offset)."""
-        firsts = [
-            e.current_txn_first_offset
-            for e in self.entries.values()
-            if e.current_txn_first_offset is not None
-        ]
+        firsts = [e.current_txn_first_offset for e in self.entries.values() if e.current_txn_first_offset is not None]
         return min(firsts) if firsts else None
 
     def remove_expired_producers(self, now_ms: int, expiration_ms: int) -> int:
@@ -370,6 +364,11 @@ class ProducerStateManager:
         for o in below[:-1]:
             if o not in keep_set:
                 self._delete_snapshot(o)
+
+    def prune_snapshots(self, keep: int) -> None:
+        """Keep only the newest `keep` snapshots."""
+        for o in self.snapshot_offsets()[:-keep]:
+            self._delete_snapshot(o)
 
     def delete_all_snapshots(self) -> None:
         for o in self.snapshot_offsets():

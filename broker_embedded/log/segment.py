@@ -14,8 +14,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from crc32c import crc32c
+
 from kafka_wire.errors import KafkaError
-from kafka_wire.records import BATCH_HEADER_SIZE, LOG_OVERHEAD, validate_batch
+from kafka_wire.records import BATCH_HEADER_SIZE, LOG_OVERHEAD
 
 from .index import IndexCorruptError, OffsetIndex, TimeIndex
 
@@ -32,6 +34,7 @@ H_BASE_OFFSET = 0
 H_BATCH_LENGTH = 1
 H_LEADER_EPOCH = 2
 H_MAGIC = 3
+H_CRC = 4
 H_ATTRIBUTES = 5
 H_LAST_OFFSET_DELTA = 6
 H_MAX_TIMESTAMP = 8
@@ -121,6 +124,7 @@ class LogSegment:
         self._tail_loaded = create
         self._first_batch_timestamp: int | None = None
         self.bytes_since_last_index_entry = 0
+        self._indexes_checked = create
 
     # ------------------------------------------------------------------ properties
 
@@ -240,8 +244,15 @@ class LogSegment:
             yield pos, h
             pos += size
 
+    def _checked_indexes(self) -> None:
+        """Before the first lookup in a lazily opened segment, make sure its indexes are sane."""
+        if not self._indexes_checked:
+            self._indexes_checked = True
+            self.rebuild_indexes_if_needed()
+
     def translate_offset(self, offset: int, start_position: int = 0) -> BatchPosition | None:
         """The first batch whose last offset is >= `offset` (the one holding it, if any)."""
+        self._checked_indexes()
         _, pos = self.offset_index.lookup(offset)
         pos = max(pos, start_position)
         for p, h in self.iter_headers(pos):
@@ -255,9 +266,7 @@ class LogSegment:
 
     # ------------------------------------------------------------------ append / read
 
-    def append(
-        self, records: bytes | bytearray | memoryview, batches: list[tuple[int, int, int, int]]
-    ) -> None:
+    def append(self, records: bytes | bytearray | memoryview, batches: list[tuple[int, int, int, int]]) -> None:
         """Append already-stamped batches. `batches`: (position in records, size, last offset, max ts)."""
         if not batches:
             return
@@ -272,9 +281,12 @@ class LogSegment:
             if max_ts > self._max_timestamp:
                 self._max_timestamp = max_ts
                 self._offset_of_max_timestamp = last_offset
-            if self.bytes_since_last_index_entry > interval:
+            # A full index just stops growing (lookups scan a little further); the log rolls
+            # before the next append. Never fail here: the bytes are already written.
+            if self.bytes_since_last_index_entry > interval and not self.offset_index.is_full:
                 self.offset_index.append(last_offset, base_pos + rel_pos)
-                self.time_index.maybe_append(self._max_timestamp, self._offset_of_max_timestamp)
+                if not self.time_index.is_full:
+                    self.time_index.maybe_append(self._max_timestamp, self._offset_of_max_timestamp)
                 self.bytes_since_last_index_entry = 0
             self.bytes_since_last_index_entry += size
         self.size = base_pos + len(records)
@@ -326,6 +338,7 @@ class LogSegment:
 
     def find_offset_by_timestamp(self, target_timestamp: int, starting_offset: int) -> tuple[int, int] | None:
         """(timestamp, offset) of the first record with ts >= target and offset >= starting_offset."""
+        self._checked_indexes()
         _, entry_offset = self.time_index.lookup_before(target_timestamp)
         _, pos = self.offset_index.lookup(max(entry_offset, starting_offset))
         for p, h in self.iter_headers(pos):
@@ -368,6 +381,7 @@ class LogSegment:
         unpack = _HEADER.unpack_from
         pos = 0
         buf = b""
+        view = memoryview(buf)
         buf_start = 0
         next_offset = self.base_offset
         max_ts = -1
@@ -380,6 +394,7 @@ class LogSegment:
             if off + BATCH_HEADER_SIZE > len(buf):
                 buf = os.pread(fd, min(_RECOVERY_CHUNK, file_size - pos), pos)
                 buf_start, off = pos, 0
+                view = memoryview(buf)
             h = unpack(buf, off)
             size = h[H_BATCH_LENGTH] + LOG_OVERHEAD
             if size < BATCH_HEADER_SIZE or pos + size > file_size:
@@ -387,9 +402,15 @@ class LogSegment:
             if off + size > len(buf):
                 buf = os.pread(fd, max(_RECOVERY_CHUNK, size), pos)
                 buf_start, off = pos, 0
-            try:
-                validate_batch(buf, off)
-            except KafkaError:
+                view = memoryview(buf)
+            # Validate as kafka_wire.records.validate_batch does, reusing the header tuple.
+            if (
+                h[H_MAGIC] != 2
+                or h[H_LAST_OFFSET_DELTA] < 0
+                or h[H_RECORD_COUNT] < 0
+                or h[H_ATTRIBUTES] & 0x07 > 4
+                or crc32c(view[off + 21 : off + size]) != h[H_CRC]
+            ):
                 break  # corrupt (bad magic or CRC): everything from here on is discarded
             base = h[H_BASE_OFFSET]
             last = base + h[H_LAST_OFFSET_DELTA]
@@ -418,6 +439,7 @@ class LogSegment:
         self._tail_loaded = True
         self._first_batch_timestamp = first_ts
         self.bytes_since_last_index_entry = since_index
+        self._indexes_checked = True
         self.offset_index.flush()
         self.time_index.flush()
         return truncated
@@ -466,9 +488,7 @@ class LogSegment:
         if self._fd is None:
             return
         if self.time_index._loaded and self._tail_loaded and self._max_timestamp >= 0:
-            self.time_index.maybe_append(
-                self._max_timestamp, self._offset_of_max_timestamp, skip_full_check=True
-            )
+            self.time_index.maybe_append(self._max_timestamp, self._offset_of_max_timestamp, skip_full_check=True)
         self.offset_index.flush()
         self.time_index.flush()
         os.close(self._fd)

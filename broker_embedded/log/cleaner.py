@@ -1,0 +1,242 @@
+"""Log compaction for `cleanup.policy=compact` (what `__consumer_offsets` needs).
+
+Kafka's two passes, simplified:
+
+1. Build an offset map `key -> latest offset` over the *dirty* section (records appended since
+   the last cleaning), up to the first uncleanable offset: the active segment's base, the first
+   open transaction, the high watermark, and segments younger than `min.compaction.lag.ms`.
+2. Rewrite every cleanable segment, keeping a keyed record only if no later record has the same
+   key. A tombstone (null value) that is the latest for its key is kept for
+   `delete.retention.ms` (measured from its timestamp) so consumers see the delete, then dropped.
+   Offsets are preserved (compacted logs have gaps); batches keep their base offset, producer
+   fields, compression and timestamp type. A producer's latest batch is never filtered, so
+   idempotence state survives cleaning. Control batches and keyless records are kept.
+
+Crash safety (Kafka's protocol): cleaned segments are written as `*.cleaned`, fsynced, renamed to
+`*.swap`; then the replaced segments are renamed `*.deleted` and the swap files to their final
+names. On load, `*.cleaned` files are discarded and a `*.swap` replaces whatever it covers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kafka_wire.errors import KafkaError
+from kafka_wire.records import build_batch, decode_batch, parse_batch_header
+
+from .checkpoint import fsync_dir
+from .log import Log
+from .segment import (
+    CLEANED_FILE_SUFFIX,
+    DELETED_FILE_SUFFIX,
+    H_BATCH_LENGTH,
+    LOG_OVERHEAD,
+    SWAP_FILE_SUFFIX,
+    LogSegment,
+)
+
+_MAX_RELATIVE_OFFSET = 0x7FFFFFFF
+
+
+@dataclass(slots=True)
+class CleanerStats:
+    segments_in: int = 0
+    segments_out: int = 0
+    bytes_in: int = 0
+    bytes_out: int = 0
+    records_removed: int = 0
+
+
+def _cleanable_end(log: Log, now_ms: int) -> int:
+    """First offset the cleaner must not touch (it cleans only whole segments below it)."""
+    end = min(log.active_segment.base_offset, log.high_watermark)
+    fuo = log.producer_state.first_unstable_offset()
+    if fuo is not None:
+        end = min(end, fuo)
+    lag = log.config.min_compaction_lag_ms
+    if lag > 0:
+        for seg in log.segments[:-1]:
+            if now_ms - seg.largest_timestamp < lag:
+                end = min(end, seg.base_offset)
+                break
+    return end
+
+
+def clean_log(log: Log, now_ms: int, force: bool = False) -> CleanerStats | None:
+    """Compact `log` if its dirty ratio reaches min.cleanable.dirty.ratio (or `force`).
+
+    Safe to call from a worker thread while the event loop appends: files are rewritten without
+    the log lock, which is taken only to swap segments (and the pass is abandoned if retention or
+    truncation changed those segments meanwhile). Returns None when there was nothing to do.
+    """
+    with log.lock:
+        end = _cleanable_end(log, now_ms)
+        group_all = [s for s in log.segments if s.next_offset <= end and s.size > 0]
+        if not group_all:
+            return None
+        first_dirty = max(log.cleaner_checkpoint, log.log_start_offset)
+        dirty = [s for s in group_all if s.next_offset > first_dirty]
+        if not dirty and not force:
+            return None
+        total = sum(s.size for s in group_all)
+        dirty_bytes = sum(s.size for s in dirty)
+        if not force and dirty_bytes / max(total, 1) < log.config.min_cleanable_dirty_ratio:
+            return None
+        latest_producer_batches = {e.last_offset for e in log.producer_state.entries.values() if e.batches}
+        segments = list(group_all)
+        clean_upto = segments[-1].next_offset
+
+    # Pass 1: key -> latest offset over the dirty section.
+    offset_map: dict[bytes, int] = {}
+    for seg in dirty:
+        for pos, h in seg.iter_headers():
+            batch = seg.read_bytes(pos, h[H_BATCH_LENGTH] + LOG_OVERHEAD)
+            try:
+                hdr, records = decode_batch(batch, 0, verify_crc=False)
+            except KafkaError:
+                continue
+            if hdr.is_control:
+                continue
+            for r in records:
+                if r.key is not None and r.offset >= first_dirty:
+                    offset_map[r.key] = r.offset
+
+    # Pass 2: rewrite in groups that fit one segment.
+    stats = CleanerStats()
+    delete_horizon = now_ms - log.config.delete_retention_ms
+    for group in _group_segments(segments, log.config.segment_bytes):
+        cleaned = _clean_group(log, group, offset_map, latest_producer_batches, delete_horizon, stats)
+        if cleaned is None:
+            return stats  # the log changed under us: try again next time
+    with log.lock:
+        log.cleaner_checkpoint = max(log.cleaner_checkpoint, clean_upto)
+    return stats
+
+
+def _group_segments(segments: list[LogSegment], max_bytes: int) -> list[list[LogSegment]]:
+    groups: list[list[LogSegment]] = []
+    cur: list[LogSegment] = []
+    size = 0
+    for seg in segments:
+        fits = cur and size + seg.size <= max_bytes and seg.next_offset - 1 - cur[0].base_offset <= _MAX_RELATIVE_OFFSET
+        if cur and not fits:
+            groups.append(cur)
+            cur, size = [], 0
+        cur.append(seg)
+        size += seg.size
+    if cur:
+        groups.append(cur)
+    return groups
+
+
+def _clean_group(
+    log: Log,
+    group: list[LogSegment],
+    offset_map: dict[bytes, int],
+    latest_producer_batches: set[int],
+    delete_horizon: int,
+    stats: CleanerStats,
+) -> LogSegment | None:
+    base = group[0].base_offset
+    out = LogSegment(
+        log.dir,
+        base,
+        index_interval_bytes=log.config.index_interval_bytes,
+        max_index_size=log.config.segment_index_bytes,
+        created_ms=log.clock(),
+        create=True,
+        file_suffix=CLEANED_FILE_SUFFIX,
+    )
+    try:
+        for seg in group:
+            stats.segments_in += 1
+            stats.bytes_in += seg.size
+            for pos, h in seg.iter_headers():
+                raw = seg.read_bytes(pos, h[H_BATCH_LENGTH] + LOG_OVERHEAD)
+                kept = _filter_batch(raw, offset_map, latest_producer_batches, delete_horizon, stats)
+                if kept is not None:
+                    hdr = parse_batch_header(kept)
+                    out.append(kept, [(0, len(kept), hdr.last_offset, hdr.max_timestamp)])
+        out.on_become_inactive()
+        out.flush()
+        out.change_file_suffix(CLEANED_FILE_SUFFIX, SWAP_FILE_SUFFIX)
+        fsync_dir(log.dir)
+    except BaseException:
+        out.delete_files()
+        raise
+    with log.lock:
+        ids = [id(s) for s in log.segments]
+        try:
+            start = ids.index(id(group[0]))
+        except ValueError:
+            out.delete_files()
+            return None
+        if ids[start : start + len(group)] != [id(s) for s in group]:
+            out.delete_files()
+            return None
+        # Old files go to .deleted first, so the swap can take the first one's name.
+        for seg in group:
+            seg.change_file_suffix("", DELETED_FILE_SUFFIX)
+        out.change_file_suffix(SWAP_FILE_SUFFIX, "")
+        fsync_dir(log.dir)
+        log.segments[start : start + len(group)] = [out]
+        log._bases = [s.base_offset for s in log.segments]
+        due = log.clock() + log.config.file_delete_delay_ms
+        for seg in group:
+            log._pending_deletes.append((due, seg))
+    stats.segments_out += 1
+    stats.bytes_out += out.size
+    if log.config.file_delete_delay_ms <= 0:
+        log.delete_pending_segments(force=True)
+    return out
+
+
+def _filter_batch(
+    raw: bytes,
+    offset_map: dict[bytes, int],
+    latest_producer_batches: set[int],
+    delete_horizon: int,
+    stats: CleanerStats,
+) -> bytes | None:
+    try:
+        h, records = decode_batch(raw, 0, verify_crc=False)
+    except KafkaError:
+        return raw  # undecodable (unknown codec): keep as is rather than lose data
+    if h.is_control:
+        return raw
+    if h.producer_id >= 0 and h.last_offset in latest_producer_batches:
+        return raw  # a producer's latest batch carries its idempotence state
+    kept = []
+    for r in records:
+        if r.key is None:
+            kept.append(r)
+            continue
+        latest = offset_map.get(r.key)
+        if latest is not None and r.offset < latest:
+            continue  # superseded by a later record with the same key
+        if r.value is None and r.timestamp < delete_horizon:
+            continue  # tombstone past delete.retention.ms
+        kept.append(r)
+    removed = len(records) - len(kept)
+    stats.records_removed += removed
+    if not removed:
+        return raw
+    if not kept:
+        return None
+    rebuilt = bytearray(
+        build_batch(
+            kept,
+            base_offset=h.base_offset,
+            compression=h.compression,
+            producer_id=h.producer_id,
+            producer_epoch=h.producer_epoch,
+            base_sequence=h.base_sequence,
+            is_transactional=h.is_transactional,
+            partition_leader_epoch=h.partition_leader_epoch,
+            timestamp_type=1 if h.is_log_append_time else 0,
+        )
+    )
+    return bytes(rebuilt)
+
+
+__all__ = ["CleanerStats", "clean_log"]
