@@ -49,6 +49,10 @@ class Partition:
         self.leader_epoch = 0
         self.fetch_key = ("fetch", topic, index)
         self.deleted = False
+        # The ISR is this broker alone, so a leader's HW is its LEO from the start (Kafka's
+        # makeLeader → maybeIncrementLeaderHW). After a crash the checkpointed HW lags the
+        # recovered log: without this, acknowledged records stay invisible until the next append.
+        self.log.update_high_watermark(self.log.log_end_offset)
 
     # --- offsets -----------------------------------------------------------------------
     @property

@@ -128,7 +128,13 @@ class ExpirationReaper:
         # Otherwise an add found the task already due: run it on the loop thread, and never
         # inside the caller of try_complete_else_watch, which may not expect re-entrancy.
         if self._advancing and threading.get_ident() == self._loop_thread:
-            task.run()
+            # Cleared while the task runs: an add() from inside on_expiration is an ordinary
+            # caller again and gets the deferred treatment below.
+            self._advancing = False
+            try:
+                task.run()
+            finally:
+                self._advancing = True
             return
         loop = self._loop
         assert loop is not None

@@ -297,13 +297,18 @@ class TimingWheel:
             if expiration <= now:
                 return False
             if expiration <= now + self.interval_ms:
-                self._place(task, expiration // self.tick_ms)
+                self._place(task, -(-expiration // self.tick_ms))
                 return True
         elif expiration < now + self.interval_ms:
-            # Only reached from the level below, so expiration >= now + tick: the slot is ahead.
             self._place(task, expiration // self.tick_ms)
             return True
-        return self._overflow().add(task)
+        # Climb the overflow levels iteratively (long delays pass through several).
+        wheel = self._overflow()
+        while expiration >= wheel.current_time_ms + wheel.interval_ms:
+            wheel = wheel._overflow()
+        # Reached only from the level below, so expiration >= current + tick: the slot is ahead.
+        wheel._place(task, expiration // wheel.tick_ms)
+        return True
 
     def advance_clock(self, time_ms: int) -> None:
         """Move this level (and the coarser ones) forward; never backwards."""
