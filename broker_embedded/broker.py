@@ -116,8 +116,6 @@ class Broker:
 
     def _open_partition(self, topic: TopicMetadata, index: int) -> Partition:
         log_ = self.log_manager.get_or_create_log(topic.name, index, self.topic_log_config(topic))
-        # One replica: the ISR is this broker, so everything in the log is committed.
-        log_.update_high_watermark(log_.log_end_offset)
         p = Partition(topic.name, index, topic.topic_id, log_, self)
         self.partitions[(topic.name, index)] = p
         return p
