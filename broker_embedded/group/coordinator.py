@@ -302,11 +302,12 @@ class GroupCoordinator:
             )
             self._add_member_and_rebalance(group, member)
             return future
-        member = group.members.get(member_id)
-        if member is None:
-            return error(ErrorCode.UNKNOWN_MEMBER_ID, member_id)
-        if instance_id is not None and group.static_members.get(instance_id) != member_id:
+        if group.is_static_member_fenced(member_id, instance_id):
+            # the instance id belongs to a newer member id: this is an old instance, shut it out
             return error(ErrorCode.FENCED_INSTANCE_ID, member_id)
+        member = group.members.get(member_id)
+        if member is None or (instance_id is not None and instance_id not in group.static_members):
+            return error(ErrorCode.UNKNOWN_MEMBER_ID, member_id)
         if group.state == GroupState.PREPARING_REBALANCE:
             self._update_member(group, member, protocols, rebalance_timeout, req.session_timeout_ms, future)
             self.join_purgatory.check_and_complete(("join", group.group_id))
@@ -346,7 +347,8 @@ class GroupCoordinator:
         for f in (old.join_future, old.sync_future):
             if f is not None and not f.done():
                 f.set_result(None)
-        was_leader = group.leader_id == old.member_id
+        current_leader = group.leader_id
+        was_leader = current_leader == old.member_id
         group.members.pop(old.member_id, None)
         old.member_id = new_id
         old.join_future = None
@@ -357,7 +359,16 @@ class GroupCoordinator:
             group.leader_id = new_id
         self._schedule_heartbeat_expiry(group, old)
         if group.state == GroupState.STABLE and old.matches(protocols):
-            future.set_result(self._join_response(group, old))
+            response = self._join_response(group, old)
+            if version >= 9:
+                # KIP-814: a restarted static leader learns it leads but must skip the assignment
+                # (a Stable group would drop whatever it computed)
+                response.skip_assignment = was_leader
+            else:
+                # before v9 it must not think it leads at all: name the leader it replaced, no members
+                response.leader = current_leader or ""
+                response.members = []
+            future.set_result(response)
             return future
         old.protocols = protocols
         old.join_future = future
@@ -480,15 +491,11 @@ class GroupCoordinator:
             return error(
                 ErrorCode.UNKNOWN_MEMBER_ID if group is None else ErrorCode.COORDINATOR_NOT_AVAILABLE
             )
+        if group.is_static_member_fenced(req.member_id, req.group_instance_id if version >= 3 else None):
+            return error(ErrorCode.FENCED_INSTANCE_ID)
         member = group.members.get(req.member_id)
         if member is None:
             return error(ErrorCode.UNKNOWN_MEMBER_ID)
-        if (
-            version >= 3
-            and req.group_instance_id is not None
-            and (group.static_members.get(req.group_instance_id) != req.member_id)
-        ):
-            return error(ErrorCode.FENCED_INSTANCE_ID)
         if req.generation_id != group.generation_id:
             return error(ErrorCode.ILLEGAL_GENERATION)
         if version >= 5 and (
@@ -547,12 +554,12 @@ class GroupCoordinator:
             return ErrorCode.UNKNOWN_MEMBER_ID
         if group.state == GroupState.DEAD:
             return ErrorCode.COORDINATOR_NOT_AVAILABLE
+        # a fenced static member is told so before anything else: its member id is gone
+        if group.is_static_member_fenced(req.member_id, req.group_instance_id if version >= 3 else None):
+            return ErrorCode.FENCED_INSTANCE_ID
         member = group.members.get(req.member_id)
         if member is None:
             return ErrorCode.UNKNOWN_MEMBER_ID
-        instance_id = req.group_instance_id if version >= 3 else None
-        if instance_id is not None and group.static_members.get(instance_id) != req.member_id:
-            return ErrorCode.FENCED_INSTANCE_ID
         if req.generation_id != group.generation_id:
             return ErrorCode.ILLEGAL_GENERATION
         if group.state == GroupState.EMPTY:
@@ -671,7 +678,7 @@ class GroupCoordinator:
                     ErrorCode.ILLEGAL_GENERATION if group is None else ErrorCode.COORDINATOR_NOT_AVAILABLE,
                 )
             member = group.members.get(member_id)
-            if instance_id is not None and group.static_members.get(instance_id) not in (None, member_id):
+            if group.is_static_member_fenced(member_id, instance_id):
                 return dict.fromkeys(offsets, ErrorCode.FENCED_INSTANCE_ID)
             if member is None:
                 return dict.fromkeys(offsets, ErrorCode.UNKNOWN_MEMBER_ID)

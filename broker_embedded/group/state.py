@@ -130,6 +130,13 @@ class GroupMetadata:
             self.leader_id = next(iter(self.members), None)
         return member
 
+    def is_static_member_fenced(self, member_id: str, instance_id: str | None) -> bool:
+        """KIP-345: `instance_id` now belongs to another member id (a newer instance replaced it)."""
+        if instance_id is None:
+            return False
+        current = self.static_members.get(instance_id)
+        return current is not None and current != member_id
+
     def supports_protocols(self, protocol_type: str, protocols: list[tuple[str, bytes]]) -> bool:
         if not self.members:
             return bool(protocol_type) and bool(protocols)
