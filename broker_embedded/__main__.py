@@ -54,7 +54,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     values: dict[str, str] = {}
     if args.config:
-        values.update(read_properties(args.config))
+        try:
+            values.update(read_properties(args.config))
+        except (OSError, UnicodeDecodeError) as e:
+            print(f"error: cannot read --config {args.config}: {e}", file=sys.stderr)
+            return 2
     for item in args.override:
         if "=" not in item:
             print(f"error: --override expects KEY=VALUE, got {item!r}", file=sys.stderr)

@@ -101,6 +101,9 @@ class Partition:
             raise InvalidRecordError("Clients may not write control records")
         if header.record_count <= 0:
             raise InvalidRecordError("The record batch holds no records")
+        if header.last_offset_delta != header.record_count - 1:
+            # Kafka's LogValidator: a client batch covers exactly one offset per record
+            raise InvalidRecordError("Inconsistent batch offset range and record count")
         if config.compact_enabled:
             # compaction needs a key to compact on: refuse keyless records (decompresses only
             # for compacted topics, off the common path)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from broker_embedded.network.server import RequestRejected
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import produce_request as rq
 from kafka_wire.protocol.messages import produce_response as rs
@@ -69,6 +70,10 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.ProduceRequest) -> A
             )
         responses.append(out)
     if acks == 0:
+        # No response to carry an error: like Kafka, close the connection so the client learns
+        # that something failed (and refreshes its metadata).
+        if any(p.error_code != ErrorCode.NONE for t in responses for p in t.partition_responses):
+            raise RequestRejected("acks=0 produce failed for some partition: closing the connection")
         return None
     # Single node: the ISR is this broker, so acks=all is satisfied as soon as the append is.
     return rs.ProduceResponse(responses=responses, throttle_time_ms=0)
