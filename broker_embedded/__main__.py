@@ -34,13 +34,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--port", type=int, default=None, help="port to listen on (default 0: a free port)")
     p.add_argument("--host", default=None, help="address to listen on and advertise (default 127.0.0.1)")
-    p.add_argument(
-        "--log-dir", default=None, help="log directory (default: a temporary directory, deleted on exit)"
-    )
+    p.add_argument("--log-dir", default=None, help="log directory (default: a temporary directory, deleted on exit)")
     p.add_argument("--config", default=None, help="a server.properties file with broker configs")
-    p.add_argument(
-        "--override", action="append", default=[], metavar="KEY=VALUE", help="a broker config (repeatable)"
-    )
+    p.add_argument("--override", action="append", default=[], metavar="KEY=VALUE", help="a broker config (repeatable)")
     p.add_argument("--log-level", default="WARNING", help="logging level for stderr (default WARNING)")
     return p
 

@@ -117,6 +117,7 @@ class Broker:
     def _open_partition(self, topic: TopicMetadata, index: int) -> Partition:
         log_ = self.log_manager.get_or_create_log(topic.name, index, self.topic_log_config(topic))
         p = Partition(topic.name, index, topic.topic_id, log_, self)
+        p.update_topic_configs(effective_topic_configs(self.config, topic.configs))
         self.partitions[(topic.name, index)] = p
         return p
 
@@ -138,9 +139,7 @@ class Broker:
         if replication_factor == -1:
             replication_factor = self.config["default.replication.factor"]
         if replication_factor <= 0:
-            raise KafkaError(
-                "Replication factor must be larger than 0.", ErrorCode.INVALID_REPLICATION_FACTOR
-            )
+            raise KafkaError("Replication factor must be larger than 0.", ErrorCode.INVALID_REPLICATION_FACTOR)
         if replication_factor > 1:
             raise KafkaError(
                 f"Unable to replicate the partition {replication_factor} time(s): "
@@ -149,6 +148,11 @@ class Broker:
             )
         try:
             parsed = validate_topic_configs(configs or {})
+        except ValueError as e:
+            raise KafkaError(str(e), ErrorCode.INVALID_CONFIG) from None
+        try:
+            # the log layer has its own cross-field checks: refuse before anything is persisted
+            LogConfig.from_dict({k: _to_prop(v) for k, v in effective_topic_configs(self.config, parsed).items()})
         except ValueError as e:
             raise KafkaError(str(e), ErrorCode.INVALID_CONFIG) from None
         if validate_only:
@@ -180,8 +184,7 @@ class Broker:
             raise KafkaError(f"The topic '{name}' does not exist.", ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
         if count < topic.num_partitions:
             raise KafkaError(
-                f"Topic currently has {topic.num_partitions} partitions, which is higher than the "
-                f"requested {count}.",
+                f"Topic currently has {topic.num_partitions} partitions, which is higher than the requested {count}.",
                 ErrorCode.INVALID_PARTITIONS,
             )
         if count == topic.num_partitions:
@@ -194,18 +197,26 @@ class Broker:
         for index in range(old, count):
             self._open_partition(topic, index)
 
-    def set_topic_configs(self, name: str, overrides: dict[str, Any]) -> None:
+    def set_topic_configs(self, name: str, overrides: dict[str, Any], validate_only: bool = False) -> None:
         """Replace a topic's overrides (already validated) and apply them to its logs."""
         topic = self.topics.get(name)
         if topic is None:
             raise KafkaError(f"Topic {name} does not exist", ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+        try:
+            cfg = LogConfig.from_dict(
+                {k: _to_prop(v) for k, v in effective_topic_configs(self.config, overrides).items()}
+            )
+        except ValueError as e:
+            raise KafkaError(str(e), ErrorCode.INVALID_CONFIG) from None
+        if validate_only:
+            return
         topic.configs = dict(overrides)
         self.topics.save()
-        cfg = self.topic_log_config(topic)
         for index in range(topic.num_partitions):
             p = self.partitions.get((name, index))
             if p is not None:
                 p.log.update_config(cfg)
+                p.update_topic_configs(effective_topic_configs(self.config, topic.configs))
 
     def partition(self, topic: str, index: int) -> Partition | None:
         return self.partitions.get((topic, index))

@@ -67,6 +67,8 @@ def _at_least(n: int) -> Callable[[Any], None]:
 def _one_of(*choices: str) -> Callable[[Any], None]:
     def check(v: Any) -> None:
         values = v if isinstance(v, list) else [v]
+        if not values:
+            raise ConfigError(f"value must not be empty: choose from {', '.join(choices)}")
         for item in values:
             if item not in choices:
                 raise ConfigError(f"value {item!r} is not one of {', '.join(choices)}")
@@ -136,19 +138,13 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         ConfigDef("auto.create.topics.enable", _B.BOOLEAN, True, "Create unknown topics on Metadata."),
         ConfigDef("delete.topic.enable", _B.BOOLEAN, True, "Allow DeleteTopics."),
         ConfigDef("message.max.bytes", _B.INT, 1048588, "Largest record batch accepted.", _at_least(0)),
-        ConfigDef(
-            "socket.request.max.bytes", _B.INT, 104857600, "Largest request frame accepted.", _at_least(1)
-        ),
+        ConfigDef("socket.request.max.bytes", _B.INT, 104857600, "Largest request frame accepted.", _at_least(1)),
         ConfigDef("log.segment.bytes", _B.INT, 1073741824, "Segment size before rolling.", _at_least(14)),
         ConfigDef("log.roll.ms", _B.LONG, 604800000, "Segment age before rolling.", _at_least(1)),
         ConfigDef("log.retention.ms", _B.LONG, 604800000, "Time retention (-1: unlimited)."),
         ConfigDef("log.retention.bytes", _B.LONG, -1, "Size retention per partition (-1: unlimited)."),
-        ConfigDef(
-            "log.retention.check.interval.ms", _B.LONG, 300000, "How often retention runs.", _at_least(1)
-        ),
-        ConfigDef(
-            "log.index.interval.bytes", _B.INT, 4096, "Bytes between offset index entries.", _at_least(0)
-        ),
+        ConfigDef("log.retention.check.interval.ms", _B.LONG, 300000, "How often retention runs.", _at_least(1)),
+        ConfigDef("log.index.interval.bytes", _B.INT, 4096, "Bytes between offset index entries.", _at_least(0)),
         ConfigDef("log.index.size.max.bytes", _B.INT, 10485760, "Maximum index size.", _at_least(4)),
         ConfigDef(
             "log.message.timestamp.type",
@@ -157,16 +153,12 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
             "CreateTime or LogAppendTime.",
             _one_of("CreateTime", "LogAppendTime"),
         ),
-        ConfigDef(
-            "log.cleanup.policy", _B.LIST, ["delete"], "delete and/or compact.", _one_of("delete", "compact")
-        ),
+        ConfigDef("log.cleanup.policy", _B.LIST, ["delete"], "delete and/or compact.", _one_of("delete", "compact")),
         ConfigDef("log.cleaner.delete.retention.ms", _B.LONG, 86400000, "Tombstone retention."),
         ConfigDef("log.segment.delete.delay.ms", _B.LONG, 60000, "Delay before deleting a segment file."),
         ConfigDef("log.flush.interval.messages", _B.LONG, LONG_MAX, "Messages between fsyncs.", _at_least(1)),
         ConfigDef("log.flush.interval.ms", _B.LONG, LONG_MAX, "Time between fsyncs."),
-        ConfigDef(
-            "log.flush.offset.checkpoint.interval.ms", _B.INT, 60000, "Recovery point checkpoint interval."
-        ),
+        ConfigDef("log.flush.offset.checkpoint.interval.ms", _B.INT, 60000, "Recovery point checkpoint interval."),
         ConfigDef("min.insync.replicas", _B.INT, 1, "Minimum ISR for acks=all.", _at_least(1)),
         ConfigDef("unclean.leader.election.enable", _B.BOOLEAN, False, "Allow out-of-sync leaders."),
         ConfigDef(
@@ -181,9 +173,7 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         ConfigDef("group.initial.rebalance.delay.ms", _B.INT, 0, "Delay of a new group's first rebalance."),
         ConfigDef("group.min.session.timeout.ms", _B.INT, 6000, "Smallest session timeout."),
         ConfigDef("group.max.session.timeout.ms", _B.INT, 1800000, "Largest session timeout."),
-        ConfigDef(
-            "offsets.topic.num.partitions", _B.INT, 50, "Partitions of __consumer_offsets.", _at_least(1)
-        ),
+        ConfigDef("offsets.topic.num.partitions", _B.INT, 50, "Partitions of __consumer_offsets.", _at_least(1)),
         ConfigDef("offsets.retention.minutes", _B.INT, 10080, "Committed offset retention.", _at_least(1)),
         ConfigDef("queued.max.request.bytes", _B.LONG, -1, "Bytes of requests queued per connection."),
         ConfigDef("connections.max.idle.ms", _B.LONG, 600000, "Idle connections are closed after this."),
@@ -233,9 +223,7 @@ TOPIC_CONFIGS: dict[str, ConfigDef] = {
             _at_least(1),
             "log.flush.interval.messages",
         ),
-        ConfigDef(
-            "flush.ms", _B.LONG, LONG_MAX, "Time between fsyncs.", _at_least(0), "log.flush.interval.ms"
-        ),
+        ConfigDef("flush.ms", _B.LONG, LONG_MAX, "Time between fsyncs.", _at_least(0), "log.flush.interval.ms"),
         ConfigDef(
             "index.interval.bytes",
             _B.INT,
@@ -244,9 +232,7 @@ TOPIC_CONFIGS: dict[str, ConfigDef] = {
             _at_least(0),
             "log.index.interval.bytes",
         ),
-        ConfigDef(
-            "max.message.bytes", _B.INT, 1048588, "Largest record batch.", _at_least(0), "message.max.bytes"
-        ),
+        ConfigDef("max.message.bytes", _B.INT, 1048588, "Largest record batch.", _at_least(0), "message.max.bytes"),
         ConfigDef(
             "message.timestamp.type",
             _B.STRING,
@@ -258,13 +244,9 @@ TOPIC_CONFIGS: dict[str, ConfigDef] = {
         ConfigDef("min.cleanable.dirty.ratio", _B.DOUBLE, 0.5, "Dirty ratio that triggers compaction."),
         ConfigDef("min.compaction.lag.ms", _B.LONG, 0, "Minimum age before compaction.", _at_least(0)),
         ConfigDef("max.compaction.lag.ms", _B.LONG, LONG_MAX, "Maximum age before compaction.", _at_least(1)),
-        ConfigDef(
-            "min.insync.replicas", _B.INT, 1, "Minimum ISR for acks=all.", _at_least(1), "min.insync.replicas"
-        ),
+        ConfigDef("min.insync.replicas", _B.INT, 1, "Minimum ISR for acks=all.", _at_least(1), "min.insync.replicas"),
         ConfigDef("preallocate", _B.BOOLEAN, False, "Preallocate segment files."),
-        ConfigDef(
-            "retention.bytes", _B.LONG, -1, "Size retention (-1: unlimited).", None, "log.retention.bytes"
-        ),
+        ConfigDef("retention.bytes", _B.LONG, -1, "Size retention (-1: unlimited).", None, "log.retention.bytes"),
         ConfigDef(
             "retention.ms",
             _B.LONG,
@@ -274,12 +256,8 @@ TOPIC_CONFIGS: dict[str, ConfigDef] = {
             "log.retention.ms",
         ),
         ConfigDef("segment.bytes", _B.INT, 1073741824, "Segment size.", _at_least(14), "log.segment.bytes"),
-        ConfigDef(
-            "segment.index.bytes", _B.INT, 10485760, "Index size.", _at_least(4), "log.index.size.max.bytes"
-        ),
-        ConfigDef(
-            "segment.ms", _B.LONG, 604800000, "Segment age before rolling.", _at_least(1), "log.roll.ms"
-        ),
+        ConfigDef("segment.index.bytes", _B.INT, 10485760, "Index size.", _at_least(4), "log.index.size.max.bytes"),
+        ConfigDef("segment.ms", _B.LONG, 604800000, "Segment age before rolling.", _at_least(1), "log.roll.ms"),
         ConfigDef(
             "unclean.leader.election.enable",
             _B.BOOLEAN,

@@ -46,9 +46,7 @@ class FetchResult:
         )
 
 
-def read_partitions(
-    broker: Broker, statuses: list[FetchPartitionStatus], request: rq.FetchRequest
-) -> FetchResult:
+def read_partitions(broker: Broker, statuses: list[FetchPartitionStatus], request: rq.FetchRequest) -> FetchResult:
     result = FetchResult()
     remaining = request.max_bytes if request.max_bytes > 0 else 0x7FFFFFFF
     read_committed = request.isolation_level == READ_COMMITTED
@@ -60,12 +58,11 @@ def read_partitions(
             parts = result.topics[key] = []
         partition = broker.partition(s.topic, fp.partition)
         if partition is None:
-            code = (
-                ErrorCode.UNKNOWN_TOPIC_ID
-                if s.topic_id != b"\x00" * 16
-                else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+            code = ErrorCode.UNKNOWN_TOPIC_ID if s.topic_id != b"\x00" * 16 else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+            # error partitions still carry empty (not null) records: librdkafka rejects a null set
+            parts.append(
+                rs.PartitionData(partition_index=fp.partition, error_code=code, high_watermark=-1, records=b"")
             )
-            parts.append(rs.PartitionData(partition_index=fp.partition, error_code=code, high_watermark=-1))
             result.has_error = True
             continue
         try:
@@ -86,6 +83,7 @@ def read_partitions(
                     high_watermark=partition.high_watermark,
                     last_stable_offset=partition.last_stable_offset,
                     log_start_offset=partition.log_start_offset,
+                    records=b"",
                 )
             )
             result.has_error = True

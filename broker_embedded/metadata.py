@@ -97,9 +97,7 @@ class TopicRegistry:
     def get(self, name: str) -> TopicMetadata | None:
         return self.by_name.get(name)
 
-    def add(
-        self, name: str, num_partitions: int, replication_factor: int, configs: dict[str, Any]
-    ) -> TopicMetadata:
+    def add(self, name: str, num_partitions: int, replication_factor: int, configs: dict[str, Any]) -> TopicMetadata:
         # A re-created topic gets a fresh id, so nothing keyed by the old id is mistaken for it.
         t = TopicMetadata(name, uuid.uuid4().bytes, num_partitions, replication_factor, dict(configs))
         self.by_name[name] = t

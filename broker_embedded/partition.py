@@ -6,8 +6,9 @@ append and acks=all is satisfied by the append itself. (Replication replaces `_a
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from broker_embedded.log.log import Log
 from kafka_wire.errors import ErrorCode, InvalidRecordError, KafkaError, MessageTooLargeError
@@ -16,6 +17,7 @@ from kafka_wire.records import decode_batch, iter_batches, validate_batch
 if TYPE_CHECKING:
     from broker_embedded.broker import Broker
 
+LONG_MAX = 9223372036854775807
 EARLIEST_TIMESTAMP = -2
 LATEST_TIMESTAMP = -1
 MAX_TIMESTAMP = -3
@@ -49,10 +51,19 @@ class Partition:
         self.leader_epoch = 0
         self.fetch_key = ("fetch", topic, index)
         self.deleted = False
+        self.timestamp_before_max_ms = LONG_MAX
+        self.timestamp_after_max_ms = 3_600_000
+        self.log_append_time = False
         # The ISR is this broker alone, so a leader's HW is its LEO from the start (Kafka's
         # makeLeader → maybeIncrementLeaderHW). After a crash the checkpointed HW lags the
         # recovered log: without this, acknowledged records stay invisible until the next append.
         self.log.update_high_watermark(self.log.log_end_offset)
+
+    def update_topic_configs(self, configs: dict[str, Any]) -> None:
+        """Topic configs checked on the produce path (the log keeps its own LogConfig)."""
+        self.timestamp_before_max_ms = int(configs["message.timestamp.before.max.ms"])
+        self.timestamp_after_max_ms = int(configs["message.timestamp.after.max.ms"])
+        self.log_append_time = configs["message.timestamp.type"] == "LogAppendTime"
 
     # --- offsets -----------------------------------------------------------------------
     @property
@@ -104,6 +115,18 @@ class Partition:
         if header.last_offset_delta != header.record_count - 1:
             # Kafka's LogValidator: a client batch covers exactly one offset per record
             raise InvalidRecordError("Inconsistent batch offset range and record count")
+        if not self.log_append_time:
+            # CreateTime bounds (KIP-937), checked on the batch's first and max timestamps: the
+            # records in between are not decompressed on this path
+            now = time.time_ns() // 1_000_000
+            for ts in (header.base_timestamp, header.max_timestamp):
+                if ts >= 0 and (ts < now - self.timestamp_before_max_ms or ts > now + self.timestamp_after_max_ms):
+                    raise KafkaError(
+                        f"Timestamp {ts} of the record batch is out of range: it must be within "
+                        f"message.timestamp.before.max.ms={self.timestamp_before_max_ms} / "
+                        f"message.timestamp.after.max.ms={self.timestamp_after_max_ms} of the broker time {now}",
+                        ErrorCode.INVALID_TIMESTAMP,
+                    )
         if config.compact_enabled:
             # compaction needs a key to compact on: refuse keyless records (decompresses only
             # for compacted topics, off the common path)
@@ -119,9 +142,7 @@ class Partition:
         return AppendResult(info.first_offset, info.log_append_time_ms, info.log_start_offset)
 
     # --- fetch -----------------------------------------------------------------------------
-    def read(
-        self, fetch_offset: int, max_bytes: int, min_one_batch: bool, read_committed: bool
-    ) -> ReadResult:
+    def read(self, fetch_offset: int, max_bytes: int, min_one_batch: bool, read_committed: bool) -> ReadResult:
         hw = self.high_watermark
         max_offset = self.last_stable_offset if read_committed else hw
         data = self.log.read(fetch_offset, max_bytes, max_offset=max_offset, min_one_batch=min_one_batch)
@@ -150,9 +171,7 @@ class Partition:
         if offset == -1:
             offset = hw
         if offset < 0 or offset > hw:
-            raise KafkaError(
-                f"offset {offset} is beyond the high watermark {hw}", ErrorCode.OFFSET_OUT_OF_RANGE
-            )
+            raise KafkaError(f"offset {offset} is beyond the high watermark {hw}", ErrorCode.OFFSET_OUT_OF_RANGE)
         return self.log.delete_records_before(offset, high_watermark=hw)
 
     def on_deleted(self) -> None:

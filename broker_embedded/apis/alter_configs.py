@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from broker_embedded.config import ConfigError, validate_topic_configs
-from kafka_wire.errors import ErrorCode
+from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import alter_configs_request as rq
 from kafka_wire.protocol.messages import alter_configs_response as rs
 
@@ -23,9 +23,7 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.AlterConfigsRequest)
     out = []
     for res in request.resources:
 
-        def result(
-            code: ErrorCode, message: str | None = None, res: Any = res
-        ) -> rs.AlterConfigsResourceResponse:
+        def result(code: ErrorCode, message: str | None = None, res: Any = res) -> rs.AlterConfigsResourceResponse:
             return rs.AlterConfigsResourceResponse(
                 error_code=code,
                 error_message=message,
@@ -45,16 +43,17 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.AlterConfigsRequest)
             out.append(result(ErrorCode.INVALID_REQUEST, f"Unsupported resource type {res.resource_type}"))
             continue
         if broker.topics.get(res.resource_name) is None:
-            out.append(
-                result(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"Topic {res.resource_name} does not exist")
-            )
+            out.append(result(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"Topic {res.resource_name} does not exist"))
             continue
         try:
             overrides = validate_topic_configs({c.name: c.value for c in res.configs if c.value is not None})
         except ConfigError as e:
             out.append(result(ErrorCode.INVALID_CONFIG, str(e)))
             continue
-        if not request.validate_only:
-            broker.set_topic_configs(res.resource_name, overrides)
+        try:
+            broker.set_topic_configs(res.resource_name, overrides, validate_only=request.validate_only)
+        except KafkaError as e:
+            out.append(result(e.code, str(e)))
+            continue
         out.append(result(ErrorCode.NONE))
     return rs.AlterConfigsResponse(throttle_time_ms=0, responses=out)

@@ -19,9 +19,7 @@ _SOFTWARE = re.compile(r"^[a-zA-Z0-9](?:[a-zA-Z0-9\-.]*[a-zA-Z0-9])?$")
 
 
 def handle(broker: Broker, ctx: RequestContext, request: rq.ApiVersionsRequest) -> rs.ApiVersionsResponse:
-    keys = [
-        rs.ApiVersion(api_key=k, min_version=lo, max_version=hi) for k, (lo, hi) in broker.advertised.items()
-    ]
+    keys = [rs.ApiVersion(api_key=k, min_version=lo, max_version=hi) for k, (lo, hi) in broker.advertised.items()]
     if ctx.api_version >= 3:
         name, version = request.client_software_name, request.client_software_version
         if not (name and version and _SOFTWARE.match(name) and _SOFTWARE.match(version)):

@@ -15,9 +15,7 @@ if TYPE_CHECKING:
 API_KEY = 37
 
 
-def handle(
-    broker: Broker, ctx: RequestContext, request: rq.CreatePartitionsRequest
-) -> rs.CreatePartitionsResponse:
+def handle(broker: Broker, ctx: RequestContext, request: rq.CreatePartitionsRequest) -> rs.CreatePartitionsResponse:
     results = []
     for t in request.topics:
         try:
@@ -27,11 +25,7 @@ def handle(
                         raise KafkaError("Unknown broker in assignment", ErrorCode.INVALID_REPLICA_ASSIGNMENT)
             broker.create_partitions(t.name, t.count, validate_only=request.validate_only)
         except KafkaError as e:
-            results.append(
-                rs.CreatePartitionsTopicResult(name=t.name, error_code=e.code, error_message=str(e))
-            )
+            results.append(rs.CreatePartitionsTopicResult(name=t.name, error_code=e.code, error_message=str(e)))
             continue
-        results.append(
-            rs.CreatePartitionsTopicResult(name=t.name, error_code=ErrorCode.NONE, error_message=None)
-        )
+        results.append(rs.CreatePartitionsTopicResult(name=t.name, error_code=ErrorCode.NONE, error_message=None))
     return rs.CreatePartitionsResponse(throttle_time_ms=0, results=results)

@@ -39,8 +39,6 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.DeleteRecordsRequest
                     )
                 )
                 continue
-            parts.append(
-                rs.DeleteRecordsPartitionResult(partition_index=p.partition_index, low_watermark=low)
-            )
+            parts.append(rs.DeleteRecordsPartitionResult(partition_index=p.partition_index, low_watermark=low))
         topics.append(rs.DeleteRecordsTopicResult(name=t.name, partitions=parts))
     return rs.DeleteRecordsResponse(throttle_time_ms=0, topics=topics)

@@ -27,9 +27,7 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.DeleteTopicsRequest)
             meta = broker.topics.by_id.get(topic_id)
             if meta is None:
                 results.append(
-                    rs.DeletableTopicResult(
-                        name=None, topic_id=topic_id, error_code=ErrorCode.UNKNOWN_TOPIC_ID
-                    )
+                    rs.DeletableTopicResult(name=None, topic_id=topic_id, error_code=ErrorCode.UNKNOWN_TOPIC_ID)
                 )
                 continue
             name = meta.name
@@ -40,7 +38,5 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.DeleteTopicsRequest)
                 rs.DeletableTopicResult(name=name, topic_id=topic_id, error_code=e.code, error_message=str(e))
             )
             continue
-        results.append(
-            rs.DeletableTopicResult(name=name, topic_id=deleted.topic_id, error_code=ErrorCode.NONE)
-        )
+        results.append(rs.DeletableTopicResult(name=name, topic_id=deleted.topic_id, error_code=ErrorCode.NONE))
     return rs.DeleteTopicsResponse(throttle_time_ms=0, responses=results)

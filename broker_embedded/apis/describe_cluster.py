@@ -16,9 +16,7 @@ API_KEY = 60
 BROKERS_ENDPOINT = 1
 
 
-def handle(
-    broker: Broker, ctx: RequestContext, request: rq.DescribeClusterRequest
-) -> rs.DescribeClusterResponse:
+def handle(broker: Broker, ctx: RequestContext, request: rq.DescribeClusterRequest) -> rs.DescribeClusterResponse:
     if ctx.api_version >= 1 and request.endpoint_type != BROKERS_ENDPOINT:
         return rs.DescribeClusterResponse(
             error_code=ErrorCode.MISMATCHED_ENDPOINT_TYPE,
@@ -32,8 +30,6 @@ def handle(
         endpoint_type=BROKERS_ENDPOINT,
         cluster_id=broker.cluster_id,
         controller_id=broker.node_id,
-        brokers=[
-            rs.DescribeClusterBroker(broker_id=broker.node_id, host=broker.host, port=broker.port, rack=None)
-        ],
+        brokers=[rs.DescribeClusterBroker(broker_id=broker.node_id, host=broker.host, port=broker.port, rack=None)],
         cluster_authorized_operations=-2147483648,
     )

@@ -62,9 +62,7 @@ def topic_config_entries(
                         )
                     )
                 syn.append(
-                    rs.DescribeConfigsSynonym(
-                        bsyn, format_value(bdef, bdef.default), ConfigSource.DEFAULT_CONFIG
-                    )
+                    rs.DescribeConfigsSynonym(bsyn, format_value(bdef, bdef.default), ConfigSource.DEFAULT_CONFIG)
                 )
         out.append(
             ConfigEntry(
@@ -98,9 +96,7 @@ def broker_config_entries(broker: Broker, keys: list[str] | None, docs: bool) ->
                 name=name,
                 value=format_value(d, value),
                 read_only=True,
-                config_source=int(
-                    ConfigSource.STATIC_BROKER_CONFIG if explicit else ConfigSource.DEFAULT_CONFIG
-                ),
+                config_source=int(ConfigSource.STATIC_BROKER_CONFIG if explicit else ConfigSource.DEFAULT_CONFIG),
                 config_type=int(d.type),
                 documentation=d.doc if docs else "",
                 synonyms=[],
@@ -109,9 +105,7 @@ def broker_config_entries(broker: Broker, keys: list[str] | None, docs: bool) ->
     return out
 
 
-def handle(
-    broker: Broker, ctx: RequestContext, request: rq.DescribeConfigsRequest
-) -> rs.DescribeConfigsResponse:
+def handle(broker: Broker, ctx: RequestContext, request: rq.DescribeConfigsRequest) -> rs.DescribeConfigsResponse:
     results = []
     for res in request.resources:
         keys = res.configuration_keys

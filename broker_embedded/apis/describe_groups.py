@@ -16,9 +16,7 @@ if TYPE_CHECKING:
 API_KEY = 15
 
 
-def handle(
-    broker: Broker, ctx: RequestContext, request: rq.DescribeGroupsRequest
-) -> rs.DescribeGroupsResponse:
+def handle(broker: Broker, ctx: RequestContext, request: rq.DescribeGroupsRequest) -> rs.DescribeGroupsResponse:
     out = []
     for group_id in request.groups:
         group = broker.group_coordinator.groups.get(group_id)
@@ -44,9 +42,7 @@ def handle(
                 client_id=m.client_id,
                 client_host=m.client_host,
                 # metadata and assignment are only meaningful once the group is Stable
-                member_metadata=m.metadata_for(group.protocol_name)
-                if stable and group.protocol_name
-                else b"",
+                member_metadata=m.metadata_for(group.protocol_name) if stable and group.protocol_name else b"",
                 member_assignment=m.assignment if stable else b"",
             )
             for m in group.members.values()

@@ -34,9 +34,7 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.FetchRequest) -> Any
                     rs.FetchableTopicResponse(
                         topic_id=ft.topic_id,
                         partitions=[
-                            rs.PartitionData(
-                                partition_index=fp.partition, error_code=ErrorCode.UNKNOWN_TOPIC_ID
-                            )
+                            rs.PartitionData(partition_index=fp.partition, error_code=ErrorCode.UNKNOWN_TOPIC_ID)
                             for fp in ft.partitions
                         ],
                     )
@@ -48,12 +46,7 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.FetchRequest) -> Any
         for fp in ft.partitions:
             statuses.append(FetchPartitionStatus(name, ft.topic_id, fp))
     read = read_partitions(broker, statuses, request)
-    if (
-        request.max_wait_ms <= 0
-        or read.total_bytes >= max(request.min_bytes, 1)
-        or read.has_error
-        or not statuses
-    ):
+    if request.max_wait_ms <= 0 or read.total_bytes >= max(request.min_bytes, 1) or read.has_error or not statuses:
         return read.to_response(use_ids, unknown)
     loop = asyncio.get_running_loop()
     future: asyncio.Future[rs.FetchResponse] = loop.create_future()

@@ -32,9 +32,7 @@ def _lookup(broker: Broker, key: str, key_type: int) -> tuple[ErrorCode, str | N
     return ErrorCode.NONE, None
 
 
-def handle(
-    broker: Broker, ctx: RequestContext, request: rq.FindCoordinatorRequest
-) -> rs.FindCoordinatorResponse:
+def handle(broker: Broker, ctx: RequestContext, request: rq.FindCoordinatorRequest) -> rs.FindCoordinatorResponse:
     if ctx.api_version >= 4:
         coordinators = []
         for key in request.coordinator_keys:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from broker_embedded.config import TOPIC_CONFIGS, ConfigError, ConfigType, validate_topic_configs
-from kafka_wire.errors import ErrorCode
+from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import incremental_alter_configs_request as rq
 from kafka_wire.protocol.messages import incremental_alter_configs_response as rs
 
@@ -33,9 +33,7 @@ def _apply(current: dict[str, Any], ops: list[rq.AlterableConfig]) -> dict[str, 
             if d.type != ConfigType.LIST:
                 raise ConfigError(f"Config value append/subtract is not allowed for config {op.name}")
             existing = raw.get(op.name, d.default)
-            items = (
-                list(existing) if isinstance(existing, list) else [x for x in str(existing).split(",") if x]
-            )
+            items = list(existing) if isinstance(existing, list) else [x for x in str(existing).split(",") if x]
             values = [x.strip() for x in (op.value or "").split(",") if x.strip()]
             if op.config_operation == APPEND:
                 items += [v for v in values if v not in items]
@@ -53,9 +51,7 @@ def handle(
     out = []
     for res in request.resources:
 
-        def result(
-            code: ErrorCode, message: str | None = None, res: Any = res
-        ) -> rs.AlterConfigsResourceResponse:
+        def result(code: ErrorCode, message: str | None = None, res: Any = res) -> rs.AlterConfigsResourceResponse:
             return rs.AlterConfigsResourceResponse(
                 error_code=code,
                 error_message=message,
@@ -76,16 +72,17 @@ def handle(
             continue
         topic = broker.topics.get(res.resource_name)
         if topic is None:
-            out.append(
-                result(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"Topic {res.resource_name} does not exist")
-            )
+            out.append(result(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"Topic {res.resource_name} does not exist"))
             continue
         try:
             overrides = _apply(topic.configs, res.configs)
         except ConfigError as e:
             out.append(result(ErrorCode.INVALID_CONFIG, str(e)))
             continue
-        if not request.validate_only:
-            broker.set_topic_configs(res.resource_name, overrides)
+        try:
+            broker.set_topic_configs(res.resource_name, overrides, validate_only=request.validate_only)
+        except KafkaError as e:
+            out.append(result(e.code, str(e)))
+            continue
         out.append(result(ErrorCode.NONE))
     return rs.IncrementalAlterConfigsResponse(throttle_time_ms=0, responses=out)

@@ -19,9 +19,7 @@ if TYPE_CHECKING:
 API_KEY = 22
 
 
-def handle(
-    broker: Broker, ctx: RequestContext, request: rq.InitProducerIdRequest
-) -> rs.InitProducerIdResponse:
+def handle(broker: Broker, ctx: RequestContext, request: rq.InitProducerIdRequest) -> rs.InitProducerIdResponse:
     if request.transactional_id is not None:
         if request.transaction_timeout_ms > broker.config["transaction.max.timeout.ms"] or (
             request.transaction_timeout_ms <= 0

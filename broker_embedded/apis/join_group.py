@@ -30,9 +30,7 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.JoinGroupRequest) ->
             return
         response = f.result() if not f.cancelled() else None
         # None: the member was removed or fenced while it waited
-        out.set_result(
-            response or rs.JoinGroupResponse(error_code=ErrorCode.UNKNOWN_MEMBER_ID, member_id=member_id)
-        )
+        out.set_result(response or rs.JoinGroupResponse(error_code=ErrorCode.UNKNOWN_MEMBER_ID, member_id=member_id))
 
     result.add_done_callback(done)
     return out

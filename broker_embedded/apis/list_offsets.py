@@ -34,9 +34,7 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.ListOffsetsRequest) 
                 partition.check_leader_epoch(p.current_leader_epoch)
                 found = partition.offset_for_timestamp(p.timestamp, read_committed)
             except KafkaError as e:
-                parts.append(
-                    rs.ListOffsetsPartitionResponse(partition_index=p.partition_index, error_code=e.code)
-                )
+                parts.append(rs.ListOffsetsPartitionResponse(partition_index=p.partition_index, error_code=e.code))
                 continue
             if found is None:
                 # no record at or after the timestamp: Kafka answers offset -1, timestamp -1

@@ -72,16 +72,12 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.MetadataRequest) -> 
                     topics.append(rs.MetadataResponseTopic(error_code=code, name=name))
                     continue
             if topic is None:
-                topics.append(
-                    rs.MetadataResponseTopic(error_code=ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, name=name)
-                )
+                topics.append(rs.MetadataResponseTopic(error_code=ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, name=name))
                 continue
             topics.append(topic_response(broker, topic))
     return rs.MetadataResponse(
         throttle_time_ms=0,
-        brokers=[
-            rs.MetadataResponseBroker(node_id=broker.node_id, host=broker.host, port=broker.port, rack=None)
-        ],
+        brokers=[rs.MetadataResponseBroker(node_id=broker.node_id, host=broker.host, port=broker.port, rack=None)],
         cluster_id=broker.cluster_id,
         controller_id=broker.node_id,
         topics=topics,

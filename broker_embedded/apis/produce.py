@@ -42,11 +42,7 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.ProduceRequest) -> A
                 continue
             partition = broker.partition(name, pdata.index)
             if partition is None:
-                code = (
-                    ErrorCode.UNKNOWN_TOPIC_ID
-                    if ctx.api_version >= 13
-                    else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
-                )
+                code = ErrorCode.UNKNOWN_TOPIC_ID if ctx.api_version >= 13 else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
                 out.partition_responses.append(_partition_error(pdata.index, code))
                 continue
             if pdata.records is None or len(pdata.records) == 0:

@@ -26,9 +26,7 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.SyncGroupRequest) ->
         if out.done():
             return
         response = f.result() if not f.cancelled() else None
-        out.set_result(
-            response or rs.SyncGroupResponse(error_code=ErrorCode.UNKNOWN_MEMBER_ID, assignment=b"")
-        )
+        out.set_result(response or rs.SyncGroupResponse(error_code=ErrorCode.UNKNOWN_MEMBER_ID, assignment=b""))
 
     result.add_done_callback(done)
     return out
