@@ -358,7 +358,11 @@ class GroupCoordinator:
         if was_leader:
             group.leader_id = new_id
         self._schedule_heartbeat_expiry(group, old)
-        if group.state == GroupState.STABLE and old.matches(protocols):
+        # Kafka's rule: a restarted static member whose protocols still include the group's
+        # selected one rejoins without a rebalance, even if its metadata bytes changed (a restarted
+        # consumer reports generation -1 in its subscription, so the bytes usually differ).
+        if group.state == GroupState.STABLE and group.protocol_name in {name for name, _ in protocols}:
+            old.protocols = protocols
             response = self._join_response(group, old)
             if version >= 9:
                 # KIP-814: a restarted static leader learns it leads but must skip the assignment
