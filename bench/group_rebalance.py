@@ -31,15 +31,20 @@ SECTION_END = "<!-- END bench.group_rebalance -->"
 PARTITIONS = 12
 
 
-def _prepare_topic(bootstrap: str, topic: str, can_create: bool) -> None:
+def _prepare_topic(bootstrap: str, topic: str, can_create: bool) -> int:
+    """Create and fill the topic; returns its partition count (the mock auto-creates its own)."""
+    admin = AdminClient({"bootstrap.servers": bootstrap})
     if can_create:
-        admin = AdminClient({"bootstrap.servers": bootstrap})
         admin.create_topics([NewTopic(topic, num_partitions=PARTITIONS, replication_factor=1)])[topic].result(30)
     producer = Producer({"bootstrap.servers": bootstrap, "linger.ms": 5})
-    for i in range(PARTITIONS * 10):
-        producer.produce(topic, value=b"x" * 100, partition=i % PARTITIONS if can_create else None)
+    producer.produce(topic, value=b"x")  # auto-creates where CreateTopics is missing
+    producer.flush(30)
+    partitions = len(admin.list_topics(topic, timeout=30).topics[topic].partitions)
+    for i in range(partitions * 10):
+        producer.produce(topic, value=b"x" * 100, partition=i % partitions)
     if producer.flush(30):
         raise RuntimeError("records not delivered")
+    return partitions
 
 
 def _consumer(bootstrap: str, group: str, **extra: Any) -> Consumer:
@@ -48,7 +53,7 @@ def _consumer(bootstrap: str, group: str, **extra: Any) -> Consumer:
     return Consumer(conf)
 
 
-def first_record_ms(bootstrap: str, topic: str, timeout: float) -> float:
+def first_record_ms(bootstrap: str, topic: str, partitions: int, timeout: float) -> float:
     """A new group, one consumer with default settings: subscribe() → first record."""
     c = _consumer(bootstrap, f"bench-{uuid.uuid4().hex[:8]}")
     try:
@@ -64,9 +69,9 @@ def first_record_ms(bootstrap: str, topic: str, timeout: float) -> float:
         c.close()
 
 
-def rebalance_3_to_4_ms(bootstrap: str, topic: str, timeout: float) -> float:
-    """3 members stable over 12 partitions; a 4th subscribes: time until all 4 own a disjoint,
-    complete assignment."""
+def rebalance_3_to_4_ms(bootstrap: str, topic: str, partitions: int, timeout: float) -> float:
+    """3 members stable over the topic's partitions; a 4th subscribes: time until all 4 own a
+    disjoint, complete assignment."""
     group = f"bench-{uuid.uuid4().hex[:8]}"
     members = [_consumer(bootstrap, group, **{"session.timeout.ms": 10000}) for _ in range(4)]
     stop = threading.Event()
@@ -87,8 +92,8 @@ def rebalance_3_to_4_ms(bootstrap: str, topic: str, timeout: float) -> float:
         union = frozenset().union(*owned)
         return (
             all(owned)
-            and len(union) == PARTITIONS
-            and sum(len(o) for o in owned) == PARTITIONS
+            and len(union) == partitions
+            and sum(len(o) for o in owned) == partitions
         )
 
     threads: list[threading.Thread] = []
@@ -127,13 +132,13 @@ def measure(target: str, repeat: int, timeout: float) -> dict[str, Any]:
         try:
             bootstrap = broker.start(30)
             topic = f"bench-groups-{uuid.uuid4().hex[:6]}"
-            _prepare_topic(bootstrap, topic, broker.info.supports_create_topics)
-            out: dict[str, Any] = {}
+            partitions = _prepare_topic(bootstrap, topic, broker.info.supports_create_topics)
+            out: dict[str, Any] = {"partitions": partitions}
             for name, fn in (("first_record_ms", first_record_ms), ("rebalance_3_to_4_ms", rebalance_3_to_4_ms)):
                 runs: list[float] = []
                 try:
                     for _ in range(repeat):
-                        runs.append(fn(bootstrap, topic, timeout))
+                        runs.append(fn(bootstrap, topic, partitions, timeout))
                     out[name] = {"median": statistics.median(runs), "runs": runs}
                 except Exception as e:  # a broken target fails its cell, not the run
                     out[name] = {"error": f"{type(e).__name__}: {e}", "runs": runs}
@@ -158,7 +163,9 @@ def render(results: dict[str, dict[str, Any]], argv: list[str]) -> str:
         f"load average {load_average()}",
         f"- **Client:** confluent-kafka {m.get('confluent_kafka', '?')}, default settings plus group.id, "
         "auto.offset.reset=earliest (session.timeout.ms=10000 for the rebalance); median of the runs",
-        f"- **Topic:** {PARTITIONS} partitions with 10 records each (the mock auto-creates its topic)",
+        "- **Topic:** "
+        + ", ".join(f"{t}: {results[t].get('partitions', '?')} partitions" for t in targets)
+        + " (10 records each; the mock auto-creates its topic with its own partition count)",
         "",
         "| metric | " + " | ".join([*targets, *(f"pykafka/{t}" for t in peers)]) + " |",
         "|---|" + "---:|" * (len(targets) + len(peers)),
@@ -167,7 +174,7 @@ def render(results: dict[str, dict[str, Any]], argv: list[str]) -> str:
                           ("rebalance_3_to_4_ms", "rebalance 3 → 4 members, ms")):
         cells = []
         for t in targets:
-            cell = results[t].get(metric, {})
+            cell = results[t].get(metric) or {}
             cells.append(f"{cell['median']:.0f}" if "median" in cell else f"error: {cell.get('error', '?')}")
         ratios = []
         ours = results.get("pykafka", {}).get(metric, {}).get("median")
@@ -212,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     print(section)
     if args.out:
         update_results(args.out, section)
-    return 1 if any("error" in cell for r in results.values() for cell in r.values()) else 0
+    return 1 if any(isinstance(c, dict) and "error" in c for r in results.values() for c in r.values()) else 0
 
 
 if __name__ == "__main__":
