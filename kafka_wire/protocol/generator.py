@@ -7,7 +7,7 @@ The specs are read from the copy that ships inside the kafka-python 3.x wheel
 committed; ``--check`` (and a test) proves that regenerating changes nothing.
 
 What is generated, per spec file: one module with a class per struct (``__slots__``, keyword
-constructor with the spec's defaults, ``__eq__``/``__repr__``) and straight-line encode/decode
+constructor with the spec's defaults; ``__eq__``/``__repr__`` come from ``primitives.Struct``) and straight-line encode/decode
 functions per distinct wire layout. Consecutive fixed-width fields are packed and unpacked with
 one ``struct`` call, and record data is passed through as a view: decoding speed matters because
 every request the broker serves goes through here.
@@ -439,7 +439,7 @@ class ModuleWriter:
     # --- classes ----------------------------------------------------------------------
     def class_text(self, st: StructSpec, root: bool) -> str:
         names = [f.py_name for f in st.fields]
-        lines = [f"class {st.name}:"]
+        lines = [f"class {st.name}(Struct):"]
         if root:
             lines.append(f'    """{self.m.name} (generated from Kafka\'s JSON message spec)."""')
             lines.append("")
@@ -468,17 +468,6 @@ class ModuleWriter:
         else:
             lines.append("    def __init__(self) -> None:")
             lines.append("        pass")
-        lines.append("")
-        lines.append("    def __eq__(self, other: object) -> bool:")
-        lines.append("        if type(other) is not type(self):")
-        lines.append("            return NotImplemented")
-        lines.append("        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)")
-        lines.append("")
-        lines.append("    __hash__ = None  # type: ignore[assignment]")
-        lines.append("")
-        lines.append("    def __repr__(self) -> str:")
-        lines.append("        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)")
-        lines.append("        return f'{type(self).__name__}({args})'")
         return "\n".join(lines) + "\n"
 
     def render(self) -> str:
@@ -496,7 +485,7 @@ class ModuleWriter:
             "from typing import Any",
             "",
             "from kafka_wire.protocol.primitives import (",
-            "    UNSET, Buffer, ZERO_UUID,",
+            "    UNSET, Buffer, Struct, ZERO_UUID,",
             "    enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,",
             "    enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,",
             "    read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,",

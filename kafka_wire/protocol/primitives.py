@@ -35,6 +35,23 @@ class _Unset:
 
 UNSET: Any = _Unset()
 
+class Struct:
+    """Base of every generated message and struct class: value equality and a readable repr."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable values
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{s}={getattr(self, s)!r}" for s in self.__slots__)
+        return f"{type(self).__name__}({args})"
+
+
 # uvarint encodings of small numbers are by far the most common: precompute them.
 _UVARINT_CACHE = [bytes([n]) for n in range(128)]
 

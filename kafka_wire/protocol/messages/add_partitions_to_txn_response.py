@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -24,7 +24,7 @@ _S0 = struct.Struct('>i')
 _S1 = struct.Struct('>ih')
 
 
-class AddPartitionsToTxnResponse:
+class AddPartitionsToTxnResponse(Struct):
     """AddPartitionsToTxnResponse (generated from Kafka's JSON message spec)."""
 
     API_KEY = 24
@@ -38,73 +38,29 @@ class AddPartitionsToTxnResponse:
         self.results_by_transaction = [] if results_by_transaction is None else results_by_transaction
         self.results_by_topic_v3_and_below = [] if results_by_topic_v3_and_below is None else results_by_topic_v3_and_below
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class AddPartitionsToTxnResult:
+class AddPartitionsToTxnResult(Struct):
     __slots__ = ('transactional_id', 'topic_results')
 
     def __init__(self, transactional_id: Any = '', topic_results: Any = None) -> None:
         self.transactional_id = transactional_id
         self.topic_results = [] if topic_results is None else topic_results
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class AddPartitionsToTxnTopicResult:
+class AddPartitionsToTxnTopicResult(Struct):
     __slots__ = ('name', 'results_by_partition')
 
     def __init__(self, name: Any = '', results_by_partition: Any = None) -> None:
         self.name = name
         self.results_by_partition = [] if results_by_partition is None else results_by_partition
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class AddPartitionsToTxnPartitionResult:
+class AddPartitionsToTxnPartitionResult(Struct):
     __slots__ = ('partition_index', 'partition_error_code')
 
     def __init__(self, partition_index: Any = 0, partition_error_code: Any = 0) -> None:
         self.partition_index = partition_index
         self.partition_error_code = partition_error_code
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -24,7 +24,7 @@ _S0 = struct.Struct('>i')
 _S1 = struct.Struct('>h')
 
 
-class AlterClientQuotasResponse:
+class AlterClientQuotasResponse(Struct):
     """AlterClientQuotasResponse (generated from Kafka's JSON message spec)."""
 
     API_KEY = 49
@@ -36,19 +36,8 @@ class AlterClientQuotasResponse:
         self.throttle_time_ms = throttle_time_ms
         self.entries = [] if entries is None else entries
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class EntryData:
+class EntryData(Struct):
     __slots__ = ('error_code', 'error_message', 'entity')
 
     def __init__(self, error_code: Any = 0, error_message: Any = '', entity: Any = None) -> None:
@@ -56,35 +45,13 @@ class EntryData:
         self.error_message = error_message
         self.entity = [] if entity is None else entity
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class EntityData:
+class EntityData(Struct):
     __slots__ = ('entity_type', 'entity_name')
 
     def __init__(self, entity_type: Any = '', entity_name: Any = '') -> None:
         self.entity_type = entity_type
         self.entity_name = entity_name
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

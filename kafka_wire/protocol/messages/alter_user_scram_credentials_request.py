@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -24,7 +24,7 @@ _S0 = struct.Struct('>b')
 _S1 = struct.Struct('>bi')
 
 
-class AlterUserScramCredentialsRequest:
+class AlterUserScramCredentialsRequest(Struct):
     """AlterUserScramCredentialsRequest (generated from Kafka's JSON message spec)."""
 
     API_KEY = 51
@@ -36,38 +36,16 @@ class AlterUserScramCredentialsRequest:
         self.deletions = [] if deletions is None else deletions
         self.upsertions = [] if upsertions is None else upsertions
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class ScramCredentialDeletion:
+class ScramCredentialDeletion(Struct):
     __slots__ = ('name', 'mechanism')
 
     def __init__(self, name: Any = '', mechanism: Any = 0) -> None:
         self.name = name
         self.mechanism = mechanism
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class ScramCredentialUpsertion:
+class ScramCredentialUpsertion(Struct):
     __slots__ = ('name', 'mechanism', 'iterations', 'salt', 'salted_password')
 
     def __init__(self, name: Any = '', mechanism: Any = 0, iterations: Any = 0, salt: Any = b'', salted_password: Any = b'') -> None:
@@ -76,17 +54,6 @@ class ScramCredentialUpsertion:
         self.iterations = iterations
         self.salt = salt
         self.salted_password = salted_password
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

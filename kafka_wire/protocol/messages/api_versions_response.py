@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -28,7 +28,7 @@ _S4 = struct.Struct('>q')
 _S5 = struct.Struct('>?')
 
 
-class ApiVersionsResponse:
+class ApiVersionsResponse(Struct):
     """ApiVersionsResponse (generated from Kafka's JSON message spec)."""
 
     API_KEY = 18
@@ -45,19 +45,8 @@ class ApiVersionsResponse:
         self.finalized_features = [] if finalized_features is None else finalized_features
         self.zk_migration_ready = zk_migration_ready
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class ApiVersion:
+class ApiVersion(Struct):
     __slots__ = ('api_key', 'min_version', 'max_version')
 
     def __init__(self, api_key: Any = 0, min_version: Any = 0, max_version: Any = 0) -> None:
@@ -65,19 +54,8 @@ class ApiVersion:
         self.min_version = min_version
         self.max_version = max_version
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class SupportedFeatureKey:
+class SupportedFeatureKey(Struct):
     __slots__ = ('name', 'min_version', 'max_version')
 
     def __init__(self, name: Any = '', min_version: Any = 0, max_version: Any = 0) -> None:
@@ -85,36 +63,14 @@ class SupportedFeatureKey:
         self.min_version = min_version
         self.max_version = max_version
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class FinalizedFeatureKey:
+class FinalizedFeatureKey(Struct):
     __slots__ = ('name', 'max_version_level', 'min_version_level')
 
     def __init__(self, name: Any = '', max_version_level: Any = 0, min_version_level: Any = 0) -> None:
         self.name = name
         self.max_version_level = max_version_level
         self.min_version_level = min_version_level
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -22,7 +22,7 @@ FLEXIBLE_VERSIONS = None
 
 
 
-class ConsumerProtocolAssignment:
+class ConsumerProtocolAssignment(Struct):
     """ConsumerProtocolAssignment (generated from Kafka's JSON message spec)."""
 
     VALID_VERSIONS = (0, 3)
@@ -33,35 +33,13 @@ class ConsumerProtocolAssignment:
         self.assigned_partitions = [] if assigned_partitions is None else assigned_partitions
         self.user_data = user_data
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class TopicPartition:
+class TopicPartition(Struct):
     __slots__ = ('topic', 'partitions')
 
     def __init__(self, topic: Any = '', partitions: Any = None) -> None:
         self.topic = topic
         self.partitions = [] if partitions is None else partitions
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

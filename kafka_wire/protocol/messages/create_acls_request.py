@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -24,7 +24,7 @@ _S0 = struct.Struct('>b')
 _S1 = struct.Struct('>bb')
 
 
-class CreateAclsRequest:
+class CreateAclsRequest(Struct):
     """CreateAclsRequest (generated from Kafka's JSON message spec)."""
 
     API_KEY = 30
@@ -35,19 +35,8 @@ class CreateAclsRequest:
     def __init__(self, creations: Any = None) -> None:
         self.creations = [] if creations is None else creations
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class AclCreation:
+class AclCreation(Struct):
     __slots__ = ('resource_type', 'resource_name', 'resource_pattern_type', 'principal', 'host', 'operation', 'permission_type')
 
     def __init__(self, resource_type: Any = 0, resource_name: Any = '', resource_pattern_type: Any = 3, principal: Any = '', host: Any = '', operation: Any = 0, permission_type: Any = 0) -> None:
@@ -58,17 +47,6 @@ class AclCreation:
         self.host = host
         self.operation = operation
         self.permission_type = permission_type
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -24,7 +24,7 @@ _S0 = struct.Struct('>i')
 _S1 = struct.Struct('>i?')
 
 
-class CreatePartitionsRequest:
+class CreatePartitionsRequest(Struct):
     """CreatePartitionsRequest (generated from Kafka's JSON message spec)."""
 
     API_KEY = 37
@@ -37,19 +37,8 @@ class CreatePartitionsRequest:
         self.timeout_ms = timeout_ms
         self.validate_only = validate_only
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class CreatePartitionsTopic:
+class CreatePartitionsTopic(Struct):
     __slots__ = ('name', 'count', 'assignments')
 
     def __init__(self, name: Any = '', count: Any = 0, assignments: Any = UNSET) -> None:
@@ -57,34 +46,12 @@ class CreatePartitionsTopic:
         self.count = count
         self.assignments = [] if assignments is UNSET else assignments
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class CreatePartitionsAssignment:
+class CreatePartitionsAssignment(Struct):
     __slots__ = ('broker_ids',)
 
     def __init__(self, broker_ids: Any = None) -> None:
         self.broker_ids = [] if broker_ids is None else broker_ids
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -25,7 +25,7 @@ _S1 = struct.Struct('>i')
 _S2 = struct.Struct('>i?')
 
 
-class CreateTopicsRequest:
+class CreateTopicsRequest(Struct):
     """CreateTopicsRequest (generated from Kafka's JSON message spec)."""
 
     API_KEY = 19
@@ -38,19 +38,8 @@ class CreateTopicsRequest:
         self.timeout_ms = timeout_ms
         self.validate_only = validate_only
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class CreatableTopic:
+class CreatableTopic(Struct):
     __slots__ = ('name', 'num_partitions', 'replication_factor', 'assignments', 'configs')
 
     def __init__(self, name: Any = '', num_partitions: Any = 0, replication_factor: Any = 0, assignments: Any = None, configs: Any = None) -> None:
@@ -60,54 +49,21 @@ class CreatableTopic:
         self.assignments = [] if assignments is None else assignments
         self.configs = [] if configs is None else configs
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class CreatableReplicaAssignment:
+class CreatableReplicaAssignment(Struct):
     __slots__ = ('partition_index', 'broker_ids')
 
     def __init__(self, partition_index: Any = 0, broker_ids: Any = None) -> None:
         self.partition_index = partition_index
         self.broker_ids = [] if broker_ids is None else broker_ids
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class CreatableTopicConfig:
+class CreatableTopicConfig(Struct):
     __slots__ = ('name', 'value')
 
     def __init__(self, name: Any = '', value: Any = '') -> None:
         self.name = name
         self.value = value
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

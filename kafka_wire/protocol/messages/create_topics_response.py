@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -27,7 +27,7 @@ _S3 = struct.Struct('>?b?')
 _S4 = struct.Struct('>16sh')
 
 
-class CreateTopicsResponse:
+class CreateTopicsResponse(Struct):
     """CreateTopicsResponse (generated from Kafka's JSON message spec)."""
 
     API_KEY = 19
@@ -39,19 +39,8 @@ class CreateTopicsResponse:
         self.throttle_time_ms = throttle_time_ms
         self.topics = [] if topics is None else topics
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class CreatableTopicResult:
+class CreatableTopicResult(Struct):
     __slots__ = ('name', 'topic_id', 'error_code', 'error_message', 'topic_config_error_code', 'num_partitions', 'replication_factor', 'configs')
 
     def __init__(self, name: Any = '', topic_id: Any = ZERO_UUID, error_code: Any = 0, error_message: Any = '', topic_config_error_code: Any = 0, num_partitions: Any = -1, replication_factor: Any = -1, configs: Any = UNSET) -> None:
@@ -64,19 +53,8 @@ class CreatableTopicResult:
         self.replication_factor = replication_factor
         self.configs = [] if configs is UNSET else configs
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class CreatableTopicConfigs:
+class CreatableTopicConfigs(Struct):
     __slots__ = ('name', 'value', 'read_only', 'config_source', 'is_sensitive')
 
     def __init__(self, name: Any = '', value: Any = '', read_only: Any = False, config_source: Any = -1, is_sensitive: Any = False) -> None:
@@ -85,17 +63,6 @@ class CreatableTopicConfigs:
         self.read_only = read_only
         self.config_source = config_source
         self.is_sensitive = is_sensitive
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -26,7 +26,7 @@ _S2 = struct.Struct('>b')
 _S3 = struct.Struct('>bb')
 
 
-class DeleteAclsResponse:
+class DeleteAclsResponse(Struct):
     """DeleteAclsResponse (generated from Kafka's JSON message spec)."""
 
     API_KEY = 31
@@ -38,19 +38,8 @@ class DeleteAclsResponse:
         self.throttle_time_ms = throttle_time_ms
         self.filter_results = [] if filter_results is None else filter_results
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class DeleteAclsFilterResult:
+class DeleteAclsFilterResult(Struct):
     __slots__ = ('error_code', 'error_message', 'matching_acls')
 
     def __init__(self, error_code: Any = 0, error_message: Any = '', matching_acls: Any = None) -> None:
@@ -58,19 +47,8 @@ class DeleteAclsFilterResult:
         self.error_message = error_message
         self.matching_acls = [] if matching_acls is None else matching_acls
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class DeleteAclsMatchingAcl:
+class DeleteAclsMatchingAcl(Struct):
     __slots__ = ('error_code', 'error_message', 'resource_type', 'resource_name', 'pattern_type', 'principal', 'host', 'operation', 'permission_type')
 
     def __init__(self, error_code: Any = 0, error_message: Any = '', resource_type: Any = 0, resource_name: Any = '', pattern_type: Any = 3, principal: Any = '', host: Any = '', operation: Any = 0, permission_type: Any = 0) -> None:
@@ -83,17 +61,6 @@ class DeleteAclsMatchingAcl:
         self.host = host
         self.operation = operation
         self.permission_type = permission_type
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

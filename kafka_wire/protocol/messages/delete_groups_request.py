@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -22,7 +22,7 @@ FLEXIBLE_VERSIONS = (2, 32767)
 
 
 
-class DeleteGroupsRequest:
+class DeleteGroupsRequest(Struct):
     """DeleteGroupsRequest (generated from Kafka's JSON message spec)."""
 
     API_KEY = 42
@@ -32,17 +32,6 @@ class DeleteGroupsRequest:
 
     def __init__(self, groups_names: Any = None) -> None:
         self.groups_names = [] if groups_names is None else groups_names
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

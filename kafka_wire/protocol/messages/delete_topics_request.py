@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -24,7 +24,7 @@ _S0 = struct.Struct('>i')
 _S1 = struct.Struct('>16s')
 
 
-class DeleteTopicsRequest:
+class DeleteTopicsRequest(Struct):
     """DeleteTopicsRequest (generated from Kafka's JSON message spec)."""
 
     API_KEY = 20
@@ -37,35 +37,13 @@ class DeleteTopicsRequest:
         self.topic_names = [] if topic_names is None else topic_names
         self.timeout_ms = timeout_ms
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class DeleteTopicState:
+class DeleteTopicState(Struct):
     __slots__ = ('name', 'topic_id')
 
     def __init__(self, name: Any = None, topic_id: Any = ZERO_UUID) -> None:
         self.name = name
         self.topic_id = topic_id
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -25,7 +25,7 @@ _S1 = struct.Struct('>h')
 _S2 = struct.Struct('>16sh')
 
 
-class DeleteTopicsResponse:
+class DeleteTopicsResponse(Struct):
     """DeleteTopicsResponse (generated from Kafka's JSON message spec)."""
 
     API_KEY = 20
@@ -37,19 +37,8 @@ class DeleteTopicsResponse:
         self.throttle_time_ms = throttle_time_ms
         self.responses = [] if responses is None else responses
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class DeletableTopicResult:
+class DeletableTopicResult(Struct):
     __slots__ = ('name', 'topic_id', 'error_code', 'error_message')
 
     def __init__(self, name: Any = '', topic_id: Any = ZERO_UUID, error_code: Any = 0, error_message: Any = None) -> None:
@@ -57,17 +46,6 @@ class DeletableTopicResult:
         self.topic_id = topic_id
         self.error_code = error_code
         self.error_message = error_message
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

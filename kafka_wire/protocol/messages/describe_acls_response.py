@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -25,7 +25,7 @@ _S1 = struct.Struct('>b')
 _S2 = struct.Struct('>bb')
 
 
-class DescribeAclsResponse:
+class DescribeAclsResponse(Struct):
     """DescribeAclsResponse (generated from Kafka's JSON message spec)."""
 
     API_KEY = 29
@@ -39,19 +39,8 @@ class DescribeAclsResponse:
         self.error_message = error_message
         self.resources = [] if resources is None else resources
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class DescribeAclsResource:
+class DescribeAclsResource(Struct):
     __slots__ = ('resource_type', 'resource_name', 'pattern_type', 'acls')
 
     def __init__(self, resource_type: Any = 0, resource_name: Any = '', pattern_type: Any = 3, acls: Any = None) -> None:
@@ -60,19 +49,8 @@ class DescribeAclsResource:
         self.pattern_type = pattern_type
         self.acls = [] if acls is None else acls
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class AclDescription:
+class AclDescription(Struct):
     __slots__ = ('principal', 'host', 'operation', 'permission_type')
 
     def __init__(self, principal: Any = '', host: Any = '', operation: Any = 0, permission_type: Any = 0) -> None:
@@ -80,17 +58,6 @@ class AclDescription:
         self.host = host
         self.operation = operation
         self.permission_type = permission_type
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -24,7 +24,7 @@ _S0 = struct.Struct('>b')
 _S1 = struct.Struct('>?')
 
 
-class DescribeClientQuotasRequest:
+class DescribeClientQuotasRequest(Struct):
     """DescribeClientQuotasRequest (generated from Kafka's JSON message spec)."""
 
     API_KEY = 48
@@ -36,36 +36,14 @@ class DescribeClientQuotasRequest:
         self.components = [] if components is None else components
         self.strict = strict
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class ComponentData:
+class ComponentData(Struct):
     __slots__ = ('entity_type', 'match_type', 'match')
 
     def __init__(self, entity_type: Any = '', match_type: Any = 0, match: Any = '') -> None:
         self.entity_type = entity_type
         self.match_type = match_type
         self.match = match
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

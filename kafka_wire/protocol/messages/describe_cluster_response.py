@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -26,7 +26,7 @@ _S2 = struct.Struct('>b')
 _S3 = struct.Struct('>?')
 
 
-class DescribeClusterResponse:
+class DescribeClusterResponse(Struct):
     """DescribeClusterResponse (generated from Kafka's JSON message spec)."""
 
     API_KEY = 60
@@ -44,19 +44,8 @@ class DescribeClusterResponse:
         self.brokers = [] if brokers is None else brokers
         self.cluster_authorized_operations = cluster_authorized_operations
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class DescribeClusterBroker:
+class DescribeClusterBroker(Struct):
     __slots__ = ('broker_id', 'host', 'port', 'rack', 'is_fenced')
 
     def __init__(self, broker_id: Any = 0, host: Any = '', port: Any = 0, rack: Any = None, is_fenced: Any = False) -> None:
@@ -65,17 +54,6 @@ class DescribeClusterBroker:
         self.port = port
         self.rack = rack
         self.is_fenced = is_fenced
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -25,7 +25,7 @@ _S1 = struct.Struct('>?')
 _S2 = struct.Struct('>??')
 
 
-class DescribeConfigsRequest:
+class DescribeConfigsRequest(Struct):
     """DescribeConfigsRequest (generated from Kafka's JSON message spec)."""
 
     API_KEY = 32
@@ -38,36 +38,14 @@ class DescribeConfigsRequest:
         self.include_synonyms = include_synonyms
         self.include_documentation = include_documentation
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class DescribeConfigsResource:
+class DescribeConfigsResource(Struct):
     __slots__ = ('resource_type', 'resource_name', 'configuration_keys')
 
     def __init__(self, resource_type: Any = 0, resource_name: Any = '', configuration_keys: Any = UNSET) -> None:
         self.resource_type = resource_type
         self.resource_name = resource_name
         self.configuration_keys = [] if configuration_keys is UNSET else configuration_keys
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

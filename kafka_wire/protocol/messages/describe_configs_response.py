@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -26,7 +26,7 @@ _S2 = struct.Struct('>b')
 _S3 = struct.Struct('>?b?')
 
 
-class DescribeConfigsResponse:
+class DescribeConfigsResponse(Struct):
     """DescribeConfigsResponse (generated from Kafka's JSON message spec)."""
 
     API_KEY = 32
@@ -38,19 +38,8 @@ class DescribeConfigsResponse:
         self.throttle_time_ms = throttle_time_ms
         self.results = [] if results is None else results
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class DescribeConfigsResult:
+class DescribeConfigsResult(Struct):
     __slots__ = ('error_code', 'error_message', 'resource_type', 'resource_name', 'configs')
 
     def __init__(self, error_code: Any = 0, error_message: Any = '', resource_type: Any = 0, resource_name: Any = '', configs: Any = None) -> None:
@@ -60,19 +49,8 @@ class DescribeConfigsResult:
         self.resource_name = resource_name
         self.configs = [] if configs is None else configs
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class DescribeConfigsResourceResult:
+class DescribeConfigsResourceResult(Struct):
     __slots__ = ('name', 'value', 'read_only', 'config_source', 'is_default', 'is_sensitive', 'synonyms', 'config_type', 'documentation')
 
     def __init__(self, name: Any = '', value: Any = '', read_only: Any = False, config_source: Any = -1, is_default: Any = False, is_sensitive: Any = False, synonyms: Any = None, config_type: Any = 0, documentation: Any = '') -> None:
@@ -86,36 +64,14 @@ class DescribeConfigsResourceResult:
         self.config_type = config_type
         self.documentation = documentation
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class DescribeConfigsSynonym:
+class DescribeConfigsSynonym(Struct):
     __slots__ = ('name', 'value', 'source')
 
     def __init__(self, name: Any = '', value: Any = '', source: Any = 0) -> None:
         self.name = name
         self.value = value
         self.source = source
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

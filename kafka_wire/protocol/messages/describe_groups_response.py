@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -24,7 +24,7 @@ _S0 = struct.Struct('>h')
 _S1 = struct.Struct('>i')
 
 
-class DescribeGroupsResponse:
+class DescribeGroupsResponse(Struct):
     """DescribeGroupsResponse (generated from Kafka's JSON message spec)."""
 
     API_KEY = 15
@@ -36,19 +36,8 @@ class DescribeGroupsResponse:
         self.throttle_time_ms = throttle_time_ms
         self.groups = [] if groups is None else groups
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class DescribedGroup:
+class DescribedGroup(Struct):
     __slots__ = ('error_code', 'error_message', 'group_id', 'group_state', 'protocol_type', 'protocol_data', 'members', 'authorized_operations')
 
     def __init__(self, error_code: Any = 0, error_message: Any = None, group_id: Any = '', group_state: Any = '', protocol_type: Any = '', protocol_data: Any = '', members: Any = None, authorized_operations: Any = -2147483648) -> None:
@@ -61,19 +50,8 @@ class DescribedGroup:
         self.members = [] if members is None else members
         self.authorized_operations = authorized_operations
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class DescribedGroupMember:
+class DescribedGroupMember(Struct):
     __slots__ = ('member_id', 'group_instance_id', 'client_id', 'client_host', 'member_metadata', 'member_assignment')
 
     def __init__(self, member_id: Any = '', group_instance_id: Any = None, client_id: Any = '', client_host: Any = '', member_metadata: Any = b'', member_assignment: Any = b'') -> None:
@@ -83,17 +61,6 @@ class DescribedGroupMember:
         self.client_host = client_host
         self.member_metadata = member_metadata
         self.member_assignment = member_assignment
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

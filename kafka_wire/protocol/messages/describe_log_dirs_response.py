@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -28,7 +28,7 @@ _S4 = struct.Struct('>qq')
 _S5 = struct.Struct('>qq?')
 
 
-class DescribeLogDirsResponse:
+class DescribeLogDirsResponse(Struct):
     """DescribeLogDirsResponse (generated from Kafka's JSON message spec)."""
 
     API_KEY = 35
@@ -41,19 +41,8 @@ class DescribeLogDirsResponse:
         self.error_code = error_code
         self.results = [] if results is None else results
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class DescribeLogDirsResult:
+class DescribeLogDirsResult(Struct):
     __slots__ = ('error_code', 'log_dir', 'topics', 'total_bytes', 'usable_bytes', 'is_cordoned')
 
     def __init__(self, error_code: Any = 0, log_dir: Any = '', topics: Any = None, total_bytes: Any = -1, usable_bytes: Any = -1, is_cordoned: Any = False) -> None:
@@ -64,38 +53,16 @@ class DescribeLogDirsResult:
         self.usable_bytes = usable_bytes
         self.is_cordoned = is_cordoned
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class DescribeLogDirsTopic:
+class DescribeLogDirsTopic(Struct):
     __slots__ = ('name', 'partitions')
 
     def __init__(self, name: Any = '', partitions: Any = None) -> None:
         self.name = name
         self.partitions = [] if partitions is None else partitions
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class DescribeLogDirsPartition:
+class DescribeLogDirsPartition(Struct):
     __slots__ = ('partition_index', 'partition_size', 'offset_lag', 'is_future_key')
 
     def __init__(self, partition_index: Any = 0, partition_size: Any = 0, offset_lag: Any = 0, is_future_key: Any = False) -> None:
@@ -103,17 +70,6 @@ class DescribeLogDirsPartition:
         self.partition_size = partition_size
         self.offset_lag = offset_lag
         self.is_future_key = is_future_key
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

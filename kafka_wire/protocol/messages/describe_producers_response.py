@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -25,7 +25,7 @@ _S1 = struct.Struct('>ih')
 _S2 = struct.Struct('>qiiqiq')
 
 
-class DescribeProducersResponse:
+class DescribeProducersResponse(Struct):
     """DescribeProducersResponse (generated from Kafka's JSON message spec)."""
 
     API_KEY = 61
@@ -37,38 +37,16 @@ class DescribeProducersResponse:
         self.throttle_time_ms = throttle_time_ms
         self.topics = [] if topics is None else topics
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class TopicResponse:
+class TopicResponse(Struct):
     __slots__ = ('name', 'partitions')
 
     def __init__(self, name: Any = '', partitions: Any = None) -> None:
         self.name = name
         self.partitions = [] if partitions is None else partitions
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class PartitionResponse:
+class PartitionResponse(Struct):
     __slots__ = ('partition_index', 'error_code', 'error_message', 'active_producers')
 
     def __init__(self, partition_index: Any = 0, error_code: Any = 0, error_message: Any = None, active_producers: Any = None) -> None:
@@ -77,19 +55,8 @@ class PartitionResponse:
         self.error_message = error_message
         self.active_producers = [] if active_producers is None else active_producers
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class ProducerState:
+class ProducerState(Struct):
     __slots__ = ('producer_id', 'producer_epoch', 'last_sequence', 'last_timestamp', 'coordinator_epoch', 'current_txn_start_offset')
 
     def __init__(self, producer_id: Any = 0, producer_epoch: Any = 0, last_sequence: Any = -1, last_timestamp: Any = -1, coordinator_epoch: Any = 0, current_txn_start_offset: Any = -1) -> None:
@@ -99,17 +66,6 @@ class ProducerState:
         self.last_timestamp = last_timestamp
         self.coordinator_epoch = coordinator_epoch
         self.current_txn_start_offset = current_txn_start_offset
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -27,7 +27,7 @@ _S3 = struct.Struct('>hiii')
 _S4 = struct.Struct('>b')
 
 
-class DescribeTopicPartitionsResponse:
+class DescribeTopicPartitionsResponse(Struct):
     """DescribeTopicPartitionsResponse (generated from Kafka's JSON message spec)."""
 
     API_KEY = 75
@@ -40,19 +40,8 @@ class DescribeTopicPartitionsResponse:
         self.topics = [] if topics is None else topics
         self.next_cursor = next_cursor
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class DescribeTopicPartitionsResponseTopic:
+class DescribeTopicPartitionsResponseTopic(Struct):
     __slots__ = ('error_code', 'name', 'topic_id', 'is_internal', 'partitions', 'topic_authorized_operations')
 
     def __init__(self, error_code: Any = 0, name: Any = '', topic_id: Any = ZERO_UUID, is_internal: Any = False, partitions: Any = None, topic_authorized_operations: Any = -2147483648) -> None:
@@ -63,19 +52,8 @@ class DescribeTopicPartitionsResponseTopic:
         self.partitions = [] if partitions is None else partitions
         self.topic_authorized_operations = topic_authorized_operations
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class DescribeTopicPartitionsResponsePartition:
+class DescribeTopicPartitionsResponsePartition(Struct):
     __slots__ = ('error_code', 'partition_index', 'leader_id', 'leader_epoch', 'replica_nodes', 'isr_nodes', 'eligible_leader_replicas', 'last_known_elr', 'offline_replicas')
 
     def __init__(self, error_code: Any = 0, partition_index: Any = 0, leader_id: Any = 0, leader_epoch: Any = -1, replica_nodes: Any = None, isr_nodes: Any = None, eligible_leader_replicas: Any = None, last_known_elr: Any = None, offline_replicas: Any = None) -> None:
@@ -89,35 +67,13 @@ class DescribeTopicPartitionsResponsePartition:
         self.last_known_elr = last_known_elr
         self.offline_replicas = [] if offline_replicas is None else offline_replicas
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class Cursor:
+class Cursor(Struct):
     __slots__ = ('topic_name', 'partition_index')
 
     def __init__(self, topic_name: Any = '', partition_index: Any = 0) -> None:
         self.topic_name = topic_name
         self.partition_index = partition_index
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -25,7 +25,7 @@ _S1 = struct.Struct('>h')
 _S2 = struct.Struct('>iqqh')
 
 
-class DescribeTransactionsResponse:
+class DescribeTransactionsResponse(Struct):
     """DescribeTransactionsResponse (generated from Kafka's JSON message spec)."""
 
     API_KEY = 65
@@ -37,19 +37,8 @@ class DescribeTransactionsResponse:
         self.throttle_time_ms = throttle_time_ms
         self.transaction_states = [] if transaction_states is None else transaction_states
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class TransactionState:
+class TransactionState(Struct):
     __slots__ = ('error_code', 'transactional_id', 'transaction_state', 'transaction_timeout_ms', 'transaction_start_time_ms', 'producer_id', 'producer_epoch', 'topics')
 
     def __init__(self, error_code: Any = 0, transactional_id: Any = '', transaction_state: Any = '', transaction_timeout_ms: Any = 0, transaction_start_time_ms: Any = 0, producer_id: Any = 0, producer_epoch: Any = 0, topics: Any = None) -> None:
@@ -62,35 +51,13 @@ class TransactionState:
         self.producer_epoch = producer_epoch
         self.topics = [] if topics is None else topics
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class TopicData:
+class TopicData(Struct):
     __slots__ = ('topic', 'partitions')
 
     def __init__(self, topic: Any = '', partitions: Any = None) -> None:
         self.topic = topic
         self.partitions = [] if partitions is None else partitions
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -25,7 +25,7 @@ _S1 = struct.Struct('>h')
 _S2 = struct.Struct('>bi')
 
 
-class DescribeUserScramCredentialsResponse:
+class DescribeUserScramCredentialsResponse(Struct):
     """DescribeUserScramCredentialsResponse (generated from Kafka's JSON message spec)."""
 
     API_KEY = 50
@@ -39,19 +39,8 @@ class DescribeUserScramCredentialsResponse:
         self.error_message = error_message
         self.results = [] if results is None else results
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class DescribeUserScramCredentialsResult:
+class DescribeUserScramCredentialsResult(Struct):
     __slots__ = ('user', 'error_code', 'error_message', 'credential_infos')
 
     def __init__(self, user: Any = '', error_code: Any = 0, error_message: Any = '', credential_infos: Any = None) -> None:
@@ -60,35 +49,13 @@ class DescribeUserScramCredentialsResult:
         self.error_message = error_message
         self.credential_infos = [] if credential_infos is None else credential_infos
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class CredentialInfo:
+class CredentialInfo(Struct):
     __slots__ = ('mechanism', 'iterations')
 
     def __init__(self, mechanism: Any = 0, iterations: Any = 0) -> None:
         self.mechanism = mechanism
         self.iterations = iterations
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

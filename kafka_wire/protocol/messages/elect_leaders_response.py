@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -24,7 +24,7 @@ _S0 = struct.Struct('>i')
 _S1 = struct.Struct('>ih')
 
 
-class ElectLeadersResponse:
+class ElectLeadersResponse(Struct):
     """ElectLeadersResponse (generated from Kafka's JSON message spec)."""
 
     API_KEY = 43
@@ -37,55 +37,22 @@ class ElectLeadersResponse:
         self.error_code = error_code
         self.replica_election_results = [] if replica_election_results is None else replica_election_results
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class ReplicaElectionResult:
+class ReplicaElectionResult(Struct):
     __slots__ = ('topic', 'partition_result')
 
     def __init__(self, topic: Any = '', partition_result: Any = None) -> None:
         self.topic = topic
         self.partition_result = [] if partition_result is None else partition_result
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class PartitionResult:
+class PartitionResult(Struct):
     __slots__ = ('partition_id', 'error_code', 'error_message')
 
     def __init__(self, partition_id: Any = 0, error_code: Any = 0, error_message: Any = '') -> None:
         self.partition_id = partition_id
         self.error_code = error_code
         self.error_message = error_message
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -32,7 +32,7 @@ _S8 = struct.Struct('>iq')
 _S9 = struct.Struct('>q')
 
 
-class FetchRequest:
+class FetchRequest(Struct):
     """FetchRequest (generated from Kafka's JSON message spec)."""
 
     API_KEY = 1
@@ -54,38 +54,16 @@ class FetchRequest:
         self.forgotten_topics_data = [] if forgotten_topics_data is None else forgotten_topics_data
         self.rack_id = rack_id
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class ReplicaState:
+class ReplicaState(Struct):
     __slots__ = ('replica_id', 'replica_epoch')
 
     def __init__(self, replica_id: Any = -1, replica_epoch: Any = -1) -> None:
         self.replica_id = replica_id
         self.replica_epoch = replica_epoch
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class FetchTopic:
+class FetchTopic(Struct):
     __slots__ = ('topic', 'topic_id', 'partitions')
 
     def __init__(self, topic: Any = '', topic_id: Any = ZERO_UUID, partitions: Any = None) -> None:
@@ -93,19 +71,8 @@ class FetchTopic:
         self.topic_id = topic_id
         self.partitions = [] if partitions is None else partitions
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class FetchPartition:
+class FetchPartition(Struct):
     __slots__ = ('partition', 'current_leader_epoch', 'fetch_offset', 'last_fetched_epoch', 'log_start_offset', 'partition_max_bytes', 'replica_directory_id', 'high_watermark')
 
     def __init__(self, partition: Any = 0, current_leader_epoch: Any = -1, fetch_offset: Any = 0, last_fetched_epoch: Any = -1, log_start_offset: Any = -1, partition_max_bytes: Any = 0, replica_directory_id: Any = ZERO_UUID, high_watermark: Any = 9223372036854775807) -> None:
@@ -118,36 +85,14 @@ class FetchPartition:
         self.replica_directory_id = replica_directory_id
         self.high_watermark = high_watermark
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class ForgottenTopic:
+class ForgottenTopic(Struct):
     __slots__ = ('topic', 'topic_id', 'partitions')
 
     def __init__(self, topic: Any = '', topic_id: Any = ZERO_UUID, partitions: Any = None) -> None:
         self.topic = topic
         self.topic_id = topic_id
         self.partitions = [] if partitions is None else partitions
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -31,7 +31,7 @@ _S7 = struct.Struct('>qi')
 _S8 = struct.Struct('>16s')
 
 
-class FetchResponse:
+class FetchResponse(Struct):
     """FetchResponse (generated from Kafka's JSON message spec)."""
 
     API_KEY = 1
@@ -46,19 +46,8 @@ class FetchResponse:
         self.responses = [] if responses is None else responses
         self.node_endpoints = [] if node_endpoints is None else node_endpoints
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class FetchableTopicResponse:
+class FetchableTopicResponse(Struct):
     __slots__ = ('topic', 'topic_id', 'partitions')
 
     def __init__(self, topic: Any = '', topic_id: Any = ZERO_UUID, partitions: Any = None) -> None:
@@ -66,19 +55,8 @@ class FetchableTopicResponse:
         self.topic_id = topic_id
         self.partitions = [] if partitions is None else partitions
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class PartitionData:
+class PartitionData(Struct):
     __slots__ = ('partition_index', 'error_code', 'high_watermark', 'last_stable_offset', 'log_start_offset', 'diverging_epoch', 'current_leader', 'snapshot_id', 'aborted_transactions', 'preferred_read_replica', 'records')
 
     def __init__(self, partition_index: Any = 0, error_code: Any = 0, high_watermark: Any = 0, last_stable_offset: Any = -1, log_start_offset: Any = -1, diverging_epoch: Any = None, current_leader: Any = None, snapshot_id: Any = None, aborted_transactions: Any = UNSET, preferred_read_replica: Any = -1, records: Any = None) -> None:
@@ -94,95 +72,40 @@ class PartitionData:
         self.preferred_read_replica = preferred_read_replica
         self.records = records
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class EpochEndOffset:
+class EpochEndOffset(Struct):
     __slots__ = ('epoch', 'end_offset')
 
     def __init__(self, epoch: Any = -1, end_offset: Any = -1) -> None:
         self.epoch = epoch
         self.end_offset = end_offset
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class LeaderIdAndEpoch:
+class LeaderIdAndEpoch(Struct):
     __slots__ = ('leader_id', 'leader_epoch')
 
     def __init__(self, leader_id: Any = -1, leader_epoch: Any = -1) -> None:
         self.leader_id = leader_id
         self.leader_epoch = leader_epoch
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class SnapshotId:
+class SnapshotId(Struct):
     __slots__ = ('end_offset', 'epoch')
 
     def __init__(self, end_offset: Any = -1, epoch: Any = -1) -> None:
         self.end_offset = end_offset
         self.epoch = epoch
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class AbortedTransaction:
+class AbortedTransaction(Struct):
     __slots__ = ('producer_id', 'first_offset')
 
     def __init__(self, producer_id: Any = 0, first_offset: Any = 0) -> None:
         self.producer_id = producer_id
         self.first_offset = first_offset
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class NodeEndpoint:
+class NodeEndpoint(Struct):
     __slots__ = ('node_id', 'host', 'port', 'rack')
 
     def __init__(self, node_id: Any = 0, host: Any = '', port: Any = 0, rack: Any = None) -> None:
@@ -190,17 +113,6 @@ class NodeEndpoint:
         self.host = host
         self.port = port
         self.rack = rack
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -25,7 +25,7 @@ _S1 = struct.Struct('>i')
 _S2 = struct.Struct('>ih')
 
 
-class FindCoordinatorResponse:
+class FindCoordinatorResponse(Struct):
     """FindCoordinatorResponse (generated from Kafka's JSON message spec)."""
 
     API_KEY = 10
@@ -42,19 +42,8 @@ class FindCoordinatorResponse:
         self.port = port
         self.coordinators = [] if coordinators is None else coordinators
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class Coordinator:
+class Coordinator(Struct):
     __slots__ = ('key', 'node_id', 'host', 'port', 'error_code', 'error_message')
 
     def __init__(self, key: Any = '', node_id: Any = 0, host: Any = '', port: Any = 0, error_code: Any = 0, error_message: Any = '') -> None:
@@ -64,17 +53,6 @@ class Coordinator:
         self.port = port
         self.error_code = error_code
         self.error_message = error_message
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

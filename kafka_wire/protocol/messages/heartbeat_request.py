@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -23,7 +23,7 @@ FLEXIBLE_VERSIONS = (4, 32767)
 _S0 = struct.Struct('>i')
 
 
-class HeartbeatRequest:
+class HeartbeatRequest(Struct):
     """HeartbeatRequest (generated from Kafka's JSON message spec)."""
 
     API_KEY = 12
@@ -36,17 +36,6 @@ class HeartbeatRequest:
         self.generation_id = generation_id
         self.member_id = member_id
         self.group_instance_id = group_instance_id
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

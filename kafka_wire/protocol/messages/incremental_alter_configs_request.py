@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -24,7 +24,7 @@ _S0 = struct.Struct('>b')
 _S1 = struct.Struct('>?')
 
 
-class IncrementalAlterConfigsRequest:
+class IncrementalAlterConfigsRequest(Struct):
     """IncrementalAlterConfigsRequest (generated from Kafka's JSON message spec)."""
 
     API_KEY = 44
@@ -36,19 +36,8 @@ class IncrementalAlterConfigsRequest:
         self.resources = [] if resources is None else resources
         self.validate_only = validate_only
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class AlterConfigsResource:
+class AlterConfigsResource(Struct):
     __slots__ = ('resource_type', 'resource_name', 'configs')
 
     def __init__(self, resource_type: Any = 0, resource_name: Any = '', configs: Any = None) -> None:
@@ -56,36 +45,14 @@ class AlterConfigsResource:
         self.resource_name = resource_name
         self.configs = [] if configs is None else configs
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class AlterableConfig:
+class AlterableConfig(Struct):
     __slots__ = ('name', 'config_operation', 'value')
 
     def __init__(self, name: Any = '', config_operation: Any = 0, value: Any = '') -> None:
         self.name = name
         self.config_operation = config_operation
         self.value = value
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -25,7 +25,7 @@ _S1 = struct.Struct('>ihi')
 _S2 = struct.Struct('>?')
 
 
-class JoinGroupResponse:
+class JoinGroupResponse(Struct):
     """JoinGroupResponse (generated from Kafka's JSON message spec)."""
 
     API_KEY = 11
@@ -44,36 +44,14 @@ class JoinGroupResponse:
         self.member_id = member_id
         self.members = [] if members is None else members
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class JoinGroupResponseMember:
+class JoinGroupResponseMember(Struct):
     __slots__ = ('member_id', 'group_instance_id', 'metadata')
 
     def __init__(self, member_id: Any = '', group_instance_id: Any = None, metadata: Any = b'') -> None:
         self.member_id = member_id
         self.group_instance_id = group_instance_id
         self.metadata = metadata
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

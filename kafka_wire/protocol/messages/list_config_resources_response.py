@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -24,7 +24,7 @@ _S0 = struct.Struct('>ih')
 _S1 = struct.Struct('>b')
 
 
-class ListConfigResourcesResponse:
+class ListConfigResourcesResponse(Struct):
     """ListConfigResourcesResponse (generated from Kafka's JSON message spec)."""
 
     API_KEY = 74
@@ -37,35 +37,13 @@ class ListConfigResourcesResponse:
         self.error_code = error_code
         self.config_resources = [] if config_resources is None else config_resources
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class ConfigResource:
+class ConfigResource(Struct):
     __slots__ = ('resource_name', 'resource_type')
 
     def __init__(self, resource_name: Any = '', resource_type: Any = 16) -> None:
         self.resource_name = resource_name
         self.resource_type = resource_type
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -24,7 +24,7 @@ _S0 = struct.Struct('>h')
 _S1 = struct.Struct('>ih')
 
 
-class ListGroupsResponse:
+class ListGroupsResponse(Struct):
     """ListGroupsResponse (generated from Kafka's JSON message spec)."""
 
     API_KEY = 16
@@ -37,19 +37,8 @@ class ListGroupsResponse:
         self.error_code = error_code
         self.groups = [] if groups is None else groups
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class ListedGroup:
+class ListedGroup(Struct):
     __slots__ = ('group_id', 'protocol_type', 'group_state', 'group_type')
 
     def __init__(self, group_id: Any = '', protocol_type: Any = '', group_state: Any = '', group_type: Any = '') -> None:
@@ -57,17 +46,6 @@ class ListedGroup:
         self.protocol_type = protocol_type
         self.group_state = group_state
         self.group_type = group_type
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

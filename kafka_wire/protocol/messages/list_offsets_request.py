@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -26,7 +26,7 @@ _S2 = struct.Struct('>ib')
 _S3 = struct.Struct('>iiq')
 
 
-class ListOffsetsRequest:
+class ListOffsetsRequest(Struct):
     """ListOffsetsRequest (generated from Kafka's JSON message spec)."""
 
     API_KEY = 2
@@ -40,38 +40,16 @@ class ListOffsetsRequest:
         self.topics = [] if topics is None else topics
         self.timeout_ms = timeout_ms
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class ListOffsetsTopic:
+class ListOffsetsTopic(Struct):
     __slots__ = ('name', 'partitions')
 
     def __init__(self, name: Any = '', partitions: Any = None) -> None:
         self.name = name
         self.partitions = [] if partitions is None else partitions
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class ListOffsetsPartition:
+class ListOffsetsPartition(Struct):
     __slots__ = ('partition_index', 'current_leader_epoch', 'timestamp', 'max_num_offsets')
 
     def __init__(self, partition_index: Any = 0, current_leader_epoch: Any = -1, timestamp: Any = 0, max_num_offsets: Any = 1) -> None:
@@ -79,17 +57,6 @@ class ListOffsetsPartition:
         self.current_leader_epoch = current_leader_epoch
         self.timestamp = timestamp
         self.max_num_offsets = max_num_offsets
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -25,7 +25,7 @@ _S1 = struct.Struct('>i')
 _S2 = struct.Struct('>ihqqi')
 
 
-class ListOffsetsResponse:
+class ListOffsetsResponse(Struct):
     """ListOffsetsResponse (generated from Kafka's JSON message spec)."""
 
     API_KEY = 2
@@ -37,38 +37,16 @@ class ListOffsetsResponse:
         self.throttle_time_ms = throttle_time_ms
         self.topics = [] if topics is None else topics
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class ListOffsetsTopicResponse:
+class ListOffsetsTopicResponse(Struct):
     __slots__ = ('name', 'partitions')
 
     def __init__(self, name: Any = '', partitions: Any = None) -> None:
         self.name = name
         self.partitions = [] if partitions is None else partitions
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class ListOffsetsPartitionResponse:
+class ListOffsetsPartitionResponse(Struct):
     __slots__ = ('partition_index', 'error_code', 'old_style_offsets', 'timestamp', 'offset', 'leader_epoch')
 
     def __init__(self, partition_index: Any = 0, error_code: Any = 0, old_style_offsets: Any = None, timestamp: Any = -1, offset: Any = -1, leader_epoch: Any = -1) -> None:
@@ -78,17 +56,6 @@ class ListOffsetsPartitionResponse:
         self.timestamp = timestamp
         self.offset = offset
         self.leader_epoch = leader_epoch
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

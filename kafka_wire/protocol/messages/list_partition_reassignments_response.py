@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -24,7 +24,7 @@ _S0 = struct.Struct('>ih')
 _S1 = struct.Struct('>i')
 
 
-class ListPartitionReassignmentsResponse:
+class ListPartitionReassignmentsResponse(Struct):
     """ListPartitionReassignmentsResponse (generated from Kafka's JSON message spec)."""
 
     API_KEY = 46
@@ -38,38 +38,16 @@ class ListPartitionReassignmentsResponse:
         self.error_message = error_message
         self.topics = [] if topics is None else topics
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class OngoingTopicReassignment:
+class OngoingTopicReassignment(Struct):
     __slots__ = ('name', 'partitions')
 
     def __init__(self, name: Any = '', partitions: Any = None) -> None:
         self.name = name
         self.partitions = [] if partitions is None else partitions
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class OngoingPartitionReassignment:
+class OngoingPartitionReassignment(Struct):
     __slots__ = ('partition_index', 'replicas', 'adding_replicas', 'removing_replicas')
 
     def __init__(self, partition_index: Any = 0, replicas: Any = None, adding_replicas: Any = None, removing_replicas: Any = None) -> None:
@@ -77,17 +55,6 @@ class OngoingPartitionReassignment:
         self.replicas = [] if replicas is None else replicas
         self.adding_replicas = [] if adding_replicas is None else adding_replicas
         self.removing_replicas = [] if removing_replicas is None else removing_replicas
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -24,7 +24,7 @@ _S0 = struct.Struct('>ih')
 _S1 = struct.Struct('>q')
 
 
-class ListTransactionsResponse:
+class ListTransactionsResponse(Struct):
     """ListTransactionsResponse (generated from Kafka's JSON message spec)."""
 
     API_KEY = 66
@@ -38,36 +38,14 @@ class ListTransactionsResponse:
         self.unknown_state_filters = [] if unknown_state_filters is None else unknown_state_filters
         self.transaction_states = [] if transaction_states is None else transaction_states
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class TransactionState:
+class TransactionState(Struct):
     __slots__ = ('transactional_id', 'producer_id', 'transaction_state')
 
     def __init__(self, transactional_id: Any = '', producer_id: Any = 0, transaction_state: Any = '') -> None:
         self.transactional_id = transactional_id
         self.producer_id = producer_id
         self.transaction_state = transaction_state
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -28,7 +28,7 @@ _S4 = struct.Struct('>hiii')
 _S5 = struct.Struct('>16s?')
 
 
-class MetadataResponse:
+class MetadataResponse(Struct):
     """MetadataResponse (generated from Kafka's JSON message spec)."""
 
     API_KEY = 3
@@ -45,19 +45,8 @@ class MetadataResponse:
         self.cluster_authorized_operations = cluster_authorized_operations
         self.error_code = error_code
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class MetadataResponseBroker:
+class MetadataResponseBroker(Struct):
     __slots__ = ('node_id', 'host', 'port', 'rack')
 
     def __init__(self, node_id: Any = 0, host: Any = '', port: Any = 0, rack: Any = None) -> None:
@@ -66,19 +55,8 @@ class MetadataResponseBroker:
         self.port = port
         self.rack = rack
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class MetadataResponseTopic:
+class MetadataResponseTopic(Struct):
     __slots__ = ('error_code', 'name', 'topic_id', 'is_internal', 'partitions', 'topic_authorized_operations')
 
     def __init__(self, error_code: Any = 0, name: Any = '', topic_id: Any = ZERO_UUID, is_internal: Any = False, partitions: Any = None, topic_authorized_operations: Any = -2147483648) -> None:
@@ -89,19 +67,8 @@ class MetadataResponseTopic:
         self.partitions = [] if partitions is None else partitions
         self.topic_authorized_operations = topic_authorized_operations
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class MetadataResponsePartition:
+class MetadataResponsePartition(Struct):
     __slots__ = ('error_code', 'partition_index', 'leader_id', 'leader_epoch', 'replica_nodes', 'isr_nodes', 'offline_replicas')
 
     def __init__(self, error_code: Any = 0, partition_index: Any = 0, leader_id: Any = 0, leader_epoch: Any = -1, replica_nodes: Any = None, isr_nodes: Any = None, offline_replicas: Any = None) -> None:
@@ -112,17 +79,6 @@ class MetadataResponsePartition:
         self.replica_nodes = [] if replica_nodes is None else replica_nodes
         self.isr_nodes = [] if isr_nodes is None else isr_nodes
         self.offline_replicas = [] if offline_replicas is None else offline_replicas
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

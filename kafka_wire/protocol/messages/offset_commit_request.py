@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -27,7 +27,7 @@ _S3 = struct.Struct('>iqi')
 _S4 = struct.Struct('>16s')
 
 
-class OffsetCommitRequest:
+class OffsetCommitRequest(Struct):
     """OffsetCommitRequest (generated from Kafka's JSON message spec)."""
 
     API_KEY = 8
@@ -43,19 +43,8 @@ class OffsetCommitRequest:
         self.retention_time_ms = retention_time_ms
         self.topics = [] if topics is None else topics
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class OffsetCommitRequestTopic:
+class OffsetCommitRequestTopic(Struct):
     __slots__ = ('name', 'topic_id', 'partitions')
 
     def __init__(self, name: Any = '', topic_id: Any = ZERO_UUID, partitions: Any = None) -> None:
@@ -63,19 +52,8 @@ class OffsetCommitRequestTopic:
         self.topic_id = topic_id
         self.partitions = [] if partitions is None else partitions
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class OffsetCommitRequestPartition:
+class OffsetCommitRequestPartition(Struct):
     __slots__ = ('partition_index', 'committed_offset', 'committed_leader_epoch', 'commit_timestamp', 'committed_metadata')
 
     def __init__(self, partition_index: Any = 0, committed_offset: Any = 0, committed_leader_epoch: Any = -1, commit_timestamp: Any = -1, committed_metadata: Any = '') -> None:
@@ -84,17 +62,6 @@ class OffsetCommitRequestPartition:
         self.committed_leader_epoch = committed_leader_epoch
         self.commit_timestamp = commit_timestamp
         self.committed_metadata = committed_metadata
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

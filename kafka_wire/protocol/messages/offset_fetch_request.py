@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -25,7 +25,7 @@ _S1 = struct.Struct('>i')
 _S2 = struct.Struct('>16s')
 
 
-class OffsetFetchRequest:
+class OffsetFetchRequest(Struct):
     """OffsetFetchRequest (generated from Kafka's JSON message spec)."""
 
     API_KEY = 9
@@ -39,38 +39,16 @@ class OffsetFetchRequest:
         self.groups = [] if groups is None else groups
         self.require_stable = require_stable
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class OffsetFetchRequestTopic:
+class OffsetFetchRequestTopic(Struct):
     __slots__ = ('name', 'partition_indexes')
 
     def __init__(self, name: Any = '', partition_indexes: Any = None) -> None:
         self.name = name
         self.partition_indexes = [] if partition_indexes is None else partition_indexes
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class OffsetFetchRequestGroup:
+class OffsetFetchRequestGroup(Struct):
     __slots__ = ('group_id', 'member_id', 'member_epoch', 'topics')
 
     def __init__(self, group_id: Any = '', member_id: Any = None, member_epoch: Any = -1, topics: Any = UNSET) -> None:
@@ -79,36 +57,14 @@ class OffsetFetchRequestGroup:
         self.member_epoch = member_epoch
         self.topics = [] if topics is UNSET else topics
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class OffsetFetchRequestTopics:
+class OffsetFetchRequestTopics(Struct):
     __slots__ = ('name', 'topic_id', 'partition_indexes')
 
     def __init__(self, name: Any = '', topic_id: Any = ZERO_UUID, partition_indexes: Any = None) -> None:
         self.name = name
         self.topic_id = topic_id
         self.partition_indexes = [] if partition_indexes is None else partition_indexes
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -27,7 +27,7 @@ _S3 = struct.Struct('>iqi')
 _S4 = struct.Struct('>16s')
 
 
-class OffsetFetchResponse:
+class OffsetFetchResponse(Struct):
     """OffsetFetchResponse (generated from Kafka's JSON message spec)."""
 
     API_KEY = 9
@@ -41,38 +41,16 @@ class OffsetFetchResponse:
         self.error_code = error_code
         self.groups = [] if groups is None else groups
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class OffsetFetchResponseTopic:
+class OffsetFetchResponseTopic(Struct):
     __slots__ = ('name', 'partitions')
 
     def __init__(self, name: Any = '', partitions: Any = None) -> None:
         self.name = name
         self.partitions = [] if partitions is None else partitions
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class OffsetFetchResponsePartition:
+class OffsetFetchResponsePartition(Struct):
     __slots__ = ('partition_index', 'committed_offset', 'committed_leader_epoch', 'metadata', 'error_code')
 
     def __init__(self, partition_index: Any = 0, committed_offset: Any = 0, committed_leader_epoch: Any = -1, metadata: Any = '', error_code: Any = 0) -> None:
@@ -82,19 +60,8 @@ class OffsetFetchResponsePartition:
         self.metadata = metadata
         self.error_code = error_code
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class OffsetFetchResponseGroup:
+class OffsetFetchResponseGroup(Struct):
     __slots__ = ('group_id', 'topics', 'error_code')
 
     def __init__(self, group_id: Any = '', topics: Any = None, error_code: Any = 0) -> None:
@@ -102,19 +69,8 @@ class OffsetFetchResponseGroup:
         self.topics = [] if topics is None else topics
         self.error_code = error_code
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class OffsetFetchResponseTopics:
+class OffsetFetchResponseTopics(Struct):
     __slots__ = ('name', 'topic_id', 'partitions')
 
     def __init__(self, name: Any = '', topic_id: Any = ZERO_UUID, partitions: Any = None) -> None:
@@ -122,19 +78,8 @@ class OffsetFetchResponseTopics:
         self.topic_id = topic_id
         self.partitions = [] if partitions is None else partitions
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class OffsetFetchResponsePartitions:
+class OffsetFetchResponsePartitions(Struct):
     __slots__ = ('partition_index', 'committed_offset', 'committed_leader_epoch', 'metadata', 'error_code')
 
     def __init__(self, partition_index: Any = 0, committed_offset: Any = 0, committed_leader_epoch: Any = -1, metadata: Any = '', error_code: Any = 0) -> None:
@@ -143,17 +88,6 @@ class OffsetFetchResponsePartitions:
         self.committed_leader_epoch = committed_leader_epoch
         self.metadata = metadata
         self.error_code = error_code
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -24,7 +24,7 @@ _S0 = struct.Struct('>iii')
 _S1 = struct.Struct('>i')
 
 
-class OffsetForLeaderEpochRequest:
+class OffsetForLeaderEpochRequest(Struct):
     """OffsetForLeaderEpochRequest (generated from Kafka's JSON message spec)."""
 
     API_KEY = 23
@@ -36,55 +36,22 @@ class OffsetForLeaderEpochRequest:
         self.replica_id = replica_id
         self.topics = [] if topics is None else topics
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class OffsetForLeaderTopic:
+class OffsetForLeaderTopic(Struct):
     __slots__ = ('topic', 'partitions')
 
     def __init__(self, topic: Any = '', partitions: Any = None) -> None:
         self.topic = topic
         self.partitions = [] if partitions is None else partitions
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class OffsetForLeaderPartition:
+class OffsetForLeaderPartition(Struct):
     __slots__ = ('partition', 'current_leader_epoch', 'leader_epoch')
 
     def __init__(self, partition: Any = 0, current_leader_epoch: Any = -1, leader_epoch: Any = 0) -> None:
         self.partition = partition
         self.current_leader_epoch = current_leader_epoch
         self.leader_epoch = leader_epoch
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -24,7 +24,7 @@ _S0 = struct.Struct('>i')
 _S1 = struct.Struct('>hiiq')
 
 
-class OffsetForLeaderEpochResponse:
+class OffsetForLeaderEpochResponse(Struct):
     """OffsetForLeaderEpochResponse (generated from Kafka's JSON message spec)."""
 
     API_KEY = 23
@@ -36,38 +36,16 @@ class OffsetForLeaderEpochResponse:
         self.throttle_time_ms = throttle_time_ms
         self.topics = [] if topics is None else topics
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class OffsetForLeaderTopicResult:
+class OffsetForLeaderTopicResult(Struct):
     __slots__ = ('topic', 'partitions')
 
     def __init__(self, topic: Any = '', partitions: Any = None) -> None:
         self.topic = topic
         self.partitions = [] if partitions is None else partitions
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class EpochEndOffset:
+class EpochEndOffset(Struct):
     __slots__ = ('error_code', 'partition', 'leader_epoch', 'end_offset')
 
     def __init__(self, error_code: Any = 0, partition: Any = 0, leader_epoch: Any = -1, end_offset: Any = -1) -> None:
@@ -75,17 +53,6 @@ class EpochEndOffset:
         self.partition = partition
         self.leader_epoch = leader_epoch
         self.end_offset = end_offset
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

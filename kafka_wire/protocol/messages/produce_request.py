@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -25,7 +25,7 @@ _S1 = struct.Struct('>i')
 _S2 = struct.Struct('>16s')
 
 
-class ProduceRequest:
+class ProduceRequest(Struct):
     """ProduceRequest (generated from Kafka's JSON message spec)."""
 
     API_KEY = 0
@@ -39,19 +39,8 @@ class ProduceRequest:
         self.timeout_ms = timeout_ms
         self.topic_data = [] if topic_data is None else topic_data
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class TopicProduceData:
+class TopicProduceData(Struct):
     __slots__ = ('name', 'topic_id', 'partition_data')
 
     def __init__(self, name: Any = '', topic_id: Any = ZERO_UUID, partition_data: Any = None) -> None:
@@ -59,35 +48,13 @@ class TopicProduceData:
         self.topic_id = topic_id
         self.partition_data = [] if partition_data is None else partition_data
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class PartitionProduceData:
+class PartitionProduceData(Struct):
     __slots__ = ('index', 'records')
 
     def __init__(self, index: Any = 0, records: Any = None) -> None:
         self.index = index
         self.records = records
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

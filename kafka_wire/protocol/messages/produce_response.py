@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -27,7 +27,7 @@ _S3 = struct.Struct('>ii')
 _S4 = struct.Struct('>16s')
 
 
-class ProduceResponse:
+class ProduceResponse(Struct):
     """ProduceResponse (generated from Kafka's JSON message spec)."""
 
     API_KEY = 0
@@ -40,19 +40,8 @@ class ProduceResponse:
         self.throttle_time_ms = throttle_time_ms
         self.node_endpoints = [] if node_endpoints is None else node_endpoints
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class TopicProduceResponse:
+class TopicProduceResponse(Struct):
     __slots__ = ('name', 'topic_id', 'partition_responses')
 
     def __init__(self, name: Any = '', topic_id: Any = ZERO_UUID, partition_responses: Any = None) -> None:
@@ -60,19 +49,8 @@ class TopicProduceResponse:
         self.topic_id = topic_id
         self.partition_responses = [] if partition_responses is None else partition_responses
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class PartitionProduceResponse:
+class PartitionProduceResponse(Struct):
     __slots__ = ('index', 'error_code', 'base_offset', 'log_append_time_ms', 'log_start_offset', 'record_errors', 'error_message', 'current_leader')
 
     def __init__(self, index: Any = 0, error_code: Any = 0, base_offset: Any = 0, log_append_time_ms: Any = -1, log_start_offset: Any = -1, record_errors: Any = None, error_message: Any = None, current_leader: Any = None) -> None:
@@ -85,57 +63,24 @@ class PartitionProduceResponse:
         self.error_message = error_message
         self.current_leader = LeaderIdAndEpoch() if current_leader is None else current_leader
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class BatchIndexAndErrorMessage:
+class BatchIndexAndErrorMessage(Struct):
     __slots__ = ('batch_index', 'batch_index_error_message')
 
     def __init__(self, batch_index: Any = 0, batch_index_error_message: Any = None) -> None:
         self.batch_index = batch_index
         self.batch_index_error_message = batch_index_error_message
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class LeaderIdAndEpoch:
+class LeaderIdAndEpoch(Struct):
     __slots__ = ('leader_id', 'leader_epoch')
 
     def __init__(self, leader_id: Any = -1, leader_epoch: Any = -1) -> None:
         self.leader_id = leader_id
         self.leader_epoch = leader_epoch
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class NodeEndpoint:
+class NodeEndpoint(Struct):
     __slots__ = ('node_id', 'host', 'port', 'rack')
 
     def __init__(self, node_id: Any = 0, host: Any = '', port: Any = 0, rack: Any = None) -> None:
@@ -143,17 +88,6 @@ class NodeEndpoint:
         self.host = host
         self.port = port
         self.rack = rack
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

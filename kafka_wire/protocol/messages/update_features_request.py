@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -26,7 +26,7 @@ _S2 = struct.Struct('>hb')
 _S3 = struct.Struct('>?')
 
 
-class UpdateFeaturesRequest:
+class UpdateFeaturesRequest(Struct):
     """UpdateFeaturesRequest (generated from Kafka's JSON message spec)."""
 
     API_KEY = 57
@@ -39,19 +39,8 @@ class UpdateFeaturesRequest:
         self.feature_updates = [] if feature_updates is None else feature_updates
         self.validate_only = validate_only
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class FeatureUpdateKey:
+class FeatureUpdateKey(Struct):
     __slots__ = ('feature', 'max_version_level', 'allow_downgrade', 'upgrade_type')
 
     def __init__(self, feature: Any = '', max_version_level: Any = 0, allow_downgrade: Any = False, upgrade_type: Any = 1) -> None:
@@ -59,17 +48,6 @@ class FeatureUpdateKey:
         self.max_version_level = max_version_level
         self.allow_downgrade = allow_downgrade
         self.upgrade_type = upgrade_type
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

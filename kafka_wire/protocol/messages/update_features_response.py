@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -24,7 +24,7 @@ _S0 = struct.Struct('>ih')
 _S1 = struct.Struct('>h')
 
 
-class UpdateFeaturesResponse:
+class UpdateFeaturesResponse(Struct):
     """UpdateFeaturesResponse (generated from Kafka's JSON message spec)."""
 
     API_KEY = 57
@@ -38,36 +38,14 @@ class UpdateFeaturesResponse:
         self.error_message = error_message
         self.results = [] if results is None else results
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class UpdatableFeatureResult:
+class UpdatableFeatureResult(Struct):
     __slots__ = ('feature', 'error_code', 'error_message')
 
     def __init__(self, feature: Any = '', error_code: Any = 0, error_message: Any = '') -> None:
         self.feature = feature
         self.error_code = error_code
         self.error_message = error_message
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 

@@ -7,7 +7,7 @@ import struct
 from typing import Any
 
 from kafka_wire.protocol.primitives import (
-    UNSET, Buffer, ZERO_UUID,
+    UNSET, Buffer, Struct, ZERO_UUID,
     enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
@@ -25,7 +25,7 @@ _S1 = struct.Struct('>i')
 _S2 = struct.Struct('>ib')
 
 
-class WriteTxnMarkersRequest:
+class WriteTxnMarkersRequest(Struct):
     """WriteTxnMarkersRequest (generated from Kafka's JSON message spec)."""
 
     API_KEY = 27
@@ -36,19 +36,8 @@ class WriteTxnMarkersRequest:
     def __init__(self, markers: Any = None) -> None:
         self.markers = [] if markers is None else markers
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class WritableTxnMarker:
+class WritableTxnMarker(Struct):
     __slots__ = ('producer_id', 'producer_epoch', 'transaction_result', 'topics', 'coordinator_epoch', 'transaction_version')
 
     def __init__(self, producer_id: Any = 0, producer_epoch: Any = 0, transaction_result: Any = False, topics: Any = None, coordinator_epoch: Any = 0, transaction_version: Any = 0) -> None:
@@ -59,35 +48,13 @@ class WritableTxnMarker:
         self.coordinator_epoch = coordinator_epoch
         self.transaction_version = transaction_version
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
-
-
-class WritableTxnMarkerTopic:
+class WritableTxnMarkerTopic(Struct):
     __slots__ = ('name', 'partition_indexes')
 
     def __init__(self, name: Any = '', partition_indexes: Any = None) -> None:
         self.name = name
         self.partition_indexes = [] if partition_indexes is None else partition_indexes
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        args = ', '.join(f'{s}={getattr(self, s)!r}' for s in self.__slots__)
-        return f'{type(self).__name__}({args})'
 
 
 
