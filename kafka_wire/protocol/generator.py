@@ -9,8 +9,8 @@ committed; ``--check`` (and a test) proves that regenerating changes nothing.
 What is generated, per spec file: one module with a class per struct (``__slots__``, keyword
 constructor with the spec's defaults; ``__eq__``/``__repr__`` come from ``primitives.Struct``)
 and straight-line encode/decode functions per distinct wire layout. Consecutive fixed-width
-fields are packed and unpacked with one ``struct`` call, and record data is passed through as a view: decoding speed matters because
-every request the broker serves goes through here.
+fields are packed and unpacked with one ``struct`` call, and record data is passed through as a
+view: decoding speed matters because every request the broker serves goes through here.
 """
 
 from __future__ import annotations
