@@ -141,9 +141,7 @@ class GroupCoordinator:
                 for m in group.members.values()
             ],
         )
-        self._append(
-            group.group_id, [(encode_group_key(GroupKey(group.group_id)), encode_group_value(value))]
-        )
+        self._append(group.group_id, [(encode_group_key(GroupKey(group.group_id)), encode_group_value(value))])
 
     def load(self) -> None:
         """Replay __consumer_offsets: the last record per key wins, tombstones delete."""
@@ -171,9 +169,7 @@ class GroupCoordinator:
                     if isinstance(key, OffsetKey):
                         offsets[key] = decode_offset_value(rec.value) if rec.value is not None else None
                     elif isinstance(key, GroupKey):
-                        loaded_groups[key.group] = (
-                            decode_group_value(rec.value) if rec.value is not None else None
-                        )
+                        loaded_groups[key.group] = decode_group_value(rec.value) if rec.value is not None else None
                 position = max(position + 1, last + 1)
         for key, ov in offsets.items():
             if ov is None:
@@ -219,9 +215,7 @@ class GroupCoordinator:
         if not group_id:
             raise KafkaError("group id is empty", ErrorCode.INVALID_GROUP_ID)
 
-    def join_group(
-        self, req: Any, version: int, client_id: str, client_host: str
-    ) -> asyncio.Future[Any] | Any:
+    def join_group(self, req: Any, version: int, client_id: str, client_host: str) -> asyncio.Future[Any] | Any:
         loop = asyncio.get_running_loop()
 
         def error(code: ErrorCode, member_id: str = UNKNOWN_MEMBER_ID) -> jrs.JoinGroupResponse:
@@ -232,16 +226,10 @@ class GroupCoordinator:
         except KafkaError as e:
             return error(e.code)
         cfg = self.broker.config
-        if (
-            not cfg["group.min.session.timeout.ms"]
-            <= req.session_timeout_ms
-            <= cfg["group.max.session.timeout.ms"]
-        ):
+        if not cfg["group.min.session.timeout.ms"] <= req.session_timeout_ms <= cfg["group.max.session.timeout.ms"]:
             return error(ErrorCode.INVALID_SESSION_TIMEOUT, req.member_id)
         rebalance_timeout = (
-            req.rebalance_timeout_ms
-            if version >= 1 and req.rebalance_timeout_ms > 0
-            else (req.session_timeout_ms)
+            req.rebalance_timeout_ms if version >= 1 and req.rebalance_timeout_ms > 0 else (req.session_timeout_ms)
         )
         protocols = [(p.name, bytes(p.metadata)) for p in req.protocols]
         group = self.groups.get(req.group_id)
@@ -323,9 +311,7 @@ class GroupCoordinator:
         if group.state == GroupState.STABLE:
             if member_id == group.leader_id or not member.matches(protocols):
                 # the leader rejoining means it wants a new assignment (e.g. metadata changed)
-                self._update_member(
-                    group, member, protocols, rebalance_timeout, req.session_timeout_ms, future
-                )
+                self._update_member(group, member, protocols, rebalance_timeout, req.session_timeout_ms, future)
                 self._prepare_rebalance(group, f"{member_id} rejoined")
                 return future
             future.set_result(self._join_response(group, member))
@@ -363,6 +349,8 @@ class GroupCoordinator:
         # consumer reports generation -1 in its subscription, so the bytes usually differ).
         if group.state == GroupState.STABLE and group.protocol_name in {name for name, _ in protocols}:
             old.protocols = protocols
+            # the new member id must survive a coordinator restart, or the instance is fenced by its past
+            self._persist_group(group)
             response = self._join_response(group, old)
             if version >= 9:
                 # KIP-814: a restarted static leader learns it leads but must skip the assignment
@@ -414,34 +402,45 @@ class GroupCoordinator:
         if group.state == GroupState.COMPLETING_REBALANCE:
             # assignments computed for the old membership are void: members must rejoin
             self._fail_pending_syncs(group, ErrorCode.REBALANCE_IN_PROGRESS)
-        log.info(
-            "preparing to rebalance group %s (generation %d): %s", group.group_id, group.generation_id, reason
-        )
+        log.info("preparing to rebalance group %s (generation %d): %s", group.group_id, group.generation_id, reason)
+        was_empty = group.state == GroupState.EMPTY
         group.transition_to(GroupState.PREPARING_REBALANCE, _now_ms())
         timeout = max((m.rebalance_timeout_ms for m in group.members.values()), default=0)
         initial_delay = self.broker.config["group.initial.rebalance.delay.ms"]
-        if group.generation_id == 0 and initial_delay > 0:
-            timeout = min(timeout, initial_delay)  # the first rebalance of a new group waits a little
+        if was_empty and initial_delay > 0:
+            # Kafka's InitialDelayedJoin: an Empty group waits `initial_delay` for more members,
+            # again while members keep arriving, but never longer than the rebalance timeout
+            group.new_member_added = False
+            self._delay_initial_join(group, min(initial_delay, timeout), max(timeout - initial_delay, 0))
+            return
         key = ("join", group.group_id)
         op = DelayedCallback(
             timeout,
-            condition=lambda: (
-                group.state == GroupState.PREPARING_REBALANCE
-                and group.all_members_joined()
-                and not (group.generation_id == 0 and initial_delay > 0)
-            ),
+            condition=lambda: group.state == GroupState.PREPARING_REBALANCE and group.all_members_joined(),
             on_done=lambda expired: self._complete_join(group),
         )
         self.join_purgatory.try_complete_else_watch(op, [key])
+
+    def _delay_initial_join(self, group: GroupMetadata, delay_ms: int, remaining_ms: int) -> None:
+        def on_done(expired: bool) -> None:
+            if group.state != GroupState.PREPARING_REBALANCE:
+                return
+            if group.new_member_added and remaining_ms > 0:
+                group.new_member_added = False
+                step = min(self.broker.config["group.initial.rebalance.delay.ms"], remaining_ms)
+                self._delay_initial_join(group, step, remaining_ms - step)
+                return
+            self._complete_join(group)
+
+        op = DelayedCallback(delay_ms, condition=lambda: group.state != GroupState.PREPARING_REBALANCE, on_done=on_done)
+        self.join_purgatory.try_complete_else_watch(op, [("initial-join", group.group_id)])
 
     def _complete_join(self, group: GroupMetadata) -> None:
         if group.state != GroupState.PREPARING_REBALANCE:
             return
         for member in list(group.members.values()):
             if not member.is_awaiting_join:
-                log.info(
-                    "removing member %s of group %s: it did not rejoin", member.member_id, group.group_id
-                )
+                log.info("removing member %s of group %s: it did not rejoin", member.member_id, group.group_id)
                 group.remove_member(member.member_id)
         group.pending_members.clear()
         group.new_member_added = False
@@ -492,9 +491,7 @@ class GroupCoordinator:
 
         group = self.groups.get(req.group_id)
         if group is None or group.state == GroupState.DEAD:
-            return error(
-                ErrorCode.UNKNOWN_MEMBER_ID if group is None else ErrorCode.COORDINATOR_NOT_AVAILABLE
-            )
+            return error(ErrorCode.UNKNOWN_MEMBER_ID if group is None else ErrorCode.COORDINATOR_NOT_AVAILABLE)
         if group.is_static_member_fenced(req.member_id, req.group_instance_id if version >= 3 else None):
             return error(ErrorCode.FENCED_INSTANCE_ID)
         member = group.members.get(req.member_id)
@@ -623,9 +620,7 @@ class GroupCoordinator:
             self.join_purgatory.check_and_complete(("join", group.group_id))
 
     # --- leave -------------------------------------------------------------------------------
-    def leave_group(
-        self, group_id: str, members: list[tuple[str, str | None]]
-    ) -> tuple[ErrorCode, list[ErrorCode]]:
+    def leave_group(self, group_id: str, members: list[tuple[str, str | None]]) -> tuple[ErrorCode, list[ErrorCode]]:
         group = self.groups.get(group_id)
         if group is None or group.state == GroupState.DEAD:
             return ErrorCode.COORDINATOR_NOT_AVAILABLE if group else ErrorCode.UNKNOWN_MEMBER_ID, [
@@ -701,9 +696,7 @@ class GroupCoordinator:
             records.append(
                 (
                     encode_offset_key(OffsetKey(group_id, tp[0], tp[1])),
-                    encode_offset_value(
-                        OffsetValue(om.offset, om.leader_epoch, om.metadata, om.commit_timestamp)
-                    ),
+                    encode_offset_value(OffsetValue(om.offset, om.leader_epoch, om.metadata, om.commit_timestamp)),
                 )
             )
             accepted[tp] = om

@@ -225,9 +225,7 @@ def decode_group_value(buf: bytes) -> GroupValue:
         subscription = r.bytes_() or b""
         assignment = r.bytes_() or b""
         members.append(
-            MemberValue(
-                member_id, instance, client_id, client_host, rebalance, session, subscription, assignment
-            )
+            MemberValue(member_id, instance, client_id, client_host, rebalance, session, subscription, assignment)
         )
     value = GroupValue(protocol_type, generation, protocol, leader, ts, members)
     if version < 1:

@@ -121,10 +121,7 @@ class GroupMetadata:
         member = self.members.pop(member_id, None)
         if member is None:
             return None
-        if (
-            member.group_instance_id is not None
-            and self.static_members.get(member.group_instance_id) == member_id
-        ):
+        if member.group_instance_id is not None and self.static_members.get(member.group_instance_id) == member_id:
             del self.static_members[member.group_instance_id]
         if self.leader_id == member_id:
             self.leader_id = next(iter(self.members), None)
