@@ -1,0 +1,38 @@
+"""PySpark connectors: the `pykafka` source (and sink).
+
+After `pip install`, `spark.read.format("pykafka")` and `spark.readStream.format("pykafka")` work in
+any SparkSession (Spark imports the top-level module `pyspark_pykafka` and registers its
+`DefaultSource`); `register(spark)` does the same explicitly.
+
+Attributes are loaded lazily: Spark imports this package in short-lived driver workers at every
+`load()`, which need the data source class and nothing else.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_LAZY = {
+    "PyKafkaDataSource": "connector.datasource",
+    "LagListener": "connector.lag",
+    "lag_from_progress": "connector.lag",
+    "source_lag": "connector.lag",
+}
+
+
+def register(spark: Any) -> None:
+    """Register the `pykafka` format in `spark` (a SparkSession)."""
+    from connector.datasource import PyKafkaDataSource
+
+    spark.dataSource.register(PyKafkaDataSource)
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'connector' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
+
+
+__all__ = ["LagListener", "PyKafkaDataSource", "lag_from_progress", "register", "source_lag"]

@@ -1,0 +1,437 @@
+"""Source options, with the names, defaults and errors of Spark's built-in Kafka source.
+
+Spark hands a Python data source its options as strings with lower-cased keys, so every lookup
+here is by the lower-cased name; error messages use the documented spelling. Validation happens
+in three steps, the way Spark's Kafka source does it:
+
+* `parse_source_options(options)`: everything that holds for batch and streaming (subscription,
+  `kafka.*` params, numbers, JSON) — called from `DataSource.schema()`, i.e. at `load()`;
+* `validate_batch(opts)` — `startingOffsets=latest`, `endingOffsets=earliest`, ... — from
+  `DataSource.reader()`;
+* `validate_stream(opts)` — ending options are not valid on a stream — from
+  `DataSource.streamReader()`, i.e. at `start()`.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from connector.client_config import ClientConfig, parse_bootstrap
+from offsets.spec import (
+    EARLIEST,
+    EARLIEST_SPEC,
+    LATEST,
+    LATEST_SPEC,
+    STRATEGIES,
+    EarliestSpec,
+    GlobalTimestampSpec,
+    LatestSpec,
+    OffsetSpec,
+    OffsetSpecError,
+    SpecificOffsetsSpec,
+    SpecificTimestampsSpec,
+    parse_assign,
+    parse_global_timestamp,
+    parse_offset_spec,
+    parse_timestamp_spec,
+    tp_str,
+)
+
+log = logging.getLogger(__name__)
+
+
+class SourceOptionError(ValueError):
+    """An invalid source option (Spark raises IllegalArgumentException for these)."""
+
+
+SUBSCRIPTION_KINDS = ("assign", "subscribe", "subscribepattern")
+_KIND_NAMES = {"assign": "assign", "subscribe": "subscribe", "subscribepattern": "subscribePattern"}
+
+# Kafka consumer params Spark refuses, lower-cased, with the reason (wording is ours).
+FORBIDDEN_KAFKA_PARAMS: dict[str, str] = {
+    "auto.offset.reset": (
+        "Kafka option 'auto.offset.reset' is not supported: set the source option 'startingOffsets' to "
+        "'earliest' or 'latest' instead. The source tracks the offsets it reads itself (in the query's "
+        "checkpoint), so partitions added while a query runs are read from their start; 'startingOffsets' "
+        "only applies when a new query starts, a restarted query resumes where it stopped."
+    ),
+    "key.deserializer": (
+        "Kafka option 'key.deserializer' is not supported: keys are always read as bytes (the 'key' column "
+        "is binary). Deserialize them with DataFrame operations, e.g. CAST(key AS STRING)."
+    ),
+    "value.deserializer": (
+        "Kafka option 'value.deserializer' is not supported: values are always read as bytes (the 'value' "
+        "column is binary). Deserialize them with DataFrame operations, e.g. CAST(value AS STRING) or from_json."
+    ),
+    "enable.auto.commit": (
+        "Kafka option 'enable.auto.commit' is not supported: the source never commits offsets to Kafka, it "
+        "keeps them in the query's checkpoint."
+    ),
+    "interceptor.classes": "Kafka option 'interceptor.classes' is not supported: the source has no interceptors.",
+}
+
+_SOURCE_OPTIONS = {
+    "assign",
+    "subscribe",
+    "subscribepattern",
+    "startingoffsets",
+    "endingoffsets",
+    "startingtimestamp",
+    "endingtimestamp",
+    "startingoffsetsbytimestamp",
+    "endingoffsetsbytimestamp",
+    "startingoffsetsbytimestampstrategy",
+    "failondataloss",
+    "maxoffsetspertrigger",
+    "minoffsetspertrigger",
+    "maxtriggerdelay",
+    "minpartitions",
+    "maxrecordsperpartition",
+    "includeheaders",
+    "kafkaconsumer.polltimeoutms",
+    "fetchoffset.numretries",
+    "fetchoffset.retryintervalms",
+    "groupidprefix",
+    "path",
+}
+
+DEFAULT_POLL_TIMEOUT_MS = 120_000
+DEFAULT_MAX_TRIGGER_DELAY_MS = 15 * 60 * 1000
+DEFAULT_FETCH_OFFSET_RETRIES = 3
+DEFAULT_FETCH_OFFSET_RETRY_INTERVAL_MS = 1000  # Spark's code (the doc says 10 ms)
+
+
+@dataclass(frozen=True)
+class Subscription:
+    """Exactly one of Spark's three ways to name partitions."""
+
+    kind: str  # "assign" | "subscribe" | "subscribePattern"
+    topics: tuple[str, ...] = ()
+    pattern: str = ""
+    assignment: tuple[tuple[str, int], ...] = ()
+
+    def describe(self) -> str:
+        if self.kind == "subscribe":
+            return f"Subscribe[{', '.join(self.topics)}]"
+        if self.kind == "subscribePattern":
+            return f"SubscribePattern[{self.pattern}]"
+        return f"Assign[{', '.join(tp_str(tp) for tp in self.assignment)}]"
+
+
+@dataclass(frozen=True)
+class SourceOptions:
+    subscription: Subscription
+    client: ClientConfig
+    starting: OffsetSpec | None  # None: not given (earliest for batch, latest for streams)
+    ending: OffsetSpec | None
+    fail_on_data_loss: bool = True
+    max_offsets_per_trigger: int | None = None
+    min_offsets_per_trigger: int | None = None
+    max_trigger_delay_ms: int = DEFAULT_MAX_TRIGGER_DELAY_MS
+    min_partitions: int | None = None
+    max_records_per_partition: int | None = None
+    include_headers: bool = False
+    poll_timeout_ms: int = DEFAULT_POLL_TIMEOUT_MS
+    fetch_offset_num_retries: int = DEFAULT_FETCH_OFFSET_RETRIES
+    fetch_offset_retry_interval_ms: int = DEFAULT_FETCH_OFFSET_RETRY_INTERVAL_MS
+    group_id_prefix: str = "spark-kafka-source"
+    group_id: str | None = None
+    ending_given: tuple[str, ...] = ()  # which ending options were set (streams refuse them)
+
+
+def _err(msg: str) -> SourceOptionError:
+    return SourceOptionError(msg)
+
+
+def _bool(opts: Mapping[str, str], key: str, name: str, default: bool) -> bool:
+    raw = opts.get(key)
+    if raw is None:
+        return default
+    v = raw.strip().lower()
+    if v not in ("true", "false"):
+        raise _err(f"Invalid value {raw!r} for option '{name}': expected 'true' or 'false'")
+    return v == "true"
+
+
+def _int(opts: Mapping[str, str], key: str, name: str, minimum: int, what: str) -> int | None:
+    raw = opts.get(key)
+    if raw is None:
+        return None
+    try:
+        v = int(raw.strip())
+    except ValueError:
+        raise _err(f"Invalid value {raw!r} for option '{name}': expected {what}") from None
+    if v < minimum:
+        raise _err(f"Invalid value {raw!r} for option '{name}': expected {what}")
+    return v
+
+
+def _int_or(opts: Mapping[str, str], key: str, name: str, minimum: int, what: str, default: int) -> int:
+    v = _int(opts, key, name, minimum, what)
+    return default if v is None else v
+
+
+_DURATION = re.compile(r"^\s*(\d+)\s*(ms|s|m|min|h|d|milliseconds?|seconds?|minutes?|hours?|days?)?\s*$", re.I)
+_UNIT_MS = {
+    "ms": 1,
+    "millisecond": 1,
+    "milliseconds": 1,
+    "s": 1000,
+    "second": 1000,
+    "seconds": 1000,
+    "m": 60_000,
+    "min": 60_000,
+    "minute": 60_000,
+    "minutes": 60_000,
+    "h": 3_600_000,
+    "hour": 3_600_000,
+    "hours": 3_600_000,
+    "d": 86_400_000,
+    "day": 86_400_000,
+    "days": 86_400_000,
+}
+
+
+def parse_duration_ms(raw: str, name: str) -> int:
+    """Spark time strings (`15m`, `30s`, `500ms`, `1h`); a bare number is milliseconds."""
+    m = _DURATION.match(raw)
+    if not m:
+        raise _err(f"Invalid value {raw!r} for option '{name}': expected a duration like '15m', '30s' or '500ms'")
+    unit = (m.group(2) or "ms").lower()
+    return int(m.group(1)) * _UNIT_MS[unit]
+
+
+def _subscription(opts: Mapping[str, str]) -> Subscription:
+    given = [k for k in SUBSCRIPTION_KINDS if k in opts]
+    names = ", ".join(_KIND_NAMES[k] for k in SUBSCRIPTION_KINDS)
+    if not given:
+        unknown = sorted(k for k in opts if k.startswith(("subscribe", "assign")) and k not in _SOURCE_OPTIONS)
+        hint = f" (unknown option(s): {', '.join(unknown)})" if unknown else ""
+        raise _err(f"One of the following options must be specified for the pykafka source: {names}{hint}")
+    if len(given) > 1:
+        raise _err(
+            f"Only one of the following options can be specified for the pykafka source: {names}; "
+            f"got {', '.join(_KIND_NAMES[k] for k in given)}"
+        )
+    kind = given[0]
+    raw = opts[kind]
+    if kind == "subscribe":
+        topics = tuple(dict.fromkeys(t.strip() for t in raw.split(",") if t.strip()))
+        if not topics:
+            raise _err(f"No topics to subscribe to as specified value for option 'subscribe' is {raw!r}")
+        return Subscription("subscribe", topics=topics)
+    if kind == "subscribepattern":
+        pattern = raw.strip()
+        if not pattern:
+            raise _err(f"Pattern to subscribe is empty as specified value for option 'subscribePattern' is {raw!r}")
+        try:
+            re.compile(pattern)
+        except re.error as e:
+            raise _err(
+                f"Invalid value {raw!r} for option 'subscribePattern': not a valid regular expression ({e})"
+            ) from None
+        return Subscription("subscribePattern", pattern=pattern)
+    try:
+        assignment = parse_assign(raw)
+    except OffsetSpecError as e:
+        raise _err(str(e)) from None
+    return Subscription("assign", assignment=tuple((t, p) for t in sorted(assignment) for p in assignment[t]))
+
+
+def _kafka_params(opts: Mapping[str, str]) -> dict[str, str]:
+    params = {k[len("kafka.") :]: v for k, v in opts.items() if k.startswith("kafka.")}
+    for key, reason in FORBIDDEN_KAFKA_PARAMS.items():
+        if key in params:
+            raise _err(reason)
+    for key in ("key.serializer", "value.serializer"):
+        # producer settings: meaningless for a source, refused like Spark does for its sink
+        if key in params:
+            raise _err(f"Kafka option '{key}' is not supported by the pykafka source: records are read as bytes")
+    return params
+
+
+def _starting(opts: Mapping[str, str], strategy: str) -> OffsetSpec | None:
+    # precedence as in Spark: startingTimestamp > startingOffsetsByTimestamp > startingOffsets
+    try:
+        if "startingtimestamp" in opts:
+            return parse_global_timestamp("startingTimestamp", opts["startingtimestamp"], strategy)
+        if "startingoffsetsbytimestamp" in opts:
+            return parse_timestamp_spec("startingOffsetsByTimestamp", opts["startingoffsetsbytimestamp"], strategy)
+        if "startingoffsets" in opts:
+            return parse_offset_spec("startingOffsets", opts["startingoffsets"], LATEST_SPEC)
+    except OffsetSpecError as e:
+        raise _err(str(e)) from None
+    return None
+
+
+def _ending(opts: Mapping[str, str]) -> OffsetSpec | None:
+    # no matching offset for an ending timestamp means "latest" (Spark's behaviour): strategy latest
+    try:
+        if "endingtimestamp" in opts:
+            return parse_global_timestamp("endingTimestamp", opts["endingtimestamp"], "latest")
+        if "endingoffsetsbytimestamp" in opts:
+            return parse_timestamp_spec("endingOffsetsByTimestamp", opts["endingoffsetsbytimestamp"], "latest")
+        if "endingoffsets" in opts:
+            return parse_offset_spec("endingOffsets", opts["endingoffsets"], LATEST_SPEC)
+    except OffsetSpecError as e:
+        raise _err(str(e)) from None
+    return None
+
+
+def parse_source_options(options: Mapping[str, str]) -> SourceOptions:
+    """Everything valid for both batch and streaming reads; raises SourceOptionError."""
+    opts = {str(k).lower(): str(v) for k, v in options.items()}
+    if not opts.get("kafka.bootstrap.servers", "").strip():
+        raise _err("Option 'kafka.bootstrap.servers' must be specified for configuring the Kafka consumer")
+    try:
+        parse_bootstrap(opts["kafka.bootstrap.servers"])
+    except ValueError as e:
+        raise _err(str(e)) from None
+    subscription = _subscription(opts)
+    params = _kafka_params(opts)
+
+    strategy_raw = opts.get("startingoffsetsbytimestampstrategy", "error")
+    strategy = strategy_raw.strip().lower()
+    if strategy not in STRATEGIES:
+        raise _err(
+            f"Invalid value {strategy_raw!r} for option 'startingOffsetsByTimestampStrategy': expected one of "
+            f"{', '.join(STRATEGIES)}"
+        )
+
+    max_per_trigger = _int(opts, "maxoffsetspertrigger", "maxOffsetsPerTrigger", 1, "a positive integer")
+    min_per_trigger = _int(opts, "minoffsetspertrigger", "minOffsetsPerTrigger", 1, "a positive integer")
+    if max_per_trigger is not None and min_per_trigger is not None and min_per_trigger > max_per_trigger:
+        raise _err(
+            f"The value of option 'minOffsetsPerTrigger' ({min_per_trigger}) must not exceed the value of "
+            f"option 'maxOffsetsPerTrigger' ({max_per_trigger})"
+        )
+    delay = DEFAULT_MAX_TRIGGER_DELAY_MS
+    if "maxtriggerdelay" in opts:
+        delay = parse_duration_ms(opts["maxtriggerdelay"], "maxTriggerDelay")
+
+    group_id = params.get("group.id")
+    if group_id is not None:
+        log.warning(
+            "Kafka option 'kafka.group.id' is set (%r): the pykafka source never joins a consumer group nor commits "
+            "offsets, so the id only labels its connections; queries sharing it do not share partitions.",
+            group_id,
+        )
+    prefix = opts.get("groupidprefix", "spark-kafka-source")
+    client_id = group_id or f"{prefix}-{uuid.uuid4()}"
+    try:
+        client = ClientConfig.from_kafka_params(params, client_id=client_id)
+    except ValueError as e:
+        raise _err(str(e)) from None
+
+    ending_given = tuple(
+        name
+        for key, name in (
+            ("endingoffsets", "endingOffsets"),
+            ("endingtimestamp", "endingTimestamp"),
+            ("endingoffsetsbytimestamp", "endingOffsetsByTimestamp"),
+        )
+        if key in opts
+    )
+    return SourceOptions(
+        subscription=subscription,
+        client=client,
+        starting=_starting(opts, strategy),
+        ending=_ending(opts),
+        fail_on_data_loss=_bool(opts, "failondataloss", "failOnDataLoss", True),
+        max_offsets_per_trigger=max_per_trigger,
+        min_offsets_per_trigger=min_per_trigger,
+        max_trigger_delay_ms=delay,
+        min_partitions=_int(opts, "minpartitions", "minPartitions", 1, "a positive integer"),
+        max_records_per_partition=_int(
+            opts, "maxrecordsperpartition", "maxRecordsPerPartition", 1, "a positive integer"
+        ),
+        include_headers=_bool(opts, "includeheaders", "includeHeaders", False),
+        poll_timeout_ms=_int_or(
+            opts, "kafkaconsumer.polltimeoutms", "kafkaConsumer.pollTimeoutMs", 1,
+            "a positive number of milliseconds", DEFAULT_POLL_TIMEOUT_MS,
+        ),
+        fetch_offset_num_retries=_int_or(
+            opts, "fetchoffset.numretries", "fetchOffset.numRetries", 0,
+            "a non-negative integer", DEFAULT_FETCH_OFFSET_RETRIES,
+        ),
+        fetch_offset_retry_interval_ms=_int_or(
+            opts, "fetchoffset.retryintervalms", "fetchOffset.retryIntervalMs", 0,
+            "a non-negative number of milliseconds", DEFAULT_FETCH_OFFSET_RETRY_INTERVAL_MS,
+        ),
+        group_id_prefix=prefix,
+        group_id=group_id,
+        ending_given=ending_given,
+    )  # fmt: skip
+
+
+def validate_batch(opts: SourceOptions) -> None:
+    """Batch-only rules (Spark's validateBatchOptions)."""
+    start, end = opts.starting, opts.ending
+    if isinstance(start, LatestSpec):
+        raise _err("Invalid value 'latest' for option 'startingOffsets': starting offset can't be latest for batch "
+                   "queries on Kafka; use 'earliest' or a JSON object of offsets")  # fmt: skip
+    if isinstance(start, SpecificOffsetsSpec):
+        for tp, off in start.offsets.items():
+            if off == LATEST:
+                raise _err(
+                    f"Invalid value for option 'startingOffsets': starting offset for {tp_str(tp)} can't be latest "
+                    "(-1) for batch queries on Kafka"
+                )
+    if isinstance(end, EarliestSpec):
+        raise _err("Invalid value 'earliest' for option 'endingOffsets': ending offset can't be earliest for batch "
+                   "queries on Kafka; use 'latest' or a JSON object of offsets")  # fmt: skip
+    if isinstance(end, SpecificOffsetsSpec):
+        for tp, off in end.offsets.items():
+            if off == EARLIEST:
+                raise _err(
+                    f"Invalid value for option 'endingOffsets': ending offset for {tp_str(tp)} can't be earliest "
+                    "(-2) for batch queries on Kafka"
+                )
+    for name, given in (
+        ("maxOffsetsPerTrigger", opts.max_offsets_per_trigger),
+        ("minOffsetsPerTrigger", opts.min_offsets_per_trigger),
+    ):
+        if given is not None:
+            log.warning("option '%s' is ignored in batch queries", name)
+
+
+def validate_stream(opts: SourceOptions) -> None:
+    """Streaming-only rules: no ending offsets (Spark: "ending offset not valid in streaming queries")."""
+    if opts.ending_given:
+        raise _err(
+            f"Option '{opts.ending_given[0]}' is not valid in streaming queries: ending offset not valid in "
+            "streaming queries (remove it, or use a batch read with spark.read)"
+        )
+
+
+def batch_starting(opts: SourceOptions) -> OffsetSpec:
+    return opts.starting if opts.starting is not None else EARLIEST_SPEC
+
+
+def batch_ending(opts: SourceOptions) -> OffsetSpec:
+    return opts.ending if opts.ending is not None else LATEST_SPEC
+
+
+def stream_starting(opts: SourceOptions) -> OffsetSpec:
+    return opts.starting if opts.starting is not None else LATEST_SPEC
+
+
+__all__ = [
+    "FORBIDDEN_KAFKA_PARAMS",
+    "GlobalTimestampSpec",
+    "SourceOptionError",
+    "SourceOptions",
+    "SpecificTimestampsSpec",
+    "Subscription",
+    "batch_ending",
+    "batch_starting",
+    "parse_duration_ms",
+    "parse_source_options",
+    "stream_starting",
+    "validate_batch",
+    "validate_stream",
+]
