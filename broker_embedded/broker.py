@@ -54,8 +54,7 @@ class Broker:
         self.loop: asyncio.AbstractEventLoop | None = None
         self._maintenance_task: asyncio.Task[None] | None = None
         for topic in self.topics:
-            for index in range(topic.num_partitions):
-                self._open_partition(topic, index)
+            self._open_partitions(topic, range(topic.num_partitions))
         self.group_coordinator = GroupCoordinator(self)
         self.group_coordinator.load()
 
@@ -110,16 +109,24 @@ class Broker:
         self.log_manager.shutdown()
 
     # --- topics ----------------------------------------------------------------------------
-    def topic_log_config(self, topic: TopicMetadata) -> LogConfig:
-        effective = effective_topic_configs(self.config, topic.configs)
-        return LogConfig.from_dict({k: _to_prop(v) for k, v in effective.items()})
+    def _resolve_topic_configs(self, overrides: dict[str, Any]) -> tuple[dict[str, Any], LogConfig]:
+        """A topic's effective configs and the log layer's view of them, resolved once per topic.
 
-    def _open_partition(self, topic: TopicMetadata, index: int) -> Partition:
-        log_ = self.log_manager.get_or_create_log(topic.name, index, self.topic_log_config(topic))
-        p = Partition(topic.name, index, topic.topic_id, log_, self)
-        p.update_topic_configs(effective_topic_configs(self.config, topic.configs))
-        self.partitions[(topic.name, index)] = p
-        return p
+        The log layer has cross-field checks of its own: a refusal is INVALID_CONFIG.
+        """
+        effective = effective_topic_configs(self.config, overrides)
+        try:
+            return effective, LogConfig.from_dict({k: _to_prop(v) for k, v in effective.items()})
+        except ValueError as e:
+            raise KafkaError(str(e), ErrorCode.INVALID_CONFIG) from None
+
+    def _open_partitions(self, topic: TopicMetadata, indexes: range) -> None:
+        effective, log_config = self._resolve_topic_configs(topic.configs)
+        for index in indexes:
+            log_ = self.log_manager.get_or_create_log(topic.name, index, log_config)
+            p = Partition(topic.name, index, topic.topic_id, log_, self)
+            p.update_topic_configs(effective)
+            self.partitions[(topic.name, index)] = p
 
     def create_topic(
         self,
@@ -150,16 +157,11 @@ class Broker:
             parsed = validate_topic_configs(configs or {})
         except ValueError as e:
             raise KafkaError(str(e), ErrorCode.INVALID_CONFIG) from None
-        try:
-            # the log layer has its own cross-field checks: refuse before anything is persisted
-            LogConfig.from_dict({k: _to_prop(v) for k, v in effective_topic_configs(self.config, parsed).items()})
-        except ValueError as e:
-            raise KafkaError(str(e), ErrorCode.INVALID_CONFIG) from None
+        self._resolve_topic_configs(parsed)  # refuse before anything is persisted
         if validate_only:
             return TopicMetadata(name, b"\x00" * 16, num_partitions, replication_factor, parsed)
         topic = self.topics.add(name, num_partitions, replication_factor, parsed)
-        for index in range(num_partitions):
-            self._open_partition(topic, index)
+        self._open_partitions(topic, range(num_partitions))
         log.info("created topic %s with %d partitions", name, num_partitions)
         return topic
 
@@ -194,20 +196,14 @@ class Broker:
         old = topic.num_partitions
         topic.num_partitions = count
         self.topics.save()
-        for index in range(old, count):
-            self._open_partition(topic, index)
+        self._open_partitions(topic, range(old, count))
 
     def set_topic_configs(self, name: str, overrides: dict[str, Any], validate_only: bool = False) -> None:
         """Replace a topic's overrides (already validated) and apply them to its logs."""
         topic = self.topics.get(name)
         if topic is None:
             raise KafkaError(f"Topic {name} does not exist", ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
-        try:
-            cfg = LogConfig.from_dict(
-                {k: _to_prop(v) for k, v in effective_topic_configs(self.config, overrides).items()}
-            )
-        except ValueError as e:
-            raise KafkaError(str(e), ErrorCode.INVALID_CONFIG) from None
+        effective, log_config = self._resolve_topic_configs(overrides)
         if validate_only:
             return
         topic.configs = dict(overrides)
@@ -215,8 +211,8 @@ class Broker:
         for index in range(topic.num_partitions):
             p = self.partitions.get((name, index))
             if p is not None:
-                p.log.update_config(cfg)
-                p.update_topic_configs(effective_topic_configs(self.config, topic.configs))
+                p.log.update_config(log_config)
+                p.update_topic_configs(effective)
 
     def partition(self, topic: str, index: int) -> Partition | None:
         return self.partitions.get((topic, index))

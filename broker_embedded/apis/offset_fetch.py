@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from broker_embedded.group.state import OffsetAndMetadata
 from kafka_wire.errors import ErrorCode
@@ -27,54 +27,46 @@ def _fetch(
     return by_topic
 
 
+def _topic_results(
+    broker: Broker, group_id: str, requested: list[Any] | None, topic_cls: Any, partition_cls: Any
+) -> list[Any]:
+    """Committed offsets as response topics (v1–7 and v8+ differ only in the class names)."""
+    topics = None if requested is None else [(t.name, list(t.partition_indexes)) for t in requested]
+    return [
+        topic_cls(
+            name=t,
+            partitions=[
+                partition_cls(
+                    partition_index=p,
+                    committed_offset=om.offset if om else -1,
+                    committed_leader_epoch=om.leader_epoch if om else -1,
+                    metadata=om.metadata if om else "",
+                    error_code=ErrorCode.NONE,
+                )
+                for p, om in sorted(parts, key=lambda x: x[0])
+            ],
+        )
+        for t, parts in _fetch(broker, group_id, topics).items()
+    ]
+
+
 def handle(broker: Broker, ctx: RequestContext, request: rq.OffsetFetchRequest) -> rs.OffsetFetchResponse:
     if ctx.api_version >= 8:
-        groups = []
-        for g in request.groups:
-            topics = None if g.topics is None else [(t.name, list(t.partition_indexes)) for t in g.topics]
-            by_topic = _fetch(broker, g.group_id, topics)
-            groups.append(
-                rs.OffsetFetchResponseGroup(
-                    group_id=g.group_id,
-                    error_code=ErrorCode.NONE,
-                    topics=[
-                        rs.OffsetFetchResponseTopics(
-                            name=t,
-                            partitions=[
-                                rs.OffsetFetchResponsePartitions(
-                                    partition_index=p,
-                                    committed_offset=om.offset if om else -1,
-                                    committed_leader_epoch=om.leader_epoch if om else -1,
-                                    metadata=om.metadata if om else "",
-                                    error_code=ErrorCode.NONE,
-                                )
-                                for p, om in sorted(parts, key=lambda x: x[0])
-                            ],
-                        )
-                        for t, parts in by_topic.items()
-                    ],
-                )
+        groups = [
+            rs.OffsetFetchResponseGroup(
+                group_id=g.group_id,
+                error_code=ErrorCode.NONE,
+                topics=_topic_results(
+                    broker, g.group_id, g.topics, rs.OffsetFetchResponseTopics, rs.OffsetFetchResponsePartitions
+                ),
             )
+            for g in request.groups
+        ]
         return rs.OffsetFetchResponse(throttle_time_ms=0, groups=groups)
-    topics = None if request.topics is None else [(t.name, list(t.partition_indexes)) for t in request.topics]
-    by_topic = _fetch(broker, request.group_id, topics)
     return rs.OffsetFetchResponse(
         throttle_time_ms=0,
         error_code=ErrorCode.NONE,
-        topics=[
-            rs.OffsetFetchResponseTopic(
-                name=t,
-                partitions=[
-                    rs.OffsetFetchResponsePartition(
-                        partition_index=p,
-                        committed_offset=om.offset if om else -1,
-                        committed_leader_epoch=om.leader_epoch if om else -1,
-                        metadata=om.metadata if om else "",
-                        error_code=ErrorCode.NONE,
-                    )
-                    for p, om in sorted(parts, key=lambda x: x[0])
-                ],
-            )
-            for t, parts in by_topic.items()
-        ],
+        topics=_topic_results(
+            broker, request.group_id, request.topics, rs.OffsetFetchResponseTopic, rs.OffsetFetchResponsePartition
+        ),
     )
