@@ -2,6 +2,13 @@
 
 Prints exactly one line, ``bootstrap.servers=HOST:PORT``, on stdout once the broker accepts
 connections; everything else goes to stderr.
+
+Cluster mode (issue 4):
+- ``python -m broker_embedded cluster --brokers N --log-dir DIR``: a controller and N brokers as
+  separate processes; prints ``bootstrap.servers=H:P,H:P,...`` when all are registered; SIGTERM stops all.
+- ``python -m broker_embedded controller --port P --log-dir DIR``: the controller process alone;
+  prints ``controller=HOST:PORT`` when ready.
+- ``python -m broker_embedded --node-id 2 --controller HOST:PORT ...``: one broker of a cluster.
 """
 
 from __future__ import annotations
@@ -9,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import signal
 import sys
 import tempfile
@@ -25,11 +33,19 @@ def _config_help() -> str:
     return "\n".join(lines)
 
 
+CLUSTER_HELP = """
+subcommands (cluster mode, see `python -m broker_embedded cluster --help`):
+  cluster --brokers N --log-dir DIR   a controller + N broker processes; prints bootstrap.servers=...
+  controller --port P --log-dir DIR   the controller process alone; prints controller=HOST:PORT
+  a cluster's broker: python -m broker_embedded --node-id ID --controller HOST:PORT [options]
+"""
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m broker_embedded",
         description="Run pykafka's embedded Kafka-compatible broker on 127.0.0.1.",
-        epilog=_config_help(),
+        epilog=CLUSTER_HELP + "\n" + _config_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--port", type=int, default=None, help="port to listen on (default 0: a free port)")
@@ -38,10 +54,144 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--config", default=None, help="a server.properties file with broker configs")
     p.add_argument("--override", action="append", default=[], metavar="KEY=VALUE", help="a broker config (repeatable)")
     p.add_argument("--log-level", default="WARNING", help="logging level for stderr (default WARNING)")
+    p.add_argument("--node-id", type=int, default=None, help="this broker's id (node.id) in a cluster")
+    p.add_argument(
+        "--controller",
+        default=None,
+        metavar="HOST:PORT",
+        help="the controller of the cluster this broker joins (controller.quorum.bootstrap.servers)",
+    )
+    p.add_argument(
+        "--exit-on-stdin-eof",
+        action="store_true",
+        help="exit when stdin closes (EmbeddedCluster's children: they die with their parent)",
+    )
     return p
 
 
+def build_cluster_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m broker_embedded cluster",
+        description="Run a controller and N brokers (separate processes) on 127.0.0.1 until SIGTERM/SIGINT. "
+        "Prints bootstrap.servers=HOST:PORT,... once every broker is registered.",
+    )
+    p.add_argument("--brokers", type=int, default=3, help="number of brokers, node ids 1..N (default 3)")
+    p.add_argument(
+        "--log-dir", default=None, help="directory for controller/ and broker-<id>/ (default: temporary, deleted)"
+    )
+    p.add_argument("--override", action="append", default=[], metavar="KEY=VALUE", help="a config for every process")
+    p.add_argument("--log-level", default="WARNING", help="logging level of the processes (default WARNING)")
+    return p
+
+
+def build_controller_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m broker_embedded controller",
+        description="Run the cluster controller (no Raft quorum: one process, state persisted in --log-dir). "
+        "Prints controller=HOST:PORT once it accepts brokers.",
+    )
+    p.add_argument("--port", type=int, default=0, help="port to listen on (default 0: a free port)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--log-dir", required=True, help="directory of the controller's persisted state")
+    p.add_argument("--override", action="append", default=[], metavar="KEY=VALUE", help="a config (repeatable)")
+    p.add_argument("--log-level", default="WARNING", help="logging level for stderr (default WARNING)")
+    p.add_argument("--exit-on-stdin-eof", action="store_true", help="exit when stdin closes")
+    return p
+
+
+def _parse_overrides(items: list[str]) -> dict[str, str] | None:
+    values: dict[str, str] = {}
+    for item in items:
+        if "=" not in item:
+            print(f"error: --override expects KEY=VALUE, got {item!r}", file=sys.stderr)
+            return None
+        k, v = item.split("=", 1)
+        values[k.strip()] = v.strip()
+    return values
+
+
+def _watch_stdin(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:
+    """Set `stop` when stdin reaches EOF (the parent that holds the pipe went away)."""
+    fd = sys.stdin.fileno()
+
+    def on_readable() -> None:
+        try:
+            data = os.read(fd, 4096)
+        except OSError:
+            data = b""
+        if not data:
+            loop.remove_reader(fd)
+            stop.set()
+
+    loop.add_reader(fd, on_readable)
+
+
+def controller_main(argv: list[str]) -> int:
+    from broker_embedded.controller import ControllerServer
+
+    args = build_controller_parser().parse_args(argv)
+    logging.basicConfig(
+        level=args.log_level.upper(), stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    values = _parse_overrides(args.override)
+    if values is None:
+        return 2
+    try:
+        config = BrokerConfig(values)
+    except ConfigError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    loop = new_event_loop()
+    asyncio.set_event_loop(loop)
+    stop = asyncio.Event()
+
+    async def run() -> None:
+        server = ControllerServer(config, Path(args.log_dir))
+        port = await server.start(args.host, args.port)
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        if args.exit_on_stdin_eof:
+            _watch_stdin(loop, stop)
+        sys.stdout.write(f"controller={args.host}:{port}\n")
+        sys.stdout.flush()
+        await stop.wait()
+        await server.stop()
+
+    try:
+        loop.run_until_complete(run())
+    finally:
+        loop.close()
+    return 0
+
+
+def cluster_main(argv: list[str]) -> int:
+    from broker_embedded.cluster import run_cluster_cli
+
+    args = build_cluster_parser().parse_args(argv)
+    values = _parse_overrides(args.override)
+    if values is None:
+        return 2
+    if args.brokers < 1:
+        print(f"error: --brokers must be at least 1, got {args.brokers}", file=sys.stderr)
+        return 2
+    try:
+        BrokerConfig(values)
+    except ConfigError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    try:
+        return run_cluster_cli(args.brokers, args.log_dir, values, args.log_level)
+    except RuntimeError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "cluster":
+        return cluster_main(argv[1:])
+    if argv and argv[0] == "controller":
+        return controller_main(argv[1:])
     args = build_parser().parse_args(argv)
     logging.basicConfig(
         level=args.log_level.upper(),
@@ -65,6 +215,10 @@ def main(argv: list[str] | None = None) -> int:
         values["port"] = str(args.port)
     if args.host is not None:
         values["host.name"] = args.host
+    if args.node_id is not None:
+        values["node.id"] = str(args.node_id)
+    if args.controller is not None:
+        values["controller.quorum.bootstrap.servers"] = args.controller
     try:
         config = BrokerConfig(values)
     except ConfigError as e:
@@ -84,6 +238,8 @@ def main(argv: list[str] | None = None) -> int:
         port = await runner.start()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
+        if args.exit_on_stdin_eof:
+            _watch_stdin(loop, stop)
         sys.stdout.write(f"bootstrap.servers={config['host.name']}:{port}\n")
         sys.stdout.flush()
         await stop.wait()

@@ -24,6 +24,9 @@ from broker_embedded.network.server import RequestContext, RequestRejected
 from broker_embedded.partition import Partition
 from broker_embedded.producer_ids import ProducerIdManager
 from broker_embedded.purgatory import DelayedOperationPurgatory, ExpirationReaper
+from broker_embedded.replication.controller_client import ClusterImage, ControllerClient
+from broker_embedded.replication.replica_manager import ReplicaManager
+from broker_embedded.tiered import RemoteLogManager, remote_log_manager_from_config, validate_topic_tiering
 from broker_embedded.versions import advertised_versions
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol import decode_request_body, encode_response
@@ -47,16 +50,27 @@ class Broker:
         self.log_manager = LogManager(log_dir, producer_id_expiration_ms=config["producer.id.expiration.ms"])
         self.log_manager.startup()
         self.partitions: dict[tuple[str, int], Partition] = {}
+        # tiered storage (KIP-405): None unless remote.log.storage.system.enable=true
+        self.remote_log_manager: RemoteLogManager | None = remote_log_manager_from_config(
+            config, log_dir, self.node_id, lambda: list(self.partitions.values())
+        )
         self.producer_ids = ProducerIdManager(log_dir)
         self.advertised = advertised_versions(set(apis.HANDLERS))
         self.fetch_purgatory: DelayedOperationPurgatory[Any] = DelayedOperationPurgatory("Fetch")
         self.reaper: ExpirationReaper | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
         self._maintenance_task: asyncio.Task[None] | None = None
+        # leader/follower roles, follower fetchers, ISR, acks=all (broker_embedded.replication)
+        self.replica_manager = ReplicaManager(self)
         for topic in self.topics:
             self._open_partitions(topic, range(topic.num_partitions))
         self.group_coordinator = GroupCoordinator(self)
         self.group_coordinator.load()
+        # cluster mode: the controller decides topics, leaders and ISRs (see broker_embedded.controller)
+        controller = config["controller.quorum.bootstrap.servers"]
+        self.controller_client: ControllerClient | None = ControllerClient(self, controller) if controller else None
+        if self.controller_client is not None:
+            self.producer_ids = self.controller_client.producer_ids  # type: ignore[assignment]  # cluster-wide ids
 
     # --- lifecycle -----------------------------------------------------------------------
     def _load_meta_properties(self) -> str:
@@ -68,6 +82,8 @@ class Broker:
                 if "=" in line and not line.startswith("#"):
                     k, v = line.split("=", 1)
                     props[k.strip()] = v.strip()
+        # a log dir that already belonged to a cluster (cluster mode refuses another controller's)
+        self._meta_cluster_id_was_stored = "cluster.id" in props
         cluster_id = self.config["cluster.id"] or props.get("cluster.id")
         if not cluster_id:
             cluster_id = uuid.uuid4().hex[:22]
@@ -82,6 +98,9 @@ class Broker:
         self.reaper = ExpirationReaper(self.fetch_purgatory.timer)
         self.reaper.start()
         self._maintenance_task = loop.create_task(self._maintenance())
+        if self.remote_log_manager is not None:
+            self.remote_log_manager.start()
+        self.replica_manager.start(loop)
 
     async def _maintenance(self) -> None:
         interval_ms = min(self.config["log.retention.check.interval.ms"], 1000)
@@ -104,8 +123,11 @@ class Broker:
             self._maintenance_task.cancel()
         if self.reaper is not None:
             self.reaper.stop()
+        self.replica_manager.shutdown()
         self.group_coordinator.shutdown()
         self.fetch_purgatory.shutdown()
+        if self.remote_log_manager is not None:
+            self.remote_log_manager.shutdown()
         self.log_manager.shutdown()
 
     # --- topics ----------------------------------------------------------------------------
@@ -120,10 +142,18 @@ class Broker:
         except ValueError as e:
             raise KafkaError(str(e), ErrorCode.INVALID_CONFIG) from None
 
+    def _check_tiering(self, effective: dict[str, Any], previous: dict[str, Any] | None) -> None:
+        """Tiering needs the broker switch, and is switched off only with its remote data deleted."""
+        problem = validate_topic_tiering(self.config["remote.log.storage.system.enable"], effective, previous)
+        if problem is not None:
+            raise KafkaError(problem, ErrorCode.INVALID_CONFIG)
+
     def _open_partitions(self, topic: TopicMetadata, indexes: range) -> None:
         effective, log_config = self._resolve_topic_configs(topic.configs)
         for index in indexes:
             log_ = self.log_manager.get_or_create_log(topic.name, index, log_config)
+            # a log loaded at startup was opened with the default config: apply the topic's
+            log_.update_config(log_config)
             p = Partition(topic.name, index, topic.topic_id, log_, self)
             p.update_topic_configs(effective)
             self.partitions[(topic.name, index)] = p
@@ -139,6 +169,8 @@ class Broker:
         validate_topic_name(name)
         if name in self.topics.by_name:
             raise KafkaError(f"Topic '{name}' already exists.", ErrorCode.TOPIC_ALREADY_EXISTS)
+        if self.controller_client is not None:
+            return self._create_topic_on_controller(name, num_partitions, configs)
         if num_partitions == -1:
             num_partitions = self.config["num.partitions"]
         if num_partitions <= 0:
@@ -157,13 +189,67 @@ class Broker:
             parsed = validate_topic_configs(configs or {})
         except ValueError as e:
             raise KafkaError(str(e), ErrorCode.INVALID_CONFIG) from None
-        self._resolve_topic_configs(parsed)  # refuse before anything is persisted
+        effective, _ = self._resolve_topic_configs(parsed)  # refuse before anything is persisted
+        self._check_tiering(effective, None)
         if validate_only:
             return TopicMetadata(name, b"\x00" * 16, num_partitions, replication_factor, parsed)
         topic = self.topics.add(name, num_partitions, replication_factor, parsed)
         self._open_partitions(topic, range(num_partitions))
         log.info("created topic %s with %d partitions", name, num_partitions)
         return topic
+
+    def _create_topic_on_controller(
+        self, name: str, num_partitions: int, configs: dict[str, Any] | None
+    ) -> TopicMetadata:
+        """Synchronous callers (auto-creation by Metadata, __consumer_offsets by the group
+        coordinator) cannot wait for the controller: the creation is sent and the caller is told the
+        leader is not available yet, which Kafka clients retry (as with Kafka's own auto-creation)."""
+        assert self.controller_client is not None
+        if num_partitions == -1:
+            num_partitions = self.config["num.partitions"]
+        image = self.controller_client.image
+        live = len(image.live_brokers()) if image is not None else 1
+        if name == "__consumer_offsets":
+            rf = max(1, min(self.config["offsets.topic.replication.factor"], live))
+        else:
+            rf = self.config["default.replication.factor"]
+        self.controller_client.create_topic_in_background(name, num_partitions, rf)
+        raise KafkaError(f"Topic {name} is being created", ErrorCode.LEADER_NOT_AVAILABLE)
+
+    def adopt_cluster_id(self, cluster_id: str) -> bool:
+        """Cluster mode: take the controller's cluster id, unless this log dir already holds topics
+        of another cluster (then False). Persisted in meta.properties like a KRaft log dir."""
+        if len(self.topics) and self._meta_cluster_id_was_stored:
+            return False
+        path = self.log_dir / "meta.properties"
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(f"version=1\ncluster.id={cluster_id}\nnode.id={self.node_id}\n")
+        os.replace(tmp, path)
+        self.cluster_id = cluster_id
+        self._meta_cluster_id_was_stored = True
+        return True
+
+    @property
+    def cluster_mode(self) -> bool:
+        return self.controller_client is not None
+
+    def apply_topic_configs(self, name: str) -> None:
+        """Apply a topic's (already stored) overrides to the logs of its local partitions."""
+        topic = self.topics.get(name)
+        if topic is None:
+            return
+        effective, log_config = self._resolve_topic_configs(topic.configs)
+        for index in range(topic.num_partitions):
+            p = self.partitions.get((name, index))
+            if p is not None:
+                p.log.update_config(log_config)
+                p.update_topic_configs(effective)
+
+    def on_cluster_image(self, previous: ClusterImage | None, image: ClusterImage) -> None:
+        """After the replica manager applied a new controller image (cluster mode)."""
+        hook = getattr(self.group_coordinator, "on_cluster_image", None)
+        if hook is not None:
+            hook(previous, image)
 
     def delete_topic(self, name: str) -> TopicMetadata:
         if not self.config["delete.topic.enable"]:
@@ -176,6 +262,9 @@ class Broker:
             if p is not None:
                 p.on_deleted()
             self.log_manager.delete_log(name, index)
+        if self.remote_log_manager is not None:
+            # remote data is keyed by topic id and removed in the background (also after a restart)
+            self.remote_log_manager.on_partitions_deleted(topic.topic_id, name, range(topic.num_partitions))
         self.topics.remove(name)
         log.info("deleted topic %s", name)
         return topic
@@ -204,6 +293,7 @@ class Broker:
         if topic is None:
             raise KafkaError(f"Topic {name} does not exist", ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
         effective, log_config = self._resolve_topic_configs(overrides)
+        self._check_tiering(effective, self._resolve_topic_configs(topic.configs)[0])
         if validate_only:
             return
         topic.configs = dict(overrides)

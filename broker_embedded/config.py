@@ -64,6 +64,11 @@ def _at_least(n: int) -> Callable[[Any], None]:
     return check
 
 
+def _jitter(v: Any) -> None:
+    if not 0.0 <= v <= 0.5:
+        raise ConfigError(f"value {v} must be between 0.0 and 0.5")
+
+
 def _one_of(*choices: str) -> Callable[[Any], None]:
     def check(v: Any) -> None:
         values = v if isinstance(v, list) else [v]
@@ -161,6 +166,22 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         ConfigDef("log.flush.offset.checkpoint.interval.ms", _B.INT, 60000, "Recovery point checkpoint interval."),
         ConfigDef("min.insync.replicas", _B.INT, 1, "Minimum ISR for acks=all.", _at_least(1)),
         ConfigDef("unclean.leader.election.enable", _B.BOOLEAN, False, "Allow out-of-sync leaders."),
+        # replication (broker_embedded.replication): Kafka's names and defaults
+        ConfigDef(
+            "replica.lag.time.max.ms",
+            _B.LONG,
+            30000,
+            "A follower not caught up to the leader's log end offset for this long leaves the ISR.",
+            _at_least(1),
+        ),
+        ConfigDef("replica.fetch.wait.max.ms", _B.INT, 500, "Max wait of a follower's Fetch.", _at_least(0)),
+        ConfigDef("replica.fetch.min.bytes", _B.INT, 1, "Min bytes of a follower's Fetch.", _at_least(1)),
+        ConfigDef("replica.fetch.max.bytes", _B.INT, 1048576, "Per-partition bytes of follower Fetch.", _at_least(0)),
+        ConfigDef(
+            "replica.fetch.response.max.bytes", _B.INT, 10485760, "Bytes of a follower's Fetch response.", _at_least(0)
+        ),
+        ConfigDef("replica.fetch.backoff.ms", _B.INT, 1000, "Follower back-off after a fetch error.", _at_least(0)),
+        ConfigDef("replica.socket.timeout.ms", _B.INT, 30000, "Socket timeout of a follower's requests.", _at_least(1)),
         ConfigDef(
             "compression.type",
             _B.STRING,
@@ -177,6 +198,118 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         ConfigDef("offsets.retention.minutes", _B.INT, 10080, "Committed offset retention.", _at_least(1)),
         ConfigDef("queued.max.request.bytes", _B.LONG, -1, "Bytes of requests queued per connection."),
         ConfigDef("connections.max.idle.ms", _B.LONG, 600000, "Idle connections are closed after this."),
+        # tiered storage (KIP-405, broker_embedded.tiered): Kafka's names and defaults
+        ConfigDef("remote.log.storage.system.enable", _B.BOOLEAN, False, "Enable tiered storage on this broker."),
+        ConfigDef(
+            "remote.log.storage.manager.class.name",
+            _B.STRING,
+            "broker_embedded.tiered.local.LocalTieredStorage",
+            "RemoteStorageManager implementation (a Python class path).",
+        ),
+        ConfigDef(
+            "remote.log.storage.manager.impl.prefix",
+            _B.STRING,
+            "rsm.config.",
+            "Configs with this prefix are passed (prefix removed) to the RemoteStorageManager.",
+        ),
+        ConfigDef(
+            "remote.log.metadata.manager.class.name",
+            _B.STRING,
+            "broker_embedded.tiered.local.FileBasedRemoteLogMetadataManager",
+            "RemoteLogMetadataManager implementation (a Python class path).",
+        ),
+        ConfigDef(
+            "remote.log.metadata.manager.impl.prefix",
+            _B.STRING,
+            "rlmm.config.",
+            "Configs with this prefix are passed (prefix removed) to the RemoteLogMetadataManager.",
+        ),
+        ConfigDef(
+            "remote.log.index.file.cache.total.size.bytes",
+            _B.LONG,
+            1073741824,
+            "Bytes of remote segment indexes cached.",
+            _at_least(1),
+        ),
+        ConfigDef("remote.log.manager.thread.pool.size", _B.INT, 10, "Copy/expiry threads.", _at_least(1)),
+        ConfigDef(
+            "remote.log.manager.task.interval.ms", _B.LONG, 30000, "Interval of each partition's task.", _at_least(1)
+        ),
+        ConfigDef(
+            "remote.log.manager.task.retry.backoff.ms", _B.LONG, 500, "First retry delay of a task.", _at_least(1)
+        ),
+        ConfigDef("remote.log.manager.task.retry.backoff.max.ms", _B.LONG, 30000, "Largest retry delay.", _at_least(1)),
+        ConfigDef("remote.log.manager.task.retry.jitter", _B.DOUBLE, 0.2, "Retry delay jitter (0 to 0.5).", _jitter),
+        ConfigDef(
+            "remote.log.manager.copy.max.bytes.per.second",
+            _B.LONG,
+            LONG_MAX,
+            "Bytes per second copied to the remote tier.",
+            _at_least(1),
+        ),
+        ConfigDef(
+            "remote.log.manager.copy.timeout.ms",
+            _B.LONG,
+            300000,
+            "pykafka (not Kafka): a segment copy taking longer fails and is retried under a new id.",
+            _at_least(1),
+        ),
+        ConfigDef("remote.log.reader.threads", _B.INT, 10, "Threads reading the remote tier.", _at_least(1)),
+        ConfigDef(
+            "remote.log.reader.max.pending.tasks", _B.INT, 100, "Queued remote reads before erroring.", _at_least(1)
+        ),
+        ConfigDef(
+            "remote.fetch.max.wait.ms",
+            _B.INT,
+            500,
+            "Longest wait for a remote read before the partition answers KAFKA_STORAGE_ERROR.",
+            _at_least(1),
+        ),
+        ConfigDef(
+            "log.local.retention.ms", _B.LONG, -2, "Local tier time retention (-2: log.retention.ms).", _at_least(-2)
+        ),
+        ConfigDef(
+            "log.local.retention.bytes",
+            _B.LONG,
+            -2,
+            "Local tier size retention (-2: log.retention.bytes).",
+            _at_least(-2),
+        ),
+        # cluster mode (broker_embedded.controller): unset = a single node that leads everything
+        ConfigDef(
+            "controller.quorum.bootstrap.servers",
+            _B.STRING,
+            None,
+            "HOST:PORT of the controller process; set = cluster mode (see `python -m broker_embedded cluster`).",
+        ),
+        ConfigDef(
+            "broker.session.timeout.ms",
+            _B.INT,
+            9000,
+            "A broker without a heartbeat for this long is fenced by the controller.",
+            _at_least(1),
+        ),
+        ConfigDef("broker.heartbeat.interval.ms", _B.INT, 2000, "Broker heartbeat interval.", _at_least(1)),
+        ConfigDef(
+            "auto.leader.rebalance.enable",
+            _B.BOOLEAN,
+            True,
+            "The controller moves leadership back to each partition's preferred (first) replica when it is in the ISR.",
+        ),
+        ConfigDef(
+            "leader.imbalance.check.interval.seconds",
+            _B.LONG,
+            300,
+            "How often the controller runs the preferred leader election.",
+            _at_least(1),
+        ),
+        ConfigDef(
+            "offsets.topic.replication.factor",
+            _B.SHORT,
+            3,
+            "Replication factor of __consumer_offsets in cluster mode (capped at the live broker count).",
+            _at_least(1),
+        ),
     ]
 }
 
@@ -265,6 +398,28 @@ TOPIC_CONFIGS: dict[str, ConfigDef] = {
             "Allow out-of-sync leaders.",
             None,
             "unclean.leader.election.enable",
+        ),
+        # tiered storage (KIP-405)
+        ConfigDef("remote.storage.enable", _B.BOOLEAN, False, "Copy rolled segments to the remote tier."),
+        ConfigDef(
+            "local.retention.ms",
+            _B.LONG,
+            -2,
+            "Time retention of the local tier (-2: retention.ms).",
+            _at_least(-2),
+            "log.local.retention.ms",
+        ),
+        ConfigDef(
+            "local.retention.bytes",
+            _B.LONG,
+            -2,
+            "Size retention of the local tier (-2: retention.bytes).",
+            _at_least(-2),
+            "log.local.retention.bytes",
+        ),
+        ConfigDef("remote.log.copy.disable", _B.BOOLEAN, False, "Stop copying; remote data stays readable."),
+        ConfigDef(
+            "remote.log.delete.on.disable", _B.BOOLEAN, False, "Delete the remote data when tiering is disabled."
         ),
         ConfigDef(
             "message.timestamp.before.max.ms",

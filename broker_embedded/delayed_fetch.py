@@ -3,7 +3,8 @@
 A consumer's fetch completes when min bytes are available below the high watermark, when a
 partition hits an error, or when max wait passes (then it answers with whatever is there). Every
 append calls ``check_and_complete(("fetch", topic, partition))``, so a long poll answers as soon
-as data arrives instead of polling.
+as data arrives instead of polling. A follower's fetch (replica id >= 0) reads up to the log end
+offset of the leader, and a diverging last fetched epoch is answered at once (KIP-595 style).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from kafka_wire.protocol.messages import fetch_response as rs
 
 if TYPE_CHECKING:
     from broker_embedded.broker import Broker
+    from broker_embedded.partition import Partition
 
 READ_COMMITTED = 1
 
@@ -30,26 +32,60 @@ class FetchPartitionStatus:
     request: rq.FetchPartition
 
 
+@dataclass(slots=True)
+class FollowerRead:
+    """What a follower's fetch tells the leader about that follower (applied once per request)."""
+
+    partition: Partition
+    fetch_offset: int
+    log_start_offset: int
+    leader_log_end_offset: int
+
+
 @dataclass
 class FetchResult:
     topics: dict[tuple[str, bytes], list[rs.PartitionData]] = field(default_factory=dict)
     total_bytes: int = 0
     has_error: bool = False
+    follower_reads: list[FollowerRead] = field(default_factory=list)
+    leaders: set[int] = field(default_factory=set)  # named in NOT_LEADER_OR_FOLLOWER answers
+    # tiered storage: (placeholder PartitionData, RemoteFetchInfo) to fill from the remote tier
+    remote_fetches: list[tuple[rs.PartitionData, Any]] = field(default_factory=list)
 
-    def to_response(self, use_ids: bool, extra: list[rs.FetchableTopicResponse]) -> rs.FetchResponse:
+    def to_response(
+        self, use_ids: bool, extra: list[rs.FetchableTopicResponse], broker: Broker | None = None
+    ) -> rs.FetchResponse:
         responses = [
             rs.FetchableTopicResponse(topic="" if use_ids else name, topic_id=topic_id, partitions=parts)
             for (name, topic_id), parts in self.topics.items()
         ]
+        endpoints = []
+        if broker is not None:
+            for node_id in sorted(self.leaders):
+                ep = broker.replica_manager.endpoints.get(node_id)
+                if ep is not None:
+                    endpoints.append(rs.NodeEndpoint(node_id=ep.node_id, host=ep.host, port=ep.port, rack=ep.rack))
         return rs.FetchResponse(
-            throttle_time_ms=0, error_code=ErrorCode.NONE, session_id=0, responses=responses + extra
+            throttle_time_ms=0,
+            error_code=ErrorCode.NONE,
+            session_id=0,
+            responses=responses + extra,
+            node_endpoints=endpoints,
         )
 
 
-def read_partitions(broker: Broker, statuses: list[FetchPartitionStatus], request: rq.FetchRequest) -> FetchResult:
+def fetch_replica_id(request: rq.FetchRequest) -> int:
+    """The fetching replica: replica_id up to v14, ReplicaState from v15 (-1 = a consumer)."""
+    return max(request.replica_id, request.replica_state.replica_id)
+
+
+def read_partitions(
+    broker: Broker, statuses: list[FetchPartitionStatus], request: rq.FetchRequest, replica_id: int = -1
+) -> FetchResult:
     result = FetchResult()
     remaining = request.max_bytes if request.max_bytes > 0 else 0x7FFFFFFF
-    read_committed = request.isolation_level == READ_COMMITTED
+    from_follower = replica_id >= 0
+    read_committed = request.isolation_level == READ_COMMITTED and not from_follower
     for s in statuses:
         fp = s.request
         key = (s.topic, s.topic_id)
@@ -58,15 +94,30 @@ def read_partitions(broker: Broker, statuses: list[FetchPartitionStatus], reques
             parts = result.topics[key] = []
         partition = broker.partition(s.topic, fp.partition)
         if partition is None:
-            code = ErrorCode.UNKNOWN_TOPIC_ID if s.topic_id != b"\x00" * 16 else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
-            # error partitions still carry empty (not null) records: librdkafka rejects a null set
-            parts.append(
-                rs.PartitionData(partition_index=fp.partition, error_code=code, high_watermark=-1, records=b"")
-            )
+            leader = broker.replica_manager.current_leader(s.topic, fp.partition)
+            if leader is not None:
+                # a partition of the cluster that this broker does not host
+                parts.append(_not_leader(fp.partition, leader, result))
+            else:
+                by_id = s.topic_id != b"\x00" * 16
+                code = ErrorCode.UNKNOWN_TOPIC_ID if by_id else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+                # error partitions still carry empty (not null) records: librdkafka rejects a null set
+                parts.append(
+                    rs.PartitionData(partition_index=fp.partition, error_code=code, high_watermark=-1, records=b"")
+                )
             result.has_error = True
             continue
+        leader_leo = partition.log.log_end_offset  # before the read: the follower's caught-up mark
         try:
             partition.check_leader_epoch(fp.current_leader_epoch)
+            partition.check_leader()
+            if from_follower:
+                if fp.last_fetched_epoch >= 0:
+                    diverging = _diverging_epoch(partition, fp)
+                    if diverging is not None:
+                        parts.append(diverging)
+                        result.has_error = True  # answer at once: the follower must truncate first
+                        continue
             # At least one whole batch for the first partition with data, so a batch bigger
             # than the limits never stalls a consumer (KIP-74).
             data = partition.read(
@@ -74,19 +125,42 @@ def read_partitions(broker: Broker, statuses: list[FetchPartitionStatus], reques
                 max_bytes=min(fp.partition_max_bytes, remaining),
                 min_one_batch=result.total_bytes == 0,
                 read_committed=read_committed,
+                from_follower=from_follower,
             )
         except KafkaError as e:
-            parts.append(
-                rs.PartitionData(
-                    partition_index=fp.partition,
-                    error_code=e.code,
-                    high_watermark=partition.high_watermark,
-                    last_stable_offset=partition.last_stable_offset,
-                    log_start_offset=partition.log_start_offset,
-                    records=b"",
+            if e.code == ErrorCode.NOT_LEADER_OR_FOLLOWER:
+                parts.append(_not_leader(fp.partition, (partition.leader_id, partition.leader_epoch), result))
+            else:
+                parts.append(
+                    rs.PartitionData(
+                        partition_index=fp.partition,
+                        error_code=e.code,
+                        high_watermark=partition.high_watermark,
+                        last_stable_offset=partition.last_stable_offset,
+                        log_start_offset=partition.log_start_offset,
+                        records=b"",
+                    )
                 )
-            )
             result.has_error = True
+            continue
+        if from_follower:
+            result.follower_reads.append(FollowerRead(partition, fp.fetch_offset, fp.log_start_offset, leader_leo))
+        if data.remote is not None:
+            # below the local log start offset: read from the remote tier off the event loop;
+            # the byte allowance is reserved so the response stays within max_bytes
+            remaining = max(0, remaining - data.remote.max_bytes)
+            pd = rs.PartitionData(
+                partition_index=fp.partition,
+                error_code=ErrorCode.NONE,
+                high_watermark=data.high_watermark,
+                last_stable_offset=data.last_stable_offset,
+                log_start_offset=data.log_start_offset,
+                aborted_transactions=[] if read_committed else None,
+                preferred_read_replica=-1,
+                records=b"",
+            )
+            parts.append(pd)
+            result.remote_fetches.append((pd, data.remote))
             continue
         size = len(data.records) if data.records is not None else 0
         remaining = max(0, remaining - size)
@@ -106,6 +180,36 @@ def read_partitions(broker: Broker, statuses: list[FetchPartitionStatus], reques
     return result
 
 
+def _not_leader(index: int, leader: tuple[int, int], result: FetchResult) -> rs.PartitionData:
+    """NOT_LEADER_OR_FOLLOWER, naming the current leader (v12+ tagged field, v16+ endpoints)."""
+    if leader[0] >= 0:
+        result.leaders.add(leader[0])
+    return rs.PartitionData(
+        partition_index=index,
+        error_code=ErrorCode.NOT_LEADER_OR_FOLLOWER,
+        high_watermark=-1,
+        current_leader=rs.LeaderIdAndEpoch(leader_id=leader[0], leader_epoch=leader[1]),
+        records=b"",
+    )
+
+
+def _diverging_epoch(partition: Partition, fp: rq.FetchPartition) -> rs.PartitionData | None:
+    """The follower's last fetched epoch ends before its fetch offset on this leader (or is
+    unknown here): answer the epoch and end offset to truncate to instead of records."""
+    epoch, end_offset = partition.log.end_offset_for_epoch(fp.last_fetched_epoch)
+    if epoch < 0 or (epoch >= fp.last_fetched_epoch and end_offset >= fp.fetch_offset):
+        return None  # consistent, or nothing known to compare with (the read checks the range)
+    return rs.PartitionData(
+        partition_index=fp.partition,
+        error_code=ErrorCode.NONE,
+        high_watermark=partition.high_watermark,
+        last_stable_offset=partition.last_stable_offset,
+        log_start_offset=partition.log_start_offset,
+        diverging_epoch=rs.EpochEndOffset(epoch=epoch, end_offset=end_offset),
+        records=b"",
+    )
+
+
 class DelayedFetch(DelayedOperation):
     def __init__(
         self,
@@ -115,8 +219,18 @@ class DelayedFetch(DelayedOperation):
         use_ids: bool,
         unknown: list[rs.FetchableTopicResponse],
         future: asyncio.Future[Any],
+        replica_id: int = -1,
     ) -> None:
         super().__init__(request.max_wait_ms)
+        self.replica_id = replica_id
+        # a follower's long poll also answers when the leader's HW moves, so followers learn it
+        # without waiting out max wait (a new leader then starts from an up-to-date HW)
+        self._follower_hws: list[tuple[str, int, int]] = []
+        if replica_id >= 0:
+            for st in statuses:
+                p = broker.partition(st.topic, st.request.partition)
+                if p is not None:
+                    self._follower_hws.append((st.topic, st.request.partition, p.high_watermark))
         self.broker = broker
         self.request = request
         self.statuses = statuses
@@ -126,8 +240,14 @@ class DelayedFetch(DelayedOperation):
         self._result: FetchResult | None = None
 
     def try_complete(self) -> bool:
-        result = read_partitions(self.broker, self.statuses, self.request)
-        if result.has_error or result.total_bytes >= max(self.request.min_bytes, 1):
+        for topic, index, hw in self._follower_hws:
+            p = self.broker.partition(topic, index)
+            if p is not None and p.high_watermark > hw:
+                return self.force_complete()
+        result = read_partitions(self.broker, self.statuses, self.request, self.replica_id)
+        # (a partition that turned remote while parked is answered empty: the client's next
+        # fetch takes the remote path)
+        if result.has_error or result.remote_fetches or result.total_bytes >= max(self.request.min_bytes, 1):
             self._result = result
             return self.force_complete()
         return False
@@ -135,8 +255,8 @@ class DelayedFetch(DelayedOperation):
     def on_complete(self) -> None:
         result = self._result
         if result is None:
-            result = read_partitions(self.broker, self.statuses, self.request)
-        response = result.to_response(self.use_ids, self.unknown)
+            result = read_partitions(self.broker, self.statuses, self.request, self.replica_id)
+        response = result.to_response(self.use_ids, self.unknown, self.broker)
         loop = self.future.get_loop()
         # completion may happen on the reaper or another thread: resolve on the loop thread
         loop.call_soon_threadsafe(_set_result, self.future, response)

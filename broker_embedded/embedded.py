@@ -51,12 +51,19 @@ class BrokerRunner:
         port = await self.server.start(self.config["host.name"], self.config["port"])
         self.broker.port = port
         self.broker.start(loop)
+        if self.broker.controller_client is not None:
+            # cluster mode: registered, and the controller's image applied, before clients are told
+            await self.broker.controller_client.start()
         return port
 
     async def stop(self) -> None:
+        if self.broker is not None and self.broker.controller_client is not None:
+            # controlled shutdown: leadership moves away while this broker still answers
+            await self.broker.controller_client.controlled_shutdown()
         if self.server is not None:
             await self.server.stop()
         if self.broker is not None:
+            await self.broker.replica_manager.stop_fetchers()  # follower fetch tasks end cleanly
             self.broker.shutdown()
 
 

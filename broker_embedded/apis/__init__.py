@@ -33,6 +33,7 @@ from broker_embedded.apis import (
     offset_commit,
     offset_delete,
     offset_fetch,
+    offset_for_leader_epoch,
     produce,
     sync_group,
 )
@@ -65,5 +66,6 @@ HANDLERS: dict[int, ModuleType] = {
         list_groups,
         delete_groups,
         offset_delete,
+        offset_for_leader_epoch,
     )
 }

@@ -3,6 +3,7 @@ API). Broker configs are static here."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any
 
 from broker_embedded.config import ConfigError, validate_topic_configs
@@ -19,8 +20,9 @@ TOPIC_RESOURCE = 2
 BROKER_RESOURCE = 4
 
 
-def handle(broker: Broker, ctx: RequestContext, request: rq.AlterConfigsRequest) -> rs.AlterConfigsResponse:
+def handle(broker: Broker, ctx: RequestContext, request: rq.AlterConfigsRequest) -> Any:
     out = []
+    forwarded: list[tuple[int, str, dict[str, Any]]] = []
     for res in request.resources:
 
         def result(code: ErrorCode, message: str | None = None, res: Any = res) -> rs.AlterConfigsResourceResponse:
@@ -50,10 +52,33 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.AlterConfigsRequest)
         except ConfigError as e:
             out.append(result(ErrorCode.INVALID_CONFIG, str(e)))
             continue
+        if broker.controller_client is not None:
+            forwarded.append((len(out), res.resource_name, overrides))
+            out.append(result(ErrorCode.NONE))
+            continue
         try:
             broker.set_topic_configs(res.resource_name, overrides, validate_only=request.validate_only)
         except KafkaError as e:
             out.append(result(e.code, str(e)))
             continue
         out.append(result(ErrorCode.NONE))
-    return rs.AlterConfigsResponse(throttle_time_ms=0, responses=out)
+    response = rs.AlterConfigsResponse(throttle_time_ms=0, responses=out)
+    if forwarded:
+        return asyncio.ensure_future(forward_topic_configs(broker, response, forwarded, request.validate_only))
+    return response
+
+
+async def forward_topic_configs(
+    broker: Broker, response: Any, forwarded: list[tuple[int, str, dict[str, Any]]], validate_only: bool
+) -> Any:
+    """Cluster mode: the controller stores topic configs; every broker applies them from its image."""
+    assert broker.controller_client is not None
+    for index, name, overrides in forwarded:
+        try:
+            await broker.controller_client.request(
+                "alter_configs", topic=name, configs=overrides, validate_only=validate_only
+            )
+        except KafkaError as e:
+            response.responses[index].error_code = e.code
+            response.responses[index].error_message = str(e)
+    return response

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import asyncio
+import uuid
+from typing import TYPE_CHECKING, Any
 
 from broker_embedded.apis.describe_configs import topic_config_entries
+from broker_embedded.config import validate_topic_configs
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import create_topics_request as rq
 from kafka_wire.protocol.messages import create_topics_response as rs
@@ -16,7 +19,74 @@ if TYPE_CHECKING:
 API_KEY = 19
 
 
-def handle(broker: Broker, ctx: RequestContext, request: rq.CreateTopicsRequest) -> rs.CreateTopicsResponse:
+async def _handle_cluster(broker: Broker, request: rq.CreateTopicsRequest) -> rs.CreateTopicsResponse:
+    """Cluster mode: the controller assigns replicas and answers; duplicates are refused here."""
+    assert broker.controller_client is not None
+    names = [t.name for t in request.topics]
+    wanted = []
+    for t in request.topics:
+        if names.count(t.name) > 1:
+            continue
+        wanted.append(
+            {
+                "name": t.name,
+                "num_partitions": t.num_partitions,
+                "replication_factor": t.replication_factor,
+                "configs": {c.name: c.value for c in t.configs},
+                "assignments": [list(a.broker_ids) for a in sorted(t.assignments, key=lambda a: a.partition_index)]
+                if t.assignments
+                else None,
+            }
+        )
+    answers: dict[str, dict[str, object]] = {}
+    if wanted:
+        timeout = max(request.timeout_ms, 1000) / 1000
+        try:
+            msg = await broker.controller_client.request(
+                "create_topics", timeout=timeout, topics=wanted, validate_only=request.validate_only
+            )
+            answers = {r["name"]: r for r in msg["results"]}
+        except KafkaError as e:
+            answers = {w["name"]: {"error": int(e.code), "message": str(e)} for w in wanted}  # type: ignore[misc]
+    results = []
+    for t in request.topics:
+        if names.count(t.name) > 1:
+            results.append(
+                rs.CreatableTopicResult(
+                    name=t.name, error_code=ErrorCode.INVALID_REQUEST, error_message="Duplicate topic in request."
+                )
+            )
+            continue
+        r = answers[t.name]
+        if r["error"]:
+            results.append(
+                rs.CreatableTopicResult(name=t.name, error_code=int(r["error"]), error_message=r.get("message"))
+            )
+            continue
+        overrides = validate_topic_configs(r.get("configs") or {})  # type: ignore[arg-type]
+        entries = [
+            rs.CreatableTopicConfigs(
+                name=e.name, value=e.value, read_only=e.read_only, config_source=e.config_source, is_sensitive=False
+            )
+            for e in topic_config_entries(broker, overrides, None, False, False)
+        ]
+        results.append(
+            rs.CreatableTopicResult(
+                name=t.name,
+                topic_id=uuid.UUID(str(r["topic_id"])).bytes,
+                error_code=ErrorCode.NONE,
+                error_message=None,
+                num_partitions=int(r["num_partitions"]),  # type: ignore[call-overload]
+                replication_factor=int(r["replication_factor"]),  # type: ignore[call-overload]
+                configs=entries,
+            )
+        )
+    return rs.CreateTopicsResponse(throttle_time_ms=0, topics=results)
+
+
+def handle(broker: Broker, ctx: RequestContext, request: rq.CreateTopicsRequest) -> Any:
+    if broker.controller_client is not None:
+        return asyncio.ensure_future(_handle_cluster(broker, request))
     results = []
     seen: set[str] = set()
     for t in request.topics:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import asyncio
+import uuid
+from typing import TYPE_CHECKING, Any
 
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import delete_topics_request as rq
@@ -16,11 +18,57 @@ API_KEY = 20
 ZERO_UUID = b"\x00" * 16
 
 
-def handle(broker: Broker, ctx: RequestContext, request: rq.DeleteTopicsRequest) -> rs.DeleteTopicsResponse:
+async def _handle_cluster(
+    broker: Broker, wanted: list[tuple[str | None, bytes]], timeout_ms: int
+) -> rs.DeleteTopicsResponse:
+    """Cluster mode: the controller deletes; every broker drops its replicas on the next image."""
+    assert broker.controller_client is not None and broker.controller_client.image is not None
+    image = broker.controller_client.image
+    by_id = {t.topic_id: t.name for t in image.topics.values()}
+    results: list[rs.DeletableTopicResult | None] = []
+    names: list[str] = []
+    for name, topic_id in wanted:
+        if name is None:
+            found = by_id.get(topic_id)
+            if found is None:
+                results.append(
+                    rs.DeletableTopicResult(name=None, topic_id=topic_id, error_code=ErrorCode.UNKNOWN_TOPIC_ID)
+                )
+                continue
+            name = found
+        names.append(name)
+        results.append(None)
+    answers: dict[str, dict[str, Any]] = {}
+    if names:
+        try:
+            msg = await broker.controller_client.request(
+                "delete_topics", timeout=max(timeout_ms, 1000) / 1000, names=names
+            )
+            answers = {r["name"]: r for r in msg["results"]}
+        except KafkaError as e:
+            answers = {n: {"error": int(e.code), "message": str(e)} for n in names}
+    it = iter(names)
+    out = []
+    for r in results:
+        if r is not None:
+            out.append(r)
+            continue
+        name = next(it)
+        a = answers[name]
+        topic_id = uuid.UUID(a["topic_id"]).bytes if a.get("topic_id") else ZERO_UUID
+        out.append(
+            rs.DeletableTopicResult(name=name, topic_id=topic_id, error_code=a["error"], error_message=a.get("message"))
+        )
+    return rs.DeleteTopicsResponse(throttle_time_ms=0, responses=out)
+
+
+def handle(broker: Broker, ctx: RequestContext, request: rq.DeleteTopicsRequest) -> Any:
     if ctx.api_version >= 6:
         wanted = [(t.name, t.topic_id) for t in request.topics]
     else:
         wanted = [(name, ZERO_UUID) for name in request.topic_names]
+    if broker.controller_client is not None:
+        return asyncio.ensure_future(_handle_cluster(broker, wanted, request.timeout_ms))
     results = []
     for name, topic_id in wanted:
         if name is None:

@@ -23,6 +23,21 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.DescribeClusterReque
             error_message=f"This endpoint serves type 1 (brokers), not {request.endpoint_type}",
             cluster_id=broker.cluster_id,
         )
+    if broker.controller_client is not None and broker.controller_client.image is not None:
+        live = broker.controller_client.image.live_brokers()
+        return rs.DescribeClusterResponse(
+            throttle_time_ms=0,
+            error_code=ErrorCode.NONE,
+            error_message=None,
+            endpoint_type=BROKERS_ENDPOINT,
+            cluster_id=broker.cluster_id,
+            # the controller process is not reachable by clients: a live broker forwards admin to it
+            controller_id=live[0].node_id if live else -1,
+            brokers=[
+                rs.DescribeClusterBroker(broker_id=b.node_id, host=b.host, port=b.port, rack=b.rack) for b in live
+            ],
+            cluster_authorized_operations=-2147483648,
+        )
     return rs.DescribeClusterResponse(
         throttle_time_ms=0,
         error_code=ErrorCode.NONE,

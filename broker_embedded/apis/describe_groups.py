@@ -19,6 +19,14 @@ API_KEY = 15
 def handle(broker: Broker, ctx: RequestContext, request: rq.DescribeGroupsRequest) -> rs.DescribeGroupsResponse:
     out = []
     for group_id in request.groups:
+        code = broker.group_coordinator.coordinator_error(group_id)  # cluster mode: another broker's group
+        if code != ErrorCode.NONE:
+            out.append(
+                rs.DescribedGroup(
+                    error_code=code, group_id=group_id, group_state="", protocol_type="", protocol_data="", members=[]
+                )
+            )
+            continue
         group = broker.group_coordinator.groups.get(group_id)
         if group is None:
             # v6+ says so with an error; older versions describe an unknown group as Dead

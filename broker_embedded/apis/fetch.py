@@ -1,12 +1,21 @@
-"""Fetch (API 1): whole batches from the fetch offset up to the high watermark; long polls wait in
-the fetch purgatory (DelayedFetch) until min bytes are available or max wait passes."""
+"""Fetch (API 1): whole batches from the fetch offset up to the high watermark (consumers) or the
+log end offset (followers: replica id >= 0 up to v14, ReplicaState from v15); long polls wait in
+the fetch purgatory (DelayedFetch) until min bytes are available or max wait passes. A follower's
+fetch offset is its log end offset: the leader records it once per request (ISR, high watermark)."""
 
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import TYPE_CHECKING, Any
 
-from broker_embedded.delayed_fetch import DelayedFetch, FetchPartitionStatus, read_partitions
+from broker_embedded.delayed_fetch import (
+    DelayedFetch,
+    FetchPartitionStatus,
+    FetchResult,
+    fetch_replica_id,
+    read_partitions,
+)
 from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import fetch_request as rq
 from kafka_wire.protocol.messages import fetch_response as rs
@@ -45,12 +54,30 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.FetchRequest) -> Any
             name = ft.topic
         for fp in ft.partitions:
             statuses.append(FetchPartitionStatus(name, ft.topic_id, fp))
-    read = read_partitions(broker, statuses, request)
+    replica_id = fetch_replica_id(request)
+    read = read_partitions(broker, statuses, request, replica_id)
+    if read.follower_reads:
+        now_ms = int(time.time() * 1000)
+        for f in read.follower_reads:
+            f.partition.update_follower_fetch_state(
+                replica_id, f.fetch_offset, f.log_start_offset, f.leader_log_end_offset, now_ms
+            )
+    if read.remote_fetches and broker.remote_log_manager is not None:
+        # tiered storage: answer once the remote reads are done or remote.fetch.max.wait.ms passed
+        return asyncio.ensure_future(_with_remote_reads(broker, read, use_ids, unknown))
     if request.max_wait_ms <= 0 or read.total_bytes >= max(request.min_bytes, 1) or read.has_error or not statuses:
-        return read.to_response(use_ids, unknown)
+        return read.to_response(use_ids, unknown, broker)
     loop = asyncio.get_running_loop()
     future: asyncio.Future[rs.FetchResponse] = loop.create_future()
-    op = DelayedFetch(broker, request, statuses, use_ids, unknown, future)
+    op = DelayedFetch(broker, request, statuses, use_ids, unknown, future, replica_id)
     keys = [("fetch", s.topic, s.request.partition) for s in statuses]
     broker.fetch_purgatory.try_complete_else_watch(op, keys)
     return future
+
+
+async def _with_remote_reads(
+    broker: Broker, read: FetchResult, use_ids: bool, unknown: list[rs.FetchableTopicResponse]
+) -> rs.FetchResponse:
+    assert broker.remote_log_manager is not None
+    await broker.remote_log_manager.read_remote_fetches(read.remote_fetches)
+    return read.to_response(use_ids, unknown, broker)

@@ -1,10 +1,13 @@
-"""FindCoordinator (API 10): this broker coordinates every group. Transaction coordinators do not
-exist yet, so key type 1 gets COORDINATOR_NOT_AVAILABLE."""
+"""FindCoordinator (API 10). Single node: this broker coordinates every group. Cluster mode: the
+coordinator of a group is the leader of the group's `__consumer_offsets` partition (Kafka's rule), as
+the controller's image says. Transaction coordinators do not exist yet, so key type 1 gets
+COORDINATOR_NOT_AVAILABLE."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from broker_embedded.group.offsets_topic import OFFSETS_TOPIC, partition_for_group
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import find_coordinator_request as rq
 from kafka_wire.protocol.messages import find_coordinator_response as rs
@@ -17,45 +20,53 @@ API_KEY = 10
 GROUP_KEY_TYPE = 0
 
 
-def _lookup(broker: Broker, key: str, key_type: int) -> tuple[ErrorCode, str | None]:
+def _lookup(broker: Broker, key: str, key_type: int) -> tuple[ErrorCode, str | None, tuple[int, str, int]]:
+    """(error, message, (node id, host, port) of the coordinator)."""
+    none = (-1, "", -1)
     if key_type != GROUP_KEY_TYPE:
         return (
             ErrorCode.COORDINATOR_NOT_AVAILABLE,
             "transaction coordinators are not available on this broker",
+            none,
         )
     if not key:
-        return ErrorCode.INVALID_REQUEST, "group id is empty"
+        return ErrorCode.INVALID_REQUEST, "group id is empty", none
     try:
         broker.group_coordinator.ensure_offsets_topic()
     except KafkaError as e:
-        return ErrorCode.COORDINATOR_NOT_AVAILABLE, str(e)
-    return ErrorCode.NONE, None
+        return ErrorCode.COORDINATOR_NOT_AVAILABLE, str(e), none
+    client = broker.controller_client
+    if client is None:
+        return ErrorCode.NONE, None, (broker.node_id, broker.host, broker.port)
+    image = client.image
+    assert image is not None
+    topic = image.topics.get(OFFSETS_TOPIC)
+    if topic is None:
+        return ErrorCode.COORDINATOR_NOT_AVAILABLE, "the offsets topic is being created", none
+    state = topic.partitions[partition_for_group(key, len(topic.partitions))]
+    leader = image.brokers.get(state.leader)
+    if leader is None or leader.fenced:
+        return ErrorCode.COORDINATOR_NOT_AVAILABLE, f"{OFFSETS_TOPIC}-{state.partition} has no leader", none
+    return ErrorCode.NONE, None, (leader.node_id, leader.host, leader.port)
 
 
 def handle(broker: Broker, ctx: RequestContext, request: rq.FindCoordinatorRequest) -> rs.FindCoordinatorResponse:
     if ctx.api_version >= 4:
         coordinators = []
         for key in request.coordinator_keys:
-            code, message = _lookup(broker, key, request.key_type)
-            ok = code == ErrorCode.NONE
+            code, message, (node_id, host, port) = _lookup(broker, key, request.key_type)
             coordinators.append(
                 rs.Coordinator(
                     key=key,
-                    node_id=broker.node_id if ok else -1,
-                    host=broker.host if ok else "",
-                    port=broker.port if ok else -1,
+                    node_id=node_id,
+                    host=host,
+                    port=port,
                     error_code=code,
                     error_message=message,
                 )
             )
         return rs.FindCoordinatorResponse(throttle_time_ms=0, coordinators=coordinators)
-    code, message = _lookup(broker, request.key, request.key_type)
-    ok = code == ErrorCode.NONE
+    code, message, (node_id, host, port) = _lookup(broker, request.key, request.key_type)
     return rs.FindCoordinatorResponse(
-        throttle_time_ms=0,
-        error_code=code,
-        error_message=message,
-        node_id=broker.node_id if ok else -1,
-        host=broker.host if ok else "",
-        port=broker.port if ok else -1,
+        throttle_time_ms=0, error_code=code, error_message=message, node_id=node_id, host=host, port=port
     )

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any
 
+from broker_embedded.apis.alter_configs import forward_topic_configs
 from broker_embedded.config import TOPIC_CONFIGS, ConfigError, ConfigType, validate_topic_configs
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import incremental_alter_configs_request as rq
@@ -45,10 +47,9 @@ def _apply(current: dict[str, Any], ops: list[rq.AlterableConfig]) -> dict[str, 
     return validate_topic_configs(raw)
 
 
-def handle(
-    broker: Broker, ctx: RequestContext, request: rq.IncrementalAlterConfigsRequest
-) -> rs.IncrementalAlterConfigsResponse:
+def handle(broker: Broker, ctx: RequestContext, request: rq.IncrementalAlterConfigsRequest) -> Any:
     out = []
+    forwarded: list[tuple[int, str, dict[str, Any]]] = []
     for res in request.resources:
 
         def result(code: ErrorCode, message: str | None = None, res: Any = res) -> rs.AlterConfigsResourceResponse:
@@ -79,10 +80,17 @@ def handle(
         except ConfigError as e:
             out.append(result(ErrorCode.INVALID_CONFIG, str(e)))
             continue
+        if broker.controller_client is not None:
+            forwarded.append((len(out), res.resource_name, overrides))
+            out.append(result(ErrorCode.NONE))
+            continue
         try:
             broker.set_topic_configs(res.resource_name, overrides, validate_only=request.validate_only)
         except KafkaError as e:
             out.append(result(e.code, str(e)))
             continue
         out.append(result(ErrorCode.NONE))
-    return rs.IncrementalAlterConfigsResponse(throttle_time_ms=0, responses=out)
+    response = rs.IncrementalAlterConfigsResponse(throttle_time_ms=0, responses=out)
+    if forwarded:
+        return asyncio.ensure_future(forward_topic_configs(broker, response, forwarded, request.validate_only))
+    return response

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kafka_wire.errors import ErrorCode
+from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import init_producer_id_request as rq
 from kafka_wire.protocol.messages import init_producer_id_response as rs
 
@@ -28,9 +28,13 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.InitProducerIdReques
         return rs.InitProducerIdResponse(error_code=ErrorCode.COORDINATOR_NOT_AVAILABLE)
     # An idempotent producer asking to bump its epoch (KIP-360) simply gets a fresh id: the
     # new id has no sequence history, which is what the bump is meant to achieve.
+    try:
+        producer_id = broker.producer_ids.generate()
+    except KafkaError as e:  # cluster mode: no producer id block from the controller yet (retriable)
+        return rs.InitProducerIdResponse(throttle_time_ms=0, error_code=e.code)
     return rs.InitProducerIdResponse(
         throttle_time_ms=0,
         error_code=ErrorCode.NONE,
-        producer_id=broker.producer_ids.generate(),
+        producer_id=producer_id,
         producer_epoch=0,
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from broker_embedded.metadata import INTERNAL_TOPICS
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import metadata_request as rq
 from kafka_wire.protocol.messages import metadata_response as rs
@@ -12,6 +13,7 @@ if TYPE_CHECKING:
     from broker_embedded.broker import Broker
     from broker_embedded.metadata import TopicMetadata
     from broker_embedded.network.server import RequestContext
+    from broker_embedded.replication.controller_client import ClusterImage, TopicImage
 
 API_KEY = 3
 ZERO_UUID = b"\x00" * 16
@@ -43,7 +45,81 @@ def topic_response(broker: Broker, topic: TopicMetadata) -> rs.MetadataResponseT
     )
 
 
+def cluster_topic_response(image: ClusterImage, topic: TopicImage) -> rs.MetadataResponseTopic:
+    """A topic as the controller's image describes it (cluster mode: Kafka's metadata cache)."""
+    partitions = []
+    for p in topic.partitions:
+        partitions.append(
+            rs.MetadataResponsePartition(
+                error_code=ErrorCode.NONE if p.leader >= 0 else ErrorCode.LEADER_NOT_AVAILABLE,
+                partition_index=p.partition,
+                leader_id=p.leader,
+                leader_epoch=p.leader_epoch,
+                replica_nodes=list(p.replicas),
+                isr_nodes=list(p.isr),
+                offline_replicas=[r for r in p.replicas if not image.is_live(r)],
+            )
+        )
+    return rs.MetadataResponseTopic(
+        error_code=ErrorCode.NONE,
+        name=topic.name,
+        topic_id=topic.topic_id,
+        is_internal=topic.name in INTERNAL_TOPICS,
+        partitions=partitions,
+        topic_authorized_operations=AUTHORIZED_OPERATIONS_OMITTED,
+    )
+
+
+def handle_cluster(broker: Broker, ctx: RequestContext, request: rq.MetadataRequest) -> rs.MetadataResponse:
+    assert broker.controller_client is not None and broker.controller_client.image is not None
+    image = broker.controller_client.image
+    topics: list[rs.MetadataResponseTopic] = []
+    if request.topics is None:
+        ordered = sorted(image.topics.values(), key=lambda t: (t.name.startswith("__"), t.name))
+        topics = [cluster_topic_response(image, t) for t in ordered]
+    else:
+        allow_auto = request.allow_auto_topic_creation if ctx.api_version >= 4 else True
+        by_id = {t.topic_id: t for t in image.topics.values()}
+        for wanted in request.topics:
+            name = wanted.name
+            if name is None and wanted.topic_id != ZERO_UUID:
+                found = by_id.get(wanted.topic_id)
+                if found is None:
+                    topics.append(
+                        rs.MetadataResponseTopic(
+                            error_code=ErrorCode.UNKNOWN_TOPIC_ID, name=None, topic_id=wanted.topic_id
+                        )
+                    )
+                    continue
+                name = found.name
+            t = image.topics.get(name or "")
+            if t is None:
+                code = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+                if allow_auto and broker.config["auto.create.topics.enable"]:
+                    try:
+                        broker.create_topic(name or "")  # sent to the controller: not there yet
+                    except KafkaError as e:
+                        code = e.code if e.code != ErrorCode.TOPIC_ALREADY_EXISTS else ErrorCode.LEADER_NOT_AVAILABLE
+                topics.append(rs.MetadataResponseTopic(error_code=code, name=name))
+                continue
+            topics.append(cluster_topic_response(image, t))
+    live = image.live_brokers()
+    return rs.MetadataResponse(
+        throttle_time_ms=0,
+        brokers=[rs.MetadataResponseBroker(node_id=b.node_id, host=b.host, port=b.port, rack=b.rack) for b in live],
+        cluster_id=image.cluster_id,
+        # the controller is not a broker clients can reach: like KRaft, name a live broker, which
+        # forwards admin requests to the controller
+        controller_id=live[0].node_id if live else -1,
+        topics=topics,
+        cluster_authorized_operations=AUTHORIZED_OPERATIONS_OMITTED,
+        error_code=ErrorCode.NONE,
+    )
+
+
 def handle(broker: Broker, ctx: RequestContext, request: rq.MetadataRequest) -> rs.MetadataResponse:
+    if broker.controller_client is not None:
+        return handle_cluster(broker, ctx, request)
     topics: list[rs.MetadataResponseTopic] = []
     if request.topics is None:
         topics = [topic_response(broker, t) for t in broker.topics if not t.name.startswith("__")]

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from broker_embedded.group.state import OffsetAndMetadata
 from kafka_wire.errors import ErrorCode, KafkaError
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 API_KEY = 8
 
 
-def handle(broker: Broker, ctx: RequestContext, request: rq.OffsetCommitRequest) -> rs.OffsetCommitResponse:
+def handle(broker: Broker, ctx: RequestContext, request: rq.OffsetCommitRequest) -> Any:
     now = time.time_ns() // 1_000_000
     offsets: dict[tuple[str, int], OffsetAndMetadata] = {}
     unknown: set[tuple[str, int]] = set()
@@ -44,6 +45,24 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.OffsetCommitRequest)
         codes = dict.fromkeys(offsets, e.code)
     for tp in unknown:
         codes[tp] = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+    if any(c == ErrorCode.NONE for c in codes.values()):
+        # cluster mode: answered once the commit is replicated to the offsets partition's ISR
+        wait = broker.group_coordinator.replication_wait(request.group_id)
+        if wait is not None:
+            return asyncio.ensure_future(_after_replication(wait, codes, request))
+    return _response(codes, request)
+
+
+async def _after_replication(
+    wait: asyncio.Future[ErrorCode], codes: dict[tuple[str, int], ErrorCode], request: rq.OffsetCommitRequest
+) -> rs.OffsetCommitResponse:
+    code = await wait
+    if code != ErrorCode.NONE:
+        codes = {tp: (code if c == ErrorCode.NONE else c) for tp, c in codes.items()}
+    return _response(codes, request)
+
+
+def _response(codes: dict[tuple[str, int], ErrorCode], request: rq.OffsetCommitRequest) -> rs.OffsetCommitResponse:
     return rs.OffsetCommitResponse(
         throttle_time_ms=0,
         topics=[

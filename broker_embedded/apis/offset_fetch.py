@@ -51,18 +51,24 @@ def _topic_results(
 
 
 def handle(broker: Broker, ctx: RequestContext, request: rq.OffsetFetchRequest) -> rs.OffsetFetchResponse:
+    coordinator_error = broker.group_coordinator.coordinator_error  # cluster mode: NOT_COORDINATOR elsewhere
     if ctx.api_version >= 8:
         groups = [
             rs.OffsetFetchResponseGroup(
                 group_id=g.group_id,
-                error_code=ErrorCode.NONE,
+                error_code=code,
                 topics=_topic_results(
                     broker, g.group_id, g.topics, rs.OffsetFetchResponseTopics, rs.OffsetFetchResponsePartitions
-                ),
+                )
+                if code == ErrorCode.NONE
+                else [],
             )
             for g in request.groups
+            for code in [coordinator_error(g.group_id)]
         ]
         return rs.OffsetFetchResponse(throttle_time_ms=0, groups=groups)
+    if (code := coordinator_error(request.group_id)) != ErrorCode.NONE:
+        return rs.OffsetFetchResponse(throttle_time_ms=0, error_code=code, topics=[])
     return rs.OffsetFetchResponse(
         throttle_time_ms=0,
         error_code=ErrorCode.NONE,

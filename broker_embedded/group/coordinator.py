@@ -87,6 +87,9 @@ class GroupCoordinator:
         self.heartbeat_purgatory: DelayedOperationPurgatory[Any] = DelayedOperationPurgatory(
             "Heartbeat", broker.fetch_purgatory.timer
         )
+        # cluster mode: the __consumer_offsets partitions this broker leads and has loaded, with
+        # the leader epoch they were loaded at (a group is served only by its partition's leader)
+        self.loaded_partitions: dict[int, int] = {}
 
     # --- __consumer_offsets ------------------------------------------------------------------
     @property
@@ -106,16 +109,112 @@ class GroupCoordinator:
     def partition_for(self, group_id: str) -> int:
         return partition_for_group(group_id, self.num_offsets_partitions)
 
+    def coordinator_error(self, group_id: str | None) -> ErrorCode:
+        """Cluster mode: NOT_COORDINATOR unless this broker leads (and has loaded) the group's
+        __consumer_offsets partition; clients then look the coordinator up again."""
+        client = self.broker.controller_client
+        if client is None or not group_id:
+            return ErrorCode.NONE
+        image = client.image
+        topic = image.topics.get(OFFSETS_TOPIC) if image is not None else None
+        if topic is None:
+            return ErrorCode.COORDINATOR_NOT_AVAILABLE
+        index = partition_for_group(group_id, len(topic.partitions))
+        state = topic.partitions[index]
+        if state.leader != self.broker.node_id:
+            return ErrorCode.NOT_COORDINATOR
+        if self.loaded_partitions.get(index) != state.leader_epoch:
+            return ErrorCode.COORDINATOR_LOAD_IN_PROGRESS
+        return ErrorCode.NONE
+
+    def on_cluster_image(self, previous: Any, image: Any) -> None:
+        """Cluster mode: load the groups of the offsets partitions this broker now leads (Kafka's
+        onElection), drop those of partitions it no longer leads (onResignation)."""
+        topic = image.topics.get(OFFSETS_TOPIC)
+        led: dict[int, int] = {}
+        if topic is not None:
+            led = {p.partition: p.leader_epoch for p in topic.partitions if p.leader == self.broker.node_id}
+        for index in list(self.loaded_partitions):
+            if led.get(index) != self.loaded_partitions[index]:
+                self._unload_partition(index)
+        for index, epoch in led.items():
+            if index not in self.loaded_partitions:
+                self._unload_partition(index)  # anything left from an earlier term is stale
+                self.load([index])
+                self.loaded_partitions[index] = epoch
+
+    def _unload_partition(self, index: int) -> None:
+        self.loaded_partitions.pop(index, None)
+        n = self.num_offsets_partitions
+        for group_id in [g for g in self.groups if partition_for_group(g, n) == index]:
+            group = self.groups.pop(group_id)
+            for member in list(group.members.values()):
+                for f in (member.join_future, member.sync_future):
+                    if f is not None and not f.done():
+                        f.cancel()  # the client times out and finds the new coordinator
+            group.members.clear()
+            group.pending_members.clear()
+
+    OFFSETS_COMMIT_TIMEOUT_MS = 5000  # Kafka's offsets.commit.timeout.ms
+
+    def replication_wait(self, group_id: str) -> asyncio.Future[ErrorCode] | None:
+        """Cluster mode: a future that resolves when the group's offsets partition's high watermark
+        covers everything appended so far (Kafka's coordinator commits offsets with acks=-1), or None
+        when nothing needs waiting for. Resolves to NONE, NOT_COORDINATOR if leadership moved, or
+        COORDINATOR_NOT_AVAILABLE after offsets.commit.timeout.ms."""
+        if self.broker.controller_client is None:
+            return None
+        p = self.broker.partition(OFFSETS_TOPIC, self.partition_for(group_id))
+        if p is None:
+            return None
+        required = p.log.log_end_offset
+        epoch = p.leader_epoch
+        if p.high_watermark >= required:
+            return None
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[ErrorCode] = loop.create_future()
+
+        def still_leader() -> bool:
+            return bool(p.is_leader) and p.leader_epoch == epoch and not p.deleted
+
+        def done(expired: bool) -> None:
+            if p.high_watermark >= required and still_leader():
+                code = ErrorCode.NONE
+            elif not still_leader():
+                code = ErrorCode.NOT_COORDINATOR
+            else:
+                code = ErrorCode.COORDINATOR_NOT_AVAILABLE
+
+            def resolve() -> None:
+                if not fut.done():
+                    fut.set_result(code)
+
+            loop.call_soon_threadsafe(resolve)  # expirations run on the timer's thread
+
+        op = DelayedCallback(
+            self.OFFSETS_COMMIT_TIMEOUT_MS,
+            condition=lambda: p.high_watermark >= required or not still_leader(),
+            on_done=done,
+        )
+        self.broker.replica_manager.produce_purgatory.try_complete_else_watch(op, [p.produce_key])
+        return fut
+
     def _append(self, group_id: str, records: list[tuple[bytes, bytes | None]]) -> None:
         """Write records for one group to its __consumer_offsets partition (durable before acking)."""
         self.ensure_offsets_topic()
         p = self.broker.partition(OFFSETS_TOPIC, self.partition_for(group_id))
         if p is None:
             raise KafkaError("offsets topic partition missing", ErrorCode.COORDINATOR_NOT_AVAILABLE)
+        if (code := self.coordinator_error(group_id)) != ErrorCode.NONE:
+            raise KafkaError(f"this broker is not the coordinator of group {group_id}", code)
         now = _now_ms()
         batch = bytearray(build_batch([(now, k, v, []) for k, v in records]))
         p.log.append_as_leader(batch, p.leader_epoch, origin=AppendOrigin.COORDINATOR)
-        p.log.update_high_watermark(p.log.log_end_offset)
+        if self.broker.controller_client is None:
+            p.log.update_high_watermark(p.log.log_end_offset)
+        else:
+            # replicated like any partition: the leader's high watermark follows its ISR
+            p.after_coordinator_append()
 
     def _persist_group(self, group: GroupMetadata) -> None:
         if group.state == GroupState.DEAD:
@@ -143,14 +242,20 @@ class GroupCoordinator:
         )
         self._append(group.group_id, [(encode_group_key(GroupKey(group.group_id)), encode_group_value(value))])
 
-    def load(self) -> None:
-        """Replay __consumer_offsets: the last record per key wins, tombstones delete."""
+    def load(self, partitions: list[int] | None = None) -> None:
+        """Replay __consumer_offsets: the last record per key wins, tombstones delete.
+
+        Single node: every partition at startup. Cluster mode: nothing at startup, then each
+        partition when this broker becomes its leader (`on_cluster_image`).
+        """
         topic = self.broker.topics.get(OFFSETS_TOPIC)
         if topic is None:
             return
+        if partitions is None and self.broker.config["controller.quorum.bootstrap.servers"]:
+            return
         loaded_groups: dict[str, GroupValue | None] = {}
         offsets: dict[OffsetKey, OffsetValue | None] = {}
-        for index in range(topic.num_partitions):
+        for index in range(topic.num_partitions) if partitions is None else partitions:
             p = self.broker.partition(OFFSETS_TOPIC, index)
             if p is None:
                 continue
@@ -225,6 +330,8 @@ class GroupCoordinator:
             self._validate_group_id(req.group_id)
         except KafkaError as e:
             return error(e.code)
+        if (code := self.coordinator_error(req.group_id)) != ErrorCode.NONE:
+            return error(code)
         cfg = self.broker.config
         if not cfg["group.min.session.timeout.ms"] <= req.session_timeout_ms <= cfg["group.max.session.timeout.ms"]:
             return error(ErrorCode.INVALID_SESSION_TIMEOUT, req.member_id)
@@ -489,6 +596,8 @@ class GroupCoordinator:
         def error(code: ErrorCode) -> srs.SyncGroupResponse:
             return srs.SyncGroupResponse(error_code=code, assignment=b"")
 
+        if (code := self.coordinator_error(req.group_id)) != ErrorCode.NONE:
+            return error(code)
         group = self.groups.get(req.group_id)
         if group is None or group.state == GroupState.DEAD:
             return error(ErrorCode.UNKNOWN_MEMBER_ID if group is None else ErrorCode.COORDINATOR_NOT_AVAILABLE)
@@ -550,6 +659,8 @@ class GroupCoordinator:
 
     # --- heartbeat / liveness ----------------------------------------------------------------
     def heartbeat(self, req: Any, version: int) -> ErrorCode:
+        if (code := self.coordinator_error(req.group_id)) != ErrorCode.NONE:
+            return code
         group = self.groups.get(req.group_id)
         if group is None:
             return ErrorCode.UNKNOWN_MEMBER_ID
@@ -621,6 +732,8 @@ class GroupCoordinator:
 
     # --- leave -------------------------------------------------------------------------------
     def leave_group(self, group_id: str, members: list[tuple[str, str | None]]) -> tuple[ErrorCode, list[ErrorCode]]:
+        if (code := self.coordinator_error(group_id)) != ErrorCode.NONE:
+            return code, [code for _ in members]
         group = self.groups.get(group_id)
         if group is None or group.state == GroupState.DEAD:
             return ErrorCode.COORDINATOR_NOT_AVAILABLE if group else ErrorCode.UNKNOWN_MEMBER_ID, [
@@ -662,6 +775,8 @@ class GroupCoordinator:
         offsets: dict[tuple[str, int], OffsetAndMetadata],
     ) -> dict[tuple[str, int], ErrorCode]:
         self._validate_group_id(group_id)
+        if (code := self.coordinator_error(group_id)) != ErrorCode.NONE:
+            return dict.fromkeys(offsets, code)
         group = self.groups.get(group_id)
         codes: dict[tuple[str, int], ErrorCode] = {}
         if generation_id < 0 and member_id == UNKNOWN_MEMBER_ID:
@@ -725,6 +840,8 @@ class GroupCoordinator:
     def delete_offsets(
         self, group_id: str, partitions: list[tuple[str, int]]
     ) -> tuple[ErrorCode, dict[tuple[str, int], ErrorCode]]:
+        if (code := self.coordinator_error(group_id)) != ErrorCode.NONE:
+            return code, {}
         group = self.groups.get(group_id)
         if group is None or group.state == GroupState.DEAD:
             return ErrorCode.GROUP_ID_NOT_FOUND, {}
@@ -750,6 +867,9 @@ class GroupCoordinator:
         for group_id in group_ids:
             if not group_id:
                 out[group_id] = ErrorCode.INVALID_GROUP_ID
+                continue
+            if (code := self.coordinator_error(group_id)) != ErrorCode.NONE:
+                out[group_id] = code
                 continue
             group = self.groups.get(group_id)
             if group is None or group.state == GroupState.DEAD:

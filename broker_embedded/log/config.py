@@ -29,6 +29,12 @@ _TOPIC_KEYS: dict[str, tuple[str, str | None]] = {
     "flush.messages": ("flush_messages", "log.flush.interval.messages"),
     "flush.ms": ("flush_ms", "log.flush.interval.ms"),
     "max.message.bytes": ("max_message_bytes", "message.max.bytes"),
+    # tiered storage (KIP-405)
+    "remote.storage.enable": ("remote_storage_enable", None),
+    "local.retention.ms": ("local_retention_ms", "log.local.retention.ms"),
+    "local.retention.bytes": ("local_retention_bytes", "log.local.retention.bytes"),
+    "remote.log.copy.disable": ("remote_log_copy_disable", None),
+    "remote.log.delete.on.disable": ("remote_log_delete_on_disable", None),
 }
 # Broker-level keys in coarser units, used only when the *.ms key is absent (as Kafka does).
 _COARSE_KEYS: dict[str, tuple[str, int]] = {
@@ -59,6 +65,13 @@ class LogConfig:
     flush_messages: int = LONG_MAX
     flush_ms: int = LONG_MAX
     max_message_bytes: int = 1048588
+    # Tiered storage (KIP-405): retention.* covers the whole log, local.retention.* (-2: the
+    # same as retention.*) the part kept on local disk once copied to the remote tier.
+    remote_storage_enable: bool = False
+    local_retention_ms: int = -2
+    local_retention_bytes: int = -2
+    remote_log_copy_disable: bool = False
+    remote_log_delete_on_disable: bool = False
 
     @property
     def delete_enabled(self) -> bool:
@@ -71,6 +84,14 @@ class LogConfig:
     @property
     def log_append_time(self) -> bool:
         return self.message_timestamp_type == LOG_APPEND_TIME
+
+    @property
+    def effective_local_retention_ms(self) -> int:
+        return self.retention_ms if self.local_retention_ms == -2 else self.local_retention_ms
+
+    @property
+    def effective_local_retention_bytes(self) -> int:
+        return self.retention_bytes if self.local_retention_bytes == -2 else self.local_retention_bytes
 
     def _policies(self) -> set[str]:
         return {p.strip() for p in self.cleanup_policy.split(",") if p.strip()}
@@ -120,9 +141,38 @@ class LogConfig:
             )
         if not self._policies() <= {"delete", "compact"} or not self._policies():
             raise ValueError(f"cleanup.policy must be delete and/or compact, got {self.cleanup_policy!r}")
+        if self.remote_storage_enable:
+            self._validate_tiered()
+
+    def _validate_tiered(self) -> None:
+        """Kafka's checks of a topic with remote.storage.enable=true (LogConfig.validateValues)."""
+        if self.compact_enabled:
+            raise ValueError(
+                "Remote log storage is unsupported for the compacted topics: "
+                f"remote.storage.enable=true cannot be combined with cleanup.policy={self.cleanup_policy}"
+            )
+        for name, local, total, total_name in (
+            ("local.retention.ms", self.local_retention_ms, self.retention_ms, "retention.ms"),
+            ("local.retention.bytes", self.local_retention_bytes, self.retention_bytes, "retention.bytes"),
+        ):
+            if local < -2:
+                raise ValueError(f"Invalid value {local} for configuration {name}: Value must be at least -2")
+            if local == -2 or total == -1:
+                continue
+            if local == -1:
+                raise ValueError(
+                    f"Invalid value -1 for configuration {name}: Value must not be -1 as {total_name} value is set"
+                )
+            if local > total:
+                raise ValueError(
+                    f"Invalid value {local} for configuration {name}: "
+                    f"Value must not be more than {total_name} property value: {total}"
+                )
 
 
-def _convert(raw: str | int | float, typ: object) -> int | float | str:
+def _convert(raw: str | int | float, typ: object) -> int | float | str | bool:
+    if typ in ("bool", bool):
+        return raw if isinstance(raw, bool) else str(raw).strip().lower() == "true"
     if typ in ("int", int):
         return int(raw)
     if typ in ("float", float):

@@ -184,6 +184,9 @@ class Log:
         # Offset up to which compaction has run (in memory: after a restart the first pass
         # re-cleans everything once, which is idempotent).
         self.cleaner_checkpoint = 0
+        # Tiered storage (KIP-405): the highest offset copied to the remote tier, set by the
+        # RemoteLogManager (-1: none). Local retention never deletes a segment above it.
+        self.highest_offset_in_remote_storage = -1
         self.dir.mkdir(parents=True, exist_ok=True)
         self.leader_epoch_cache = LeaderEpochFileCache(self.dir)
         self.producer_state = ProducerStateManager(self.dir)
@@ -774,11 +777,21 @@ class Log:
         moves to the next remaining segment's base offset. Returns segments deleted.
         """
         now = self.clock() if now_ms is None else now_ms
-        r_ms = self.config.retention_ms if retention_ms is None else retention_ms
-        r_bytes = self.config.retention_bytes if retention_bytes is None else retention_bytes
+        cfg = self.config
+        tiered = cfg.remote_storage_enable and not cfg.remote_log_copy_disable
+        if tiered:
+            # Tiered storage: local.retention.* applies to the local tier (retention.* to the
+            # whole log, enforced by the RemoteLogManager), and a segment goes only once copied.
+            r_ms = cfg.effective_local_retention_ms if retention_ms is None else retention_ms
+            r_bytes = cfg.effective_local_retention_bytes if retention_bytes is None else retention_bytes
+        else:
+            r_ms = cfg.retention_ms if retention_ms is None else retention_ms
+            r_bytes = cfg.retention_bytes if retention_bytes is None else retention_bytes
         with self.lock:
             self._ensure_open()
             hw = self._leo if high_watermark is None else min(high_watermark, self._leo)
+            if tiered:
+                hw = min(hw, self.highest_offset_in_remote_storage + 1)
             deleted = 0
             if r_ms >= 0:
                 deleted += self._delete_old_segments(lambda s, _n: now - s.largest_timestamp > r_ms, hw)

@@ -1,0 +1,371 @@
+"""EmbeddedCluster: a controller and N brokers, each its own OS process on 127.0.0.1.
+
+    with EmbeddedCluster(brokers=3, **{"min.insync.replicas": 2}) as c:
+        producer = Producer({"bootstrap.servers": c.bootstrap_servers})
+        c.kill(c.leader("t", 0))          # SIGKILL: a crash
+        c.start(old_leader)              # same node id, port and log dir
+
+Separate processes so a test can really kill one. Every child watches its stdin: when this process
+goes away (even by SIGKILL) the pipe closes and the children exit, so nothing is left running.
+A temporary `log_dir` is removed on exit; a given one is kept (`controller/`, `broker-<id>/`).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import IO, Any
+
+_LEN = struct.Struct(">I")
+
+
+def _format(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, list | tuple):
+        return ",".join(str(x) for x in v)
+    return str(v)
+
+
+def _normalize(key: str) -> str:
+    return key.replace("_", ".") if "." not in key else key
+
+
+class _Child:
+    """One child process and the line it prints when ready."""
+
+    def __init__(self, name: str, argv: list[str], log_path: Path, ready_prefix: str, timeout: float) -> None:
+        self.name = name
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        self._stderr: IO[bytes] = open(log_path, "ab")  # noqa: SIM115 - closed in wait()
+        self.proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._stderr,
+            start_new_session=True,
+        )
+        self.line = self._read_ready_line(ready_prefix, timeout, log_path)
+        # keep draining stdout so the child never blocks on a full pipe
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _read_ready_line(self, prefix: str, timeout: float, log_path: Path) -> str:
+        assert self.proc.stdout is not None
+        result: list[str] = []
+
+        def read() -> None:
+            assert self.proc.stdout is not None
+            for raw in self.proc.stdout:
+                line = raw.decode().strip()
+                if line.startswith(prefix):
+                    result.append(line[len(prefix) :])
+                    return
+
+        t = threading.Thread(target=read, daemon=True)
+        t.start()
+        t.join(timeout)
+        if not result:
+            self.kill()
+            tail = log_path.read_text(errors="replace")[-3000:] if log_path.exists() else ""
+            raise RuntimeError(f"{self.name} did not become ready in {timeout}s; its log ends with:\n{tail}")
+        return result[0]
+
+    def _drain(self) -> None:
+        with_stdout = self.proc.stdout
+        if with_stdout is None:
+            return
+        try:
+            for _ in with_stdout:
+                pass
+        except (OSError, ValueError):
+            pass
+
+    @property
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.wait(10)
+
+    def terminate(self, timeout: float = 30.0) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self.wait(10)
+
+    def wait(self, timeout: float) -> None:
+        try:
+            self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout)
+        for f in (self.proc.stdin, self._stderr):
+            try:
+                if f is not None:
+                    f.close()
+            except OSError:
+                pass
+
+
+class EmbeddedCluster:
+    """A controller process plus `brokers` broker processes (node ids 1..N) on 127.0.0.1."""
+
+    def __init__(
+        self,
+        brokers: int = 3,
+        log_dir: str | Path | None = None,
+        startup_timeout: float = 60.0,
+        log_level: str = "WARNING",
+        **configs: Any,
+    ) -> None:
+        if brokers < 1:
+            raise ValueError(f"brokers must be at least 1, got {brokers}")
+        self.num_brokers = brokers
+        self.configs = {_normalize(k): _format(v) for k, v in configs.items()}
+        self._temp_dir = log_dir is None
+        self.log_dir = Path(tempfile.mkdtemp(prefix="pykafka-cluster-")) if log_dir is None else Path(log_dir)
+        self.startup_timeout = startup_timeout
+        self.log_level = log_level
+        self.broker_ids = list(range(1, brokers + 1))
+        self.ports: dict[int, int] = {}
+        self.controller_port: int | None = None
+        self._brokers: dict[int, _Child] = {}
+        self._controller: _Child | None = None
+
+    # --- processes -------------------------------------------------------------------------------
+    def _overrides(self) -> list[str]:
+        out: list[str] = []
+        for k, v in self.configs.items():
+            out += ["--override", f"{k}={v}"]
+        return out
+
+    def _base_argv(self) -> list[str]:
+        return [sys.executable, "-m", "broker_embedded"]
+
+    @property
+    def controller_address(self) -> str:
+        if self.controller_port is None:
+            raise RuntimeError("the controller is not running")
+        return f"127.0.0.1:{self.controller_port}"
+
+    def start_controller(self) -> None:
+        if self._controller is not None and self._controller.alive:
+            raise RuntimeError("the controller is already running")
+        argv = self._base_argv() + [
+            "controller",
+            "--port",
+            str(self.controller_port or 0),
+            "--log-dir",
+            str(self.log_dir / "controller"),
+            "--log-level",
+            self.log_level,
+            "--exit-on-stdin-eof",
+            *self._overrides(),
+        ]
+        child = _Child("controller", argv, self.log_dir / "controller.log", "controller=", self.startup_timeout)
+        self.controller_port = int(child.line.rsplit(":", 1)[1])
+        self._controller = child
+
+    def kill_controller(self) -> None:
+        if self._controller is not None:
+            self._controller.kill()
+
+    def stop_controller(self) -> None:
+        if self._controller is not None:
+            self._controller.terminate()
+
+    def _spawn_broker(self, broker_id: int) -> _Child:
+        argv = self._base_argv() + [
+            "--node-id",
+            str(broker_id),
+            "--controller",
+            self.controller_address,
+            "--port",
+            str(self.ports.get(broker_id, 0)),
+            "--log-dir",
+            str(self.log_dir / f"broker-{broker_id}"),
+            "--log-level",
+            self.log_level,
+            "--exit-on-stdin-eof",
+            *self._overrides(),
+        ]
+        return _Child(
+            f"broker {broker_id}",
+            argv,
+            self.log_dir / f"broker-{broker_id}.log",
+            "bootstrap.servers=",
+            self.startup_timeout,
+        )
+
+    def start(self, broker_id: int | None = None) -> EmbeddedCluster:
+        """Start one broker (restart after kill/stop: same port and log dir), or, with no id, everything."""
+        if broker_id is None:
+            return self._start_all()
+        if broker_id not in self.broker_ids:
+            raise ValueError(f"unknown broker id {broker_id}; the brokers are {self.broker_ids}")
+        old = self._brokers.get(broker_id)
+        if old is not None and old.alive:
+            raise RuntimeError(f"broker {broker_id} is already running")
+        child = self._spawn_broker(broker_id)
+        self.ports[broker_id] = int(child.line.rsplit(":", 1)[1])
+        self._brokers[broker_id] = child
+        return self
+
+    def _start_all(self) -> EmbeddedCluster:
+        try:
+            self.start_controller()
+            # started one after the other: each needs its port; startup is well under a second
+            for broker_id in self.broker_ids:
+                self.start(broker_id)
+            self.wait_for(lambda: len(self.live_brokers()) == self.num_brokers, what="all brokers registered")
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def kill(self, broker_id: int) -> None:
+        """SIGKILL: the broker dies without a controlled shutdown (the controller notices by its session)."""
+        self._brokers[broker_id].kill()
+
+    def stop(self, broker_id: int) -> None:
+        """SIGTERM: a controlled shutdown (leadership moves away first), then the process exits."""
+        self._brokers[broker_id].terminate()
+
+    def is_running(self, broker_id: int) -> bool:
+        child = self._brokers.get(broker_id)
+        return child is not None and child.alive
+
+    def pid(self, broker_id: int) -> int:
+        return self._brokers[broker_id].proc.pid
+
+    def broker_log_dir(self, broker_id: int) -> Path:
+        return self.log_dir / f"broker-{broker_id}"
+
+    def close(self) -> None:
+        for child in list(self._brokers.values()):
+            child.kill()
+        if self._controller is not None:
+            self._controller.kill()
+        self._brokers.clear()
+        self._controller = None
+        if self._temp_dir:
+            shutil.rmtree(self.log_dir, ignore_errors=True)
+
+    def __enter__(self) -> EmbeddedCluster:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- addresses and the controller's view ------------------------------------------------------
+    @property
+    def bootstrap_servers(self) -> str:
+        return ",".join(f"127.0.0.1:{self.ports[b]}" for b in self.broker_ids if b in self.ports)
+
+    def bootstrap(self, broker_id: int) -> str:
+        return f"127.0.0.1:{self.ports[broker_id]}"
+
+    def _controller_request(self, op: str, timeout: float = 5.0) -> dict[str, Any]:
+        with socket.create_connection(("127.0.0.1", int(self.controller_address.rsplit(":", 1)[1])), timeout) as s:
+            body = json.dumps({"op": op, "id": 1}).encode()
+            s.sendall(_LEN.pack(len(body)) + body)
+            (size,) = _LEN.unpack(_recv_exact(s, 4))
+            msg: dict[str, Any] = json.loads(_recv_exact(s, size))
+        if msg.get("error"):
+            raise RuntimeError(f"controller {op} failed: {msg.get('message')}")
+        return msg
+
+    def describe(self, timeout: float = 5.0) -> dict[str, Any]:
+        """The controller's current image (brokers, topics, partition states)."""
+        return self._controller_request("describe", timeout)["image"]  # type: ignore[no-any-return]
+
+    def elect_preferred_leaders(self) -> int:
+        """Run the controller's preferred leader election now; returns how many leaders moved."""
+        return int(self._controller_request("elect_preferred_leaders")["moved"])
+
+    def partition_count(self, topic: str) -> int:
+        for t in self.describe()["topics"]:
+            if t["name"] == topic:
+                return len(t["partitions"])
+        raise KeyError(f"{topic} is not in the controller's image")
+
+    def partition_state(self, topic: str, partition: int) -> dict[str, Any]:
+        for t in self.describe()["topics"]:
+            if t["name"] == topic:
+                if 0 <= partition < len(t["partitions"]):
+                    return t["partitions"][partition]
+        raise KeyError(f"{topic}-{partition} is not in the controller's image")
+
+    def leader(self, topic: str, partition: int) -> int:
+        """The partition's leader as the controller sees it (-1: offline)."""
+        return int(self.partition_state(topic, partition)["leader"])
+
+    def isr(self, topic: str, partition: int) -> list[int]:
+        return [int(r) for r in self.partition_state(topic, partition)["isr"]]
+
+    def live_brokers(self) -> list[int]:
+        return sorted(int(b["node_id"]) for b in self.describe()["brokers"] if not b["fenced"])
+
+    def wait_for(self, condition: Any, timeout: float = 30.0, interval: float = 0.05, what: str = "condition") -> Any:
+        """Poll `condition()` until it returns something truthy; raises TimeoutError naming `what`."""
+        deadline = time.monotonic() + timeout
+        last_error: Exception | None = None
+        while time.monotonic() < deadline:
+            try:
+                result = condition()
+                if result:
+                    return result
+            except (OSError, KeyError, ValueError) as e:
+                last_error = e
+            time.sleep(interval)
+        raise TimeoutError(
+            f"timed out after {timeout}s waiting for {what}" + (f" ({last_error!r})" if last_error else "")
+        )
+
+
+def _recv_exact(s: socket.socket, n: int) -> bytes:
+    buf = bytearray()
+    while len(buf) < n:
+        chunk = s.recv(n - len(buf))
+        if not chunk:
+            raise ConnectionError("the controller closed the connection")
+        buf += chunk
+    return bytes(buf)
+
+
+def run_cluster_cli(brokers: int, log_dir: str | None, overrides: dict[str, str], log_level: str) -> int:
+    """`python -m broker_embedded cluster`: start everything, print the bootstrap line, wait for SIGTERM."""
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    cluster = EmbeddedCluster(brokers=brokers, log_dir=log_dir, log_level=log_level, **overrides)
+    try:
+        cluster.start()
+        sys.stdout.write(f"bootstrap.servers={cluster.bootstrap_servers}\n")
+        sys.stdout.flush()
+        while not stop.wait(0.5):
+            pass
+        for b in cluster.broker_ids:
+            if cluster.is_running(b):
+                cluster.stop(b)
+        cluster.stop_controller()
+    finally:
+        cluster.close()
+    return 0
+
+
+__all__ = ["EmbeddedCluster", "run_cluster_cli"]

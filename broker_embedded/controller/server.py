@@ -1,0 +1,259 @@
+"""The controller process: serves the controller protocol, tracks broker sessions, pushes images.
+
+Runs on one asyncio loop; every state change is applied by `ControllerState` (persisted before it
+is announced) and followed by a push of the whole image to every connected broker, then by the
+answer to the request that caused it, so a broker that gets an answer already has the image.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from broker_embedded.config import BrokerConfig
+from broker_embedded.controller.protocol import ProtocolError, encode, read_message
+from broker_embedded.controller.state import ControllerState, PartitionRecord, TopicRecord
+from kafka_wire.errors import ErrorCode, KafkaError
+
+log = logging.getLogger(__name__)
+
+
+class _Connection:
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.node_id: int | None = None
+        self.incarnation: str | None = None
+
+    def send(self, msg: dict[str, Any] | bytes) -> None:
+        if self.writer.is_closing():
+            return
+        self.writer.write(msg if isinstance(msg, bytes) else encode(msg))
+
+
+def partition_json(topic: TopicRecord, p: PartitionRecord) -> dict[str, Any]:
+    return {"topic": topic.name, "topic_id": str(uuid.UUID(bytes=topic.topic_id)), **p.to_json()}
+
+
+class ControllerServer:
+    def __init__(self, config: BrokerConfig, directory: Path) -> None:
+        self.config = config
+        self.state = ControllerState(config, directory)
+        self.session_timeout_s = config["broker.session.timeout.ms"] / 1000
+        self.connections: set[_Connection] = set()
+        self.last_heartbeat: dict[int, float] = {}
+        self._server: asyncio.base_events.Server | None = None
+        self._session_task: asyncio.Task[None] | None = None
+        self._rebalance_task: asyncio.Task[None] | None = None
+        self.port: int | None = None
+        # a restarted controller gives every registered broker a fresh session: the ones that do
+        # not come back to heartbeat are fenced one session timeout later
+        now = time.monotonic()
+        for node_id in self.state.brokers:
+            self.last_heartbeat[node_id] = now
+
+    async def start(self, host: str, port: int) -> int:
+        self._server = await asyncio.start_server(self._serve, host, port, reuse_address=True)
+        self.port = int(self._server.sockets[0].getsockname()[1])
+        loop = asyncio.get_running_loop()
+        self._session_task = loop.create_task(self._expire_sessions())
+        if self.config["auto.leader.rebalance.enable"]:
+            self._rebalance_task = loop.create_task(self._rebalance_leaders())
+        return self.port
+
+    async def stop(self) -> None:
+        for task in (self._session_task, self._rebalance_task):
+            if task is not None:
+                task.cancel()
+        if self._server is not None:
+            self._server.close()
+        for c in list(self.connections):
+            c.writer.close()
+        if self._server is not None:
+            with contextlib.suppress(Exception):
+                await self._server.wait_closed()
+
+    # --- sessions ------------------------------------------------------------------------------
+    async def _expire_sessions(self) -> None:
+        interval = min(0.1, self.session_timeout_s / 10)
+        while True:
+            await asyncio.sleep(interval)
+            now = time.monotonic()
+            changed = False
+            for node_id, b in list(self.state.brokers.items()):
+                if b.fenced:
+                    continue
+                if now - self.last_heartbeat.get(node_id, now) > self.session_timeout_s:
+                    log.warning("broker %d missed its session timeout: fencing it", node_id)
+                    changed |= self.state.fence_broker(node_id)
+            if changed:
+                self.push()
+
+    async def _rebalance_leaders(self) -> None:
+        interval = self.config["leader.imbalance.check.interval.seconds"]
+        while True:
+            await asyncio.sleep(interval)
+            moved = self.state.elect_preferred_leaders()
+            if moved:
+                log.info("preferred leader election moved %d partition(s)", moved)
+                self.push()
+
+    def push(self) -> None:
+        msg = encode(self.state.image())
+        for c in list(self.connections):
+            if c.node_id is not None:
+                c.send(msg)
+
+    # --- connections ---------------------------------------------------------------------------
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        conn = _Connection(reader, writer)
+        self.connections.add(conn)
+        try:
+            while True:
+                msg = await read_message(reader)
+                if msg is None:
+                    break
+                self._handle(conn, msg)
+                await writer.drain()
+        except (ProtocolError, ConnectionError, ValueError) as e:
+            log.warning("controller connection closed: %s", e)
+        finally:
+            self.connections.discard(conn)
+            writer.close()
+
+    def _current(self, conn: _Connection) -> bool:
+        """Whether this connection speaks for the broker's current registration."""
+        if conn.node_id is None:
+            return False
+        b = self.state.brokers.get(conn.node_id)
+        return b is not None and b.incarnation == conn.incarnation
+
+    def _handle(self, conn: _Connection, msg: dict[str, Any]) -> None:
+        op = msg["op"]
+        rid = msg.get("id")
+        if op == "heartbeat":
+            if self._current(conn):
+                assert conn.node_id is not None
+                self.last_heartbeat[conn.node_id] = time.monotonic()
+                if self.state.unfence(conn.node_id):
+                    self.push()
+            return
+        try:
+            reply = self._request(conn, op, msg)
+        except KafkaError as e:
+            reply = {"error": int(e.code), "message": str(e)}
+        except (KeyError, TypeError, ValueError) as e:
+            reply = {"error": int(ErrorCode.INVALID_REQUEST), "message": f"bad {op} request: {e!r}"}
+        if rid is not None:
+            conn.send({"op": "response", "id": rid, "error": 0, "message": None, **reply})
+
+    def _request(self, conn: _Connection, op: str, msg: dict[str, Any]) -> dict[str, Any]:
+        s = self.state
+        if op == "describe":
+            return {"image": s.image()}
+        if op == "elect_preferred_leaders":  # tools and tests: run the auto leader rebalance now
+            moved = s.elect_preferred_leaders()
+            if moved:
+                self.push()
+            return {"moved": moved}
+        if op == "register":
+            node_id = int(msg["node_id"])
+            for other in list(self.connections):
+                if other is not conn and other.node_id == node_id:
+                    other.node_id = None  # a stale connection of an older incarnation: stop pushing to it
+                    other.writer.close()
+            conn.node_id = node_id
+            conn.incarnation = str(msg["incarnation"])
+            epoch = s.register_broker(node_id, msg["host"], int(msg["port"]), msg.get("rack"), conn.incarnation)
+            self.last_heartbeat[node_id] = time.monotonic()
+            self.push()
+            return {"broker_epoch": epoch, "cluster_id": s.cluster_id}
+        if not self._current(conn):
+            raise KafkaError("register first", ErrorCode.STALE_BROKER_EPOCH)
+        assert conn.node_id is not None
+        if op == "shutdown":
+            # controlled shutdown: leadership moves away and the broker leaves the ISRs now,
+            # instead of one session timeout after the process is gone
+            if s.fence_broker(conn.node_id):
+                self.push()
+            return {}
+        if op == "allocate_producer_ids":
+            start, size = s.allocate_producer_ids()
+            return {"start": start, "size": size}
+        if op == "alter_partition":
+            topic, p = s.alter_partition(
+                conn.node_id,
+                msg["topic"],
+                int(msg["partition"]),
+                int(msg["leader_epoch"]),
+                [int(r) for r in msg["isr"]],
+                int(msg["partition_epoch"]),
+            )
+            self.push()
+            return {"state": partition_json(topic, p)}
+        if op == "create_topics":
+            results = []
+            changed = False
+            for t in msg["topics"]:
+                try:
+                    rec = s.create_topic(
+                        t["name"],
+                        int(t.get("num_partitions", -1)),
+                        int(t.get("replication_factor", -1)),
+                        dict(t.get("configs") or {}),
+                        t.get("assignments") or None,
+                        validate_only=bool(msg.get("validate_only")),
+                    )
+                except KafkaError as e:
+                    results.append({"name": t["name"], "error": int(e.code), "message": str(e)})
+                    continue
+                changed |= not msg.get("validate_only")
+                results.append(
+                    {
+                        "name": rec.name,
+                        "error": 0,
+                        "message": None,
+                        "topic_id": str(uuid.UUID(bytes=rec.topic_id)),
+                        "num_partitions": len(rec.partitions),
+                        "replication_factor": len(rec.partitions[0].replicas),
+                        "configs": rec.configs,
+                    }
+                )
+            if changed:
+                self.push()
+            return {"results": results}
+        if op == "delete_topics":
+            results = []
+            for name in msg["names"]:
+                try:
+                    rec = s.delete_topic(name)
+                except KafkaError as e:
+                    results.append({"name": name, "error": int(e.code), "message": str(e)})
+                    continue
+                results.append({"name": name, "error": 0, "topic_id": str(uuid.UUID(bytes=rec.topic_id))})
+            self.push()
+            return {"results": results}
+        if op == "create_partitions":
+            results = []
+            for t in msg["topics"]:
+                try:
+                    s.create_partitions(
+                        t["name"], int(t["count"]), t.get("assignments"), validate_only=bool(msg.get("validate_only"))
+                    )
+                except KafkaError as e:
+                    results.append({"name": t["name"], "error": int(e.code), "message": str(e)})
+                    continue
+                results.append({"name": t["name"], "error": 0, "message": None})
+            self.push()
+            return {"results": results}
+        if op == "alter_configs":
+            s.set_topic_configs(msg["topic"], dict(msg["configs"]), validate_only=bool(msg.get("validate_only")))
+            if not msg.get("validate_only"):
+                self.push()
+            return {}
+        raise KafkaError(f"unknown controller op {op!r}", ErrorCode.INVALID_REQUEST)

@@ -1,0 +1,97 @@
+"""An asyncio Kafka connection from a follower to its leader (one request in flight at a time).
+
+The blocking `kafka_wire.client.BrokerConnection` would stall the broker's loop; this one speaks the
+same codecs over asyncio streams. Versions are negotiated with ApiVersions on connect.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import struct
+from typing import Any
+
+from kafka_wire.errors import ErrorCode, KafkaError
+from kafka_wire.protocol import decode_response, encode_request
+from kafka_wire.protocol.messages import REQUESTS, api_versions_request
+
+_i32 = struct.Struct(">i")
+API_VERSIONS = 18
+MAX_RESPONSE_BYTES = 1 << 30
+
+
+class LeaderConnection:
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, client_id: str) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.client_id = client_id
+        self._correlation_id = 0
+        self.api_versions: dict[int, tuple[int, int]] = {}
+        self.closed = False
+
+    @classmethod
+    async def open(cls, host: str, port: int, client_id: str, timeout_s: float) -> LeaderConnection:
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout_s)
+        sock = writer.get_extra_info("socket")
+        if sock is not None:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        conn = cls(reader, writer, client_id)
+        try:
+            resp = await conn.request(
+                API_VERSIONS,
+                api_versions_request.ApiVersionsRequest(
+                    client_software_name="pykafka-replica-fetcher", client_software_version="0.1.0"
+                ),
+                3,
+                timeout_s,
+            )
+            if resp.error_code != ErrorCode.NONE:
+                raise KafkaError("ApiVersions failed", ErrorCode(resp.error_code))
+            conn.api_versions = {k.api_key: (k.min_version, k.max_version) for k in resp.api_keys}
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def best_version(self, api_key: int) -> int:
+        ours = REQUESTS[api_key].VALID_VERSIONS
+        theirs = self.api_versions.get(api_key)
+        if theirs is None:
+            raise KafkaError(f"the leader does not support API {api_key}", ErrorCode.UNSUPPORTED_VERSION)
+        v = min(ours[1], theirs[1])
+        if v < max(ours[0], theirs[0]):
+            raise KafkaError(f"no common version for API {api_key}", ErrorCode.UNSUPPORTED_VERSION)
+        return v
+
+    async def request(self, api_key: int, body: Any, version: int, timeout_s: float) -> Any:
+        if self.closed:
+            raise ConnectionError("connection closed")
+        self._correlation_id += 1
+        cid = self._correlation_id
+        try:
+            return await asyncio.wait_for(self._round_trip(api_key, body, version, cid), timeout_s)
+        except BaseException:
+            # a request cut off midway leaves the stream unusable
+            self.close()
+            raise
+
+    async def _round_trip(self, api_key: int, body: Any, version: int, cid: int) -> Any:
+        self.writer.write(encode_request(api_key, version, cid, self.client_id, body))
+        await self.writer.drain()
+        (size,) = _i32.unpack(await self.reader.readexactly(4))
+        if size < 0 or size > MAX_RESPONSE_BYTES:
+            raise ConnectionError(f"bad response size {size}")
+        frame = await self.reader.readexactly(size)
+        got, response = decode_response(api_key, version, frame)
+        if got != cid:
+            raise ConnectionError(f"correlation id mismatch: sent {cid}, got {got}")
+        return response
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        try:
+            self.writer.close()
+        except (OSError, RuntimeError):
+            pass

@@ -1,0 +1,405 @@
+"""The broker's side of the controller protocol (see `broker_embedded.controller` for the messages).
+
+Runs on the broker's event loop: registers with the controller, heartbeats, applies the images the
+controller pushes (the cluster metadata cache used by Metadata/FindCoordinator/DescribeCluster, and
+the partition states handed to the ReplicaManager), and forwards AlterPartition and topic admin.
+When the controller is unreachable it keeps the last image and reconnects with a backoff.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import uuid
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from broker_embedded.config import validate_topic_configs
+from broker_embedded.controller.protocol import ProtocolError, encode, read_message
+from broker_embedded.metadata import TopicMetadata
+from broker_embedded.replication.state import BrokerEndpoint, PartitionState
+from kafka_wire.errors import ErrorCode, KafkaError
+
+if TYPE_CHECKING:
+    from broker_embedded.broker import Broker
+
+log = logging.getLogger(__name__)
+
+OFFSETS_TOPIC = "__consumer_offsets"
+
+
+@dataclass(frozen=True, slots=True)
+class BrokerInfo:
+    node_id: int
+    host: str
+    port: int
+    rack: str | None
+    fenced: bool
+
+
+@dataclass(slots=True)
+class TopicImage:
+    name: str
+    topic_id: bytes
+    configs: dict[str, Any]
+    partitions: list[PartitionState] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class ClusterImage:
+    """The controller's image as this broker last received it (Kafka's MetadataCache snapshot).
+
+    Replaced as a whole on every push, never mutated: readers on the loop see one consistent image.
+    """
+
+    version: int
+    cluster_id: str
+    brokers: dict[int, BrokerInfo]
+    topics: dict[str, TopicImage]
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> ClusterImage:
+        brokers = {
+            int(b["node_id"]): BrokerInfo(
+                int(b["node_id"]), b["host"], int(b["port"]), b.get("rack"), bool(b["fenced"])
+            )
+            for b in d["brokers"]
+        }
+        topics = {}
+        for t in d["topics"]:
+            topic_id = uuid.UUID(t["topic_id"]).bytes
+            parts = [
+                PartitionState(
+                    topic=t["name"],
+                    partition=int(p["partition"]),
+                    topic_id=topic_id,
+                    leader=int(p["leader"]),
+                    leader_epoch=int(p["leader_epoch"]),
+                    isr=tuple(int(r) for r in p["isr"]),
+                    replicas=tuple(int(r) for r in p["replicas"]),
+                    partition_epoch=int(p["partition_epoch"]),
+                )
+                for p in t["partitions"]
+            ]
+            topics[t["name"]] = TopicImage(t["name"], topic_id, dict(t.get("configs") or {}), parts)
+        return cls(int(d["version"]), d["cluster_id"], brokers, topics)
+
+    def live_brokers(self) -> list[BrokerInfo]:
+        return [b for b in sorted(self.brokers.values(), key=lambda b: b.node_id) if not b.fenced]
+
+    def is_live(self, node_id: int) -> bool:
+        b = self.brokers.get(node_id)
+        return b is not None and not b.fenced
+
+    def partition(self, topic: str, index: int) -> PartitionState | None:
+        t = self.topics.get(topic)
+        if t is None or not 0 <= index < len(t.partitions):
+            return None
+        return t.partitions[index]
+
+    def endpoints(self) -> dict[int, BrokerEndpoint]:
+        return {b.node_id: BrokerEndpoint(b.node_id, b.host, b.port, b.rack) for b in self.brokers.values()}
+
+
+class ProducerIdBlocks:
+    """Producer ids from blocks the controller allocates (unique in the cluster); the next block is
+    fetched when 90% of the current one is used, as Kafka's RPCProducerIdManager does."""
+
+    def __init__(self, client: ControllerClient) -> None:
+        self.client = client
+        self.blocks: list[tuple[int, int]] = []  # [start, end)
+        self._next = 0
+        self._fetching = False
+        self.available = asyncio.Event()
+
+    def generate(self) -> int:
+        while self.blocks and self._next >= self.blocks[0][1]:
+            self.blocks.pop(0)
+            if self.blocks:
+                self._next = self.blocks[0][0]
+        if not self.blocks:
+            self.prefetch()
+            raise KafkaError(
+                "waiting for a producer id block from the controller", ErrorCode.COORDINATOR_LOAD_IN_PROGRESS
+            )
+        pid = self._next
+        self._next += 1
+        start, end = self.blocks[0]
+        if len(self.blocks) == 1 and self._next - start >= 0.9 * (end - start):
+            self.prefetch()
+        return pid
+
+    def prefetch(self) -> None:
+        if self._fetching:
+            return
+        self._fetching = True
+
+        async def fetch() -> None:
+            try:
+                msg = await self.client.request("allocate_producer_ids")
+                start, size = int(msg["start"]), int(msg["size"])
+                if not self.blocks:
+                    self._next = start
+                self.blocks.append((start, start + size))
+                self.available.set()
+            except KafkaError as e:
+                log.warning("producer id block allocation failed: %s", e)
+            finally:
+                self._fetching = False
+
+        asyncio.get_running_loop().create_task(fetch())
+
+
+class ControllerClient:
+    def __init__(self, broker: Broker, address: str) -> None:
+        self.broker = broker
+        host, port = address.rsplit(":", 1)
+        self.address = (host, int(port))
+        self.incarnation = uuid.uuid4().hex
+        self.heartbeat_interval_s = broker.config["broker.heartbeat.interval.ms"] / 1000
+        self.image: ClusterImage | None = None
+        self.broker_epoch = -1
+        self._writer: asyncio.StreamWriter | None = None
+        self._registered = asyncio.Event()
+        self._ready = asyncio.Event()
+        self._pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self._next_id = 0
+        self._task: asyncio.Task[None] | None = None
+        self._closing = False
+        self._creating: set[str] = set()
+        self.refused: str | None = None
+        self.producer_ids = ProducerIdBlocks(self)
+
+    # --- lifecycle ---------------------------------------------------------------------------
+    async def start(self, timeout: float = 60.0) -> None:
+        """Connect, register and apply the first image (the broker serves clients only after that)."""
+        self._task = asyncio.get_running_loop().create_task(self._run())
+        self.broker.replica_manager.alter_partition = self.alter_partition
+        await asyncio.wait_for(self._ready.wait(), timeout)
+        if self.refused is not None:
+            raise RuntimeError(self.refused)
+        # the first producer id block, so the first InitProducerId does not have to be retried
+        await asyncio.wait_for(self.producer_ids.available.wait(), timeout)
+
+    async def controlled_shutdown(self, timeout: float = 5.0) -> None:
+        """Ask the controller to move leadership away and take this broker out of the ISRs."""
+        if self._writer is not None and self._registered.is_set():
+            try:
+                await self.request("shutdown", timeout=timeout)
+                # the image without us as leader/ISR member arrived before the answer: wait briefly
+                # for it to be applied, so parked acks=all produces are answered, not dropped
+            except KafkaError as e:
+                log.warning("controlled shutdown failed: %s", e)
+        await self.close()
+
+    async def close(self) -> None:
+        self._closing = True
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        self._fail_pending("the broker is shutting down")
+
+    def _fail_pending(self, why: str) -> None:
+        for fut in self._pending.values():
+            if not fut.done():
+                fut.set_exception(KafkaError(f"controller unavailable: {why}", ErrorCode.REQUEST_TIMED_OUT))
+        self._pending.clear()
+
+    async def _run(self) -> None:
+        backoff = 0.05
+        while not self._closing:
+            writer = None
+            hb: asyncio.Task[None] | None = None
+            try:
+                reader, writer = await asyncio.open_connection(*self.address)
+                self._writer = writer
+                backoff = 0.05
+                self._registered.clear()
+                rid = self._send_request(
+                    "register",
+                    node_id=self.broker.node_id,
+                    host=self.broker.host,
+                    port=self.broker.port,
+                    rack=None,
+                    incarnation=self.incarnation,
+                )
+                hb = asyncio.get_running_loop().create_task(self._heartbeat())
+                while True:
+                    msg = await read_message(reader)
+                    if msg is None:
+                        break
+                    if msg["op"] == "metadata":
+                        self._apply(msg)
+                    elif msg["op"] == "response":
+                        if msg["id"] == rid:
+                            self._on_registered(msg)
+                        fut = self._pending.pop(msg["id"], None)
+                        if fut is not None and not fut.done():
+                            fut.set_result(msg)
+            except asyncio.CancelledError:
+                raise
+            except (OSError, ProtocolError, ValueError, KeyError) as e:
+                log.info("controller connection to %s:%d failed: %s", *self.address, e)
+            except Exception:
+                log.exception("controller client failed")
+            finally:
+                if hb is not None:
+                    hb.cancel()
+                self._writer = None
+                self._registered.clear()
+                if writer is not None:
+                    writer.close()
+                self._fail_pending("connection lost")
+            if self._closing:
+                return
+            await asyncio.sleep(backoff)
+            backoff = min(backoff * 2, 1.0)
+
+    def _on_registered(self, msg: dict[str, Any]) -> None:
+        if msg["error"]:
+            log.error("registration refused: %s", msg.get("message"))
+            return
+        self.broker_epoch = int(msg["broker_epoch"])
+        self._registered.set()
+        if not self.producer_ids.blocks:
+            self.producer_ids.prefetch()
+        if self.image is not None:
+            self._ready.set()
+
+    async def _heartbeat(self) -> None:
+        while True:
+            await asyncio.sleep(self.heartbeat_interval_s)
+            if self._writer is not None and self._registered.is_set():
+                self._writer.write(encode({"op": "heartbeat", "broker_epoch": self.broker_epoch}))
+
+    # --- requests ------------------------------------------------------------------------------
+    def _send_request(self, op: str, **fields: Any) -> int:
+        if self._writer is None:
+            raise KafkaError("the controller is not reachable", ErrorCode.REQUEST_TIMED_OUT)
+        self._next_id += 1
+        rid = self._next_id
+        self._writer.write(encode({"op": op, "id": rid, **fields}))
+        return rid
+
+    async def request(self, op: str, timeout: float = 10.0, **fields: Any) -> dict[str, Any]:
+        """Send a request and wait for its answer; raises KafkaError with the controller's code."""
+        if not self._registered.is_set():
+            try:
+                await asyncio.wait_for(self._registered.wait(), min(timeout, 2.0))
+            except TimeoutError:
+                raise KafkaError("the controller is not reachable", ErrorCode.REQUEST_TIMED_OUT) from None
+        rid = self._send_request(op, **fields)
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._pending[rid] = fut
+        try:
+            msg = await asyncio.wait_for(fut, timeout)
+        except TimeoutError:
+            self._pending.pop(rid, None)
+            raise KafkaError(f"the controller did not answer {op} in {timeout}s", ErrorCode.REQUEST_TIMED_OUT) from None
+        if msg["error"]:
+            raise KafkaError(msg.get("message") or op, ErrorCode(msg["error"]))
+        return msg
+
+    async def alter_partition(
+        self, topic: str, partition: int, leader_epoch: int, isr: tuple[int, ...], partition_epoch: int
+    ) -> PartitionState:
+        msg = await self.request(
+            "alter_partition",
+            topic=topic,
+            partition=partition,
+            leader_epoch=leader_epoch,
+            isr=list(isr),
+            partition_epoch=partition_epoch,
+        )
+        s = msg["state"]
+        return PartitionState(
+            topic=s["topic"],
+            partition=int(s["partition"]),
+            topic_id=uuid.UUID(s["topic_id"]).bytes,
+            leader=int(s["leader"]),
+            leader_epoch=int(s["leader_epoch"]),
+            isr=tuple(int(r) for r in s["isr"]),
+            replicas=tuple(int(r) for r in s["replicas"]),
+            partition_epoch=int(s["partition_epoch"]),
+        )
+
+    def create_topic_in_background(self, name: str, num_partitions: int, replication_factor: int) -> None:
+        """Auto-creation (Metadata, FindCoordinator): ask the controller without waiting for it."""
+        if name in self._creating:
+            return
+        self._creating.add(name)
+
+        async def create() -> None:
+            try:
+                configs = {}
+                if name == OFFSETS_TOPIC:
+                    configs = {"cleanup.policy": "compact", "segment.bytes": str(100 * 1024 * 1024)}
+                await self.request(
+                    "create_topics",
+                    topics=[
+                        {
+                            "name": name,
+                            "num_partitions": num_partitions,
+                            "replication_factor": replication_factor,
+                            "configs": configs,
+                        }
+                    ],
+                )
+            except KafkaError as e:
+                log.info("auto-creation of %s failed: %s", name, e)
+            finally:
+                self._creating.discard(name)
+
+        asyncio.get_running_loop().create_task(create())
+
+    # --- images --------------------------------------------------------------------------------
+    def _apply(self, msg: dict[str, Any]) -> None:
+        image = ClusterImage.from_json(msg)
+        if self.image is not None and image.version < self.image.version:
+            return
+        broker = self.broker
+        if image.cluster_id != broker.cluster_id and not broker.adopt_cluster_id(image.cluster_id):
+            # a log dir of another cluster (Kafka: INCONSISTENT_CLUSTER_ID): applying this image
+            # would delete every topic the controller does not know. Serve nothing instead.
+            self.refused = (
+                f"the controller's cluster id {image.cluster_id} is not the cluster id {broker.cluster_id} of "
+                f"this broker's log dir {broker.log_dir}, which holds topics: refusing its metadata"
+            )
+            log.error("%s", self.refused)
+            self._ready.set()
+            return
+        previous = self.image
+        self.image = image
+        registry = broker.topics
+        # topics gone from the image (or re-created under a new id) are deleted here too
+        for local in list(registry):
+            t = image.topics.get(local.name)
+            if t is None or t.topic_id != local.topic_id:
+                broker.replica_manager.remove_partitions(local.name, range(local.num_partitions), delete=True)
+                registry.by_name.pop(local.name, None)
+                registry.by_id.pop(local.topic_id, None)
+        changed_configs: list[str] = []
+        dirty = len(registry) != len(image.topics)
+        for t in image.topics.values():
+            configs = validate_topic_configs(t.configs)
+            old = registry.by_name.get(t.name)
+            if old is not None and old.configs != configs:
+                changed_configs.append(t.name)
+            meta = TopicMetadata(t.name, t.topic_id, len(t.partitions), len(t.partitions[0].replicas), configs)
+            if old is None or old.to_json() != meta.to_json():
+                dirty = True
+                registry.by_name[t.name] = meta
+                registry.by_id[t.topic_id] = meta
+        if dirty:  # most images only change leaders/ISRs: no fsync on the loop for those
+            registry.save()
+        for name in changed_configs:
+            broker.apply_topic_configs(name)
+        states = [p for t in image.topics.values() for p in t.partitions]
+        broker.replica_manager.apply_partition_states(
+            states, image.endpoints(), {t.name: registry.by_name[t.name].configs for t in image.topics.values()}
+        )
+        broker.on_cluster_image(previous, image)
+        if self._registered.is_set():
+            self._ready.set()

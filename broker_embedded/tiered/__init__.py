@@ -1,0 +1,164 @@
+"""Tiered storage (KIP-405) for the embedded broker.
+
+Enable it on the broker and per topic::
+
+    EmbeddedBroker(**{
+        "remote.log.storage.system.enable": True,
+        "rsm.config.dir": "/data/remote",             # LocalTieredStorage's directory
+        "remote.log.manager.task.interval.ms": 1000,
+    })
+    admin.create_topics([NewTopic("events", 3, 1, config={
+        "remote.storage.enable": "true",
+        "local.retention.ms": "3600000",             # one hour on local disk...
+        "retention.ms": "2592000000",                # ...30 days in total (remote + local)
+    })])
+
+Rolled segments below the last stable offset are copied to the remote tier in the background;
+local retention deletes only copied segments; consumers read the whole log as before, the part
+below the local log start offset served from the remote tier.
+
+Plugging in another store
+-------------------------
+Two plugins, chosen by Python class path and configured through a prefix, as in Kafka:
+
+- `remote.log.storage.manager.class.name` (a `RemoteStorageManager`), configured with the
+  broker configs starting with `remote.log.storage.manager.impl.prefix` (default `rsm.config.`);
+- `remote.log.metadata.manager.class.name` (a `RemoteLogMetadataManager`), configured with those
+  under `remote.log.metadata.manager.impl.prefix` (default `rlmm.config.`).
+
+The metadata manager is the source of truth (which segments exist, in which state), so an object
+store only needs put / ranged get / delete by key, never a listing. A sketch for S3 with boto3
+(`pip install boto3`; not shipped)::
+
+    class S3RemoteStorageManager(RemoteStorageManager):
+        def configure(self, configs):                # rsm.config.bucket=..., rsm.config.prefix=...
+            import boto3
+            self.s3 = boto3.client("s3", endpoint_url=configs.get("endpoint"))
+            self.bucket, self.prefix = configs["bucket"], configs.get("prefix", "kafka")
+
+        def _key(self, md, suffix):                  # topic id in the key: re-created topics are apart
+            sid = md.remote_log_segment_id
+            tip = sid.topic_id_partition
+            folder = f"{tip.topic}-{tip.partition}-{tip.topic_id_base64}"
+            return f"{self.prefix}/{folder}/{md.start_offset:020d}-{sid.id}{suffix}"
+
+        def copy_log_segment_data(self, md, data):   # idempotent: puts overwrite
+            for path, suffix in ((data.offset_index, ".index"), (data.time_index, ".timeindex"),
+                                 (data.producer_snapshot_index, ".snapshot"), (data.log_segment, ".log")):
+                self.s3.upload_file(str(path), self.bucket, self._key(md, suffix))
+            self.s3.put_object(Bucket=self.bucket, Key=self._key(md, ".leader_epoch_checkpoint"),
+                               Body=data.leader_epoch_index)
+            return None                              # or bytes of custom metadata to keep
+
+        def fetch_log_segment(self, md, start, end=None):
+            rng = f"bytes={start}-{'' if end is None else end}"
+            try:
+                return self.s3.get_object(Bucket=self.bucket, Key=self._key(md, ".log"), Range=rng)["Body"]
+            except self.s3.exceptions.NoSuchKey:
+                raise RemoteResourceNotFoundException(str(md.remote_log_segment_id)) from None
+
+        def fetch_index(self, md, index_type): ...   # get_object of the matching suffix
+        def delete_log_segment_data(self, md): ...   # delete_objects of every suffix (missing is fine)
+
+    # server.properties
+    remote.log.storage.system.enable=true
+    remote.log.storage.manager.class.name=mypackage.s3.S3RemoteStorageManager
+    rsm.config.bucket=my-bucket
+    rsm.config.endpoint=http://127.0.0.1:9000
+
+Errors: raise `RemoteStorageException` for failures (copies are retried with backoff, reads answer
+KAFKA_STORAGE_ERROR) and `RemoteResourceNotFoundException` for missing objects. Calls come from
+several worker threads at once. The shipped implementations (`local.py`) are small and complete
+references: `LocalTieredStorage` (a directory, `rsm.config.dir`, default `<log dir>/remote-log-storage`)
+and `FileBasedRemoteLogMetadataManager` (an fsynced append-only metadata log, `rlmm.config.dir`,
+default `<log dir>/remote-log-metadata`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from .local import FileBasedRemoteLogMetadataManager, LocalTieredStorage
+from .manager import RemoteFetchInfo, RemoteLogManager, RemoteLogManagerConfig, RemoteStorageError
+from .storage import (
+    IndexType,
+    LogSegmentData,
+    RemoteLogMetadataManager,
+    RemoteLogSegmentId,
+    RemoteLogSegmentMetadata,
+    RemoteLogSegmentMetadataUpdate,
+    RemoteLogSegmentState,
+    RemotePartitionDeleteMetadata,
+    RemotePartitionDeleteState,
+    RemoteResourceNotFoundException,
+    RemoteStorageException,
+    RemoteStorageManager,
+    TopicIdPartition,
+)
+
+BROKER_DISABLED_MESSAGE = (
+    "Tiered Storage functionality is disabled in the broker. Topic cannot be configured with remote log storage: "
+    "set remote.log.storage.system.enable=true on the broker first."
+)
+DISABLE_WITHOUT_DELETE_MESSAGE = (
+    "It is invalid to disable remote storage without deleting remote data. If you want to keep the remote data "
+    "and turn to read only, please set `remote.storage.enable=true,remote.log.copy.disable=true`. If you want to "
+    "disable remote storage and delete all remote data, please set "
+    "`remote.storage.enable=false,remote.log.delete.on.disable=true`."
+)
+
+
+def validate_topic_tiering(
+    broker_enabled: bool, effective: Mapping[str, Any], previous: Mapping[str, Any] | None = None
+) -> str | None:
+    """The checks CreateTopics/AlterConfigs make on tiering that need more than the topic's own
+    configs: returns the INVALID_CONFIG message, or None. (Compaction and local vs total retention
+    are checked by LogConfig.)"""
+    enabled = bool(effective.get("remote.storage.enable"))
+    was_enabled = bool(previous.get("remote.storage.enable")) if previous is not None else False
+    if enabled and not was_enabled and not broker_enabled:
+        return BROKER_DISABLED_MESSAGE
+    if was_enabled and not enabled and not effective.get("remote.log.delete.on.disable"):
+        return DISABLE_WITHOUT_DELETE_MESSAGE
+    return None
+
+
+def remote_log_manager_from_config(
+    config: Any, log_dir: Path, broker_id: int, partitions: Callable[[], Iterable[Any]]
+) -> RemoteLogManager | None:
+    """The broker's RemoteLogManager, or None unless remote.log.storage.system.enable=true.
+    `config` is a BrokerConfig (its `unknown` map carries the plugins' prefixed settings)."""
+    if not config["remote.log.storage.system.enable"]:
+        return None
+    all_items: dict[str, Any] = {**getattr(config, "unknown", {}), **getattr(config, "explicit", {})}
+    rlm_config = RemoteLogManagerConfig.from_configs(config.__getitem__, all_items)
+    return RemoteLogManager(rlm_config, log_dir, broker_id, partitions)
+
+
+__all__ = [
+    "BROKER_DISABLED_MESSAGE",
+    "DISABLE_WITHOUT_DELETE_MESSAGE",
+    "FileBasedRemoteLogMetadataManager",
+    "IndexType",
+    "LocalTieredStorage",
+    "LogSegmentData",
+    "RemoteFetchInfo",
+    "RemoteLogManager",
+    "RemoteLogManagerConfig",
+    "RemoteLogMetadataManager",
+    "RemoteLogSegmentId",
+    "RemoteLogSegmentMetadata",
+    "RemoteLogSegmentMetadataUpdate",
+    "RemoteLogSegmentState",
+    "RemotePartitionDeleteMetadata",
+    "RemotePartitionDeleteState",
+    "RemoteResourceNotFoundException",
+    "RemoteStorageError",
+    "RemoteStorageException",
+    "RemoteStorageManager",
+    "TopicIdPartition",
+    "remote_log_manager_from_config",
+    "validate_topic_tiering",
+]

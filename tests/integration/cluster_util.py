@@ -1,0 +1,117 @@
+"""Helpers for the cluster tests: short liveness timeouts, a streaming idempotent producer, and
+bounded waits on the controller's view."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+from confluent_kafka import Producer
+from confluent_kafka.admin import AdminClient, NewTopic
+
+from broker_embedded import EmbeddedCluster
+
+# short liveness timeouts so failover tests take seconds; heartbeats well inside the session
+FAST = {
+    "broker.session.timeout.ms": 1500,
+    "broker.heartbeat.interval.ms": 150,
+    "replica.lag.time.max.ms": 3000,
+    "replica.fetch.backoff.ms": 100,
+    # fewer __consumer_offsets partitions to replicate on a 2-core test machine
+    "offsets.topic.num.partitions": 4,
+}
+
+
+def cluster(brokers: int = 3, **configs: Any) -> EmbeddedCluster:
+    return EmbeddedCluster(brokers=brokers, **{**FAST, **configs})
+
+
+def create_topic(bootstrap: str, name: str, partitions: int = 1, rf: int = 3, **configs: str) -> None:
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    fs = admin.create_topics(
+        [NewTopic(name, partitions, rf, config={k.replace("_", "."): str(v) for k, v in configs.items()})]
+    )
+    fs[name].result(20)
+
+
+def wait_full_isr(c: EmbeddedCluster, topic: str, partitions: int = 1, size: int = 3, timeout: float = 30.0) -> None:
+    c.wait_for(
+        lambda: all(len(c.isr(topic, p)) == size and c.leader(topic, p) >= 0 for p in range(partitions)),
+        timeout=timeout,
+        what=f"{topic}: every partition led with an ISR of {size}",
+    )
+
+
+class StreamingProducer:
+    """An idempotent acks=all confluent-kafka producer in a thread, writing unique sequence payloads
+    and recording every acknowledged (partition, offset, payload)."""
+
+    def __init__(self, bootstrap: str, topic: str, extra: dict[str, Any] | None = None) -> None:
+        self.topic = topic
+        self.acked: list[tuple[int, int, bytes]] = []
+        self.errors: list[str] = []
+        self.sent = 0
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self.producer = Producer(
+            {
+                "bootstrap.servers": bootstrap,
+                "acks": "all",
+                "enable.idempotence": True,
+                "linger.ms": 5,
+                "message.timeout.ms": 60000,
+                "reconnect.backoff.ms": 20,
+                "reconnect.backoff.max.ms": 200,
+                "retry.backoff.ms": 20,
+                "retry.backoff.max.ms": 200,
+                "topic.metadata.refresh.interval.ms": 1000,
+                **(extra or {}),
+            }
+        )
+        self.thread = threading.Thread(target=self._run, name="cluster-producer", daemon=True)
+
+    def _on_delivery(self, err: Any, msg: Any) -> None:
+        with self._lock:
+            if err is None:
+                self.acked.append((msg.partition(), msg.offset(), msg.value()))
+            else:
+                self.errors.append(str(err))
+
+    def _run(self) -> None:
+        seq = 0
+        while not self._stop.is_set():
+            try:
+                self.producer.produce(self.topic, value=b"seq-%09d" % seq, on_delivery=self._on_delivery)
+                self.sent += 1
+                seq += 1
+            except BufferError:
+                self.producer.poll(0.05)
+                continue
+            self.producer.poll(0)
+            if seq % 50 == 0:
+                time.sleep(0.005)  # a steady stream, not a GIL hog
+        self.producer.poll(0)
+
+    def start(self) -> StreamingProducer:
+        self.thread.start()
+        return self
+
+    def stop(self, flush_timeout: float = 30.0) -> None:
+        self._stop.set()
+        self.thread.join(timeout=10)
+        self.producer.flush(flush_timeout)
+
+    def count(self) -> int:
+        with self._lock:
+            return len(self.acked)
+
+    def wait_for_acks(self, n: int, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.count() >= n:
+                return
+            time.sleep(0.01)
+        raise AssertionError(
+            f"only {self.count()} of {n} records acknowledged within {timeout}s; errors {self.errors[-3:]}"
+        )
