@@ -68,8 +68,9 @@ FORBIDDEN_KAFKA_PARAMS: dict[str, str] = {
         "column is binary). Deserialize them with DataFrame operations, e.g. CAST(value AS STRING) or from_json."
     ),
     "enable.auto.commit": (
-        "Kafka option 'enable.auto.commit' is not supported: the source never commits offsets to Kafka, it "
-        "keeps them in the query's checkpoint."
+        "Kafka option 'enable.auto.commit' is not supported: the source keeps its offsets in the query's "
+        "checkpoint; in group mode ('kafka.group.id') it commits each finished micro-batch's offsets to the "
+        "group itself."
     ),
     "interceptor.classes": "Kafka option 'interceptor.classes' is not supported: the source has no interceptors.",
 }
@@ -97,6 +98,9 @@ _SOURCE_OPTIONS = {
     "fetchoffset.retryintervalms",
     "groupidprefix",
     "path",
+    # group mode (connector.group_mode)
+    "offsetstable",
+    "groupplanlog",
 }
 
 DEFAULT_POLL_TIMEOUT_MS = 120_000
@@ -122,6 +126,51 @@ class Subscription:
         return f"Assign[{', '.join(tp_str(tp) for tp in self.assignment)}]"
 
 
+# Group mode: `partition.assignment.strategy` values (Kafka's protocol names, and the Java class
+# names Kafka users write), kept here rather than imported so option checks stay light
+ASSIGNMENT_STRATEGIES: dict[str, str] = {
+    "range": "range",
+    "roundrobin": "roundrobin",
+    "sticky": "sticky",
+    "cooperative-sticky": "cooperative-sticky",
+    "org.apache.kafka.clients.consumer.rangeassignor": "range",
+    "org.apache.kafka.clients.consumer.roundrobinassignor": "roundrobin",
+    "org.apache.kafka.clients.consumer.stickyassignor": "sticky",
+    "org.apache.kafka.clients.consumer.cooperativestickyassignor": "cooperative-sticky",
+}
+DEFAULT_ASSIGNMENT_STRATEGY = ("cooperative-sticky",)
+DEFAULT_SESSION_TIMEOUT_MS = 45_000  # Kafka's consumer defaults
+DEFAULT_HEARTBEAT_INTERVAL_MS = 3_000
+DEFAULT_MAX_POLL_INTERVAL_MS = 300_000
+DEFAULT_METADATA_MAX_AGE_MS = 300_000
+DEFAULT_API_TIMEOUT_MS = 60_000
+
+
+@dataclass(frozen=True)
+class GroupOptions:
+    """Group mode (`kafka.group.id`): the driver-side reader is a member of this consumer group.
+
+    Kafka consumer config names: `assignors` from `kafka.partition.assignment.strategy`,
+    `session_timeout_ms` (`kafka.session.timeout.ms`: a dead driver is evicted after it),
+    `heartbeat_interval_ms`, `rebalance_timeout_ms` (`kafka.max.poll.interval.ms`), `group_instance_id`
+    (static membership), `metadata_max_age_ms` (how soon the leader sees new partitions),
+    `join_timeout_ms` (`kafka.default.api.timeout.ms`: how long the first batch waits for an
+    assignment). `offsets_table` is the Delta table whose app transactions (owner = group id) hold
+    the resume offsets; `plan_log` a local file that gets one JSON line per planned batch.
+    """
+
+    group_id: str
+    assignors: tuple[str, ...] = DEFAULT_ASSIGNMENT_STRATEGY
+    session_timeout_ms: int = DEFAULT_SESSION_TIMEOUT_MS
+    heartbeat_interval_ms: int = DEFAULT_HEARTBEAT_INTERVAL_MS
+    rebalance_timeout_ms: int = DEFAULT_MAX_POLL_INTERVAL_MS
+    group_instance_id: str | None = None
+    metadata_max_age_ms: int = DEFAULT_METADATA_MAX_AGE_MS
+    join_timeout_ms: int = DEFAULT_API_TIMEOUT_MS
+    offsets_table: str | None = None
+    plan_log: str | None = None
+
+
 @dataclass(frozen=True)
 class SourceOptions:
     subscription: Subscription
@@ -141,6 +190,7 @@ class SourceOptions:
     group_id_prefix: str = "spark-kafka-source"
     group_id: str | None = None
     ending_given: tuple[str, ...] = ()  # which ending options were set (streams refuse them)
+    group: GroupOptions | None = None  # group mode (`kafka.group.id`), see connector.group_mode
 
 
 def _err(msg: str) -> SourceOptionError:
@@ -314,12 +364,7 @@ def parse_source_options(options: Mapping[str, str]) -> SourceOptions:
         delay = parse_duration_ms(opts["maxtriggerdelay"], "maxTriggerDelay")
 
     group_id = params.get("group.id")
-    if group_id is not None:
-        log.warning(
-            "Kafka option 'kafka.group.id' is set (%r): the pykafka source never joins a consumer group nor commits "
-            "offsets, so the id only labels its connections; queries sharing it do not share partitions.",
-            group_id,
-        )
+    group = _group_options(opts, params)
     prefix = opts.get("groupidprefix", "spark-kafka-source")
     client_id = group_id or f"{prefix}-{uuid.uuid4()}"
     try:
@@ -365,7 +410,79 @@ def parse_source_options(options: Mapping[str, str]) -> SourceOptions:
         group_id_prefix=prefix,
         group_id=group_id,
         ending_given=ending_given,
+        group=group,
     )  # fmt: skip
+
+
+def _assignors(params: Mapping[str, str]) -> tuple[str, ...]:
+    raw = params.get("partition.assignment.strategy")
+    if raw is None:
+        return DEFAULT_ASSIGNMENT_STRATEGY
+    names = [n.strip() for n in raw.split(",") if n.strip()]
+    out: list[str] = []
+    for n in names:
+        name = ASSIGNMENT_STRATEGIES.get(n.lower())
+        if name is None:
+            raise _err(
+                f"Invalid value {raw!r} for option 'kafka.partition.assignment.strategy': unknown assignor {n!r}; "
+                "expected a comma-separated list of range, roundrobin, sticky, cooperative-sticky (or Kafka's "
+                "class names, e.g. org.apache.kafka.clients.consumer.CooperativeStickyAssignor)"
+            )
+        if name not in out:
+            out.append(name)
+    if not out:
+        raise _err(
+            f"Invalid value {raw!r} for option 'kafka.partition.assignment.strategy': expected at least one of "
+            "range, roundrobin, sticky, cooperative-sticky"
+        )
+    return tuple(out)
+
+
+def _group_options(opts: Mapping[str, str], params: Mapping[str, str]) -> GroupOptions | None:
+    """Group mode options, or None without `kafka.group.id` (then group-only options are errors)."""
+    group_id = params.get("group.id")
+    if group_id is None:
+        for key, name in (("offsetstable", "offsetsTable"), ("groupplanlog", "groupPlanLog")):
+            if key in opts:
+                raise _err(
+                    f"Option '{name}' is only valid in group mode: set 'kafka.group.id' too (the consumer group "
+                    "whose members share the subscription)"
+                )
+        return None
+    if not group_id.strip():
+        raise _err("Invalid value '' for option 'kafka.group.id': expected a non-empty consumer group id")
+
+    def ms(key: str, default: int) -> int:
+        return _int_or(params, key, f"kafka.{key}", 1, "a positive number of milliseconds", default)
+
+    session = ms("session.timeout.ms", DEFAULT_SESSION_TIMEOUT_MS)
+    heartbeat = ms("heartbeat.interval.ms", DEFAULT_HEARTBEAT_INTERVAL_MS)
+    if heartbeat >= session:
+        raise _err(
+            f"Invalid value {heartbeat} for option 'kafka.heartbeat.interval.ms': it must be smaller than "
+            f"'kafka.session.timeout.ms' ({session}); Kafka recommends at most a third of it"
+        )
+    table = opts.get("offsetstable")
+    if table is not None and not table.strip():
+        raise _err("Invalid value '' for option 'offsetsTable': expected the path (or URI) of a Delta table")
+    plan_log = opts.get("groupplanlog")
+    if plan_log is not None and not plan_log.strip():
+        raise _err("Invalid value '' for option 'groupPlanLog': expected a local file path")
+    instance = params.get("group.instance.id")
+    if instance is not None and not instance.strip():
+        raise _err("Invalid value '' for option 'kafka.group.instance.id': expected a non-empty id or no option")
+    return GroupOptions(
+        group_id=group_id,
+        assignors=_assignors(params),
+        session_timeout_ms=session,
+        heartbeat_interval_ms=heartbeat,
+        rebalance_timeout_ms=ms("max.poll.interval.ms", DEFAULT_MAX_POLL_INTERVAL_MS),
+        group_instance_id=instance,
+        metadata_max_age_ms=ms("metadata.max.age.ms", DEFAULT_METADATA_MAX_AGE_MS),
+        join_timeout_ms=ms("default.api.timeout.ms", DEFAULT_API_TIMEOUT_MS),
+        offsets_table=table.strip() if table is not None else None,
+        plan_log=plan_log.strip() if plan_log is not None else None,
+    )
 
 
 def validate_batch(opts: SourceOptions) -> None:
@@ -384,6 +501,15 @@ def validate_batch(opts: SourceOptions) -> None:
     if isinstance(end, EarliestSpec):
         raise _err("Invalid value 'earliest' for option 'endingOffsets': ending offset can't be earliest for batch "
                    "queries on Kafka; use 'latest' or a JSON object of offsets")  # fmt: skip
+    if opts.group is not None:
+        # Spark's Kafka source accepts a group id in batch reads too (it only names the consumer)
+        log.warning(
+            "option 'kafka.group.id' (%r) only labels the connections of a batch query: group mode (sharing "
+            "partitions, committing offsets) applies to streaming queries",
+            opts.group.group_id,
+        )
+        if opts.group.offsets_table is not None or opts.group.plan_log is not None:
+            raise _err("Options 'offsetsTable' and 'groupPlanLog' are only valid in streaming queries (group mode)")
     if isinstance(end, SpecificOffsetsSpec):
         for tp, off in end.offsets.items():
             if off == EARLIEST:
@@ -401,6 +527,18 @@ def validate_batch(opts: SourceOptions) -> None:
 
 def validate_stream(opts: SourceOptions) -> None:
     """Streaming-only rules: no ending offsets (Spark: "ending offset not valid in streaming queries")."""
+    if opts.group is not None and opts.subscription.kind == "assign":
+        raise _err(
+            "Option 'kafka.group.id' cannot be combined with 'assign' in a streaming query: in group mode the "
+            "group's assignor decides which partitions each query reads, so use 'subscribe' or 'subscribePattern'"
+        )
+    if opts.group is not None and opts.group.offsets_table is None:
+        log.warning(
+            "group mode without option 'offsetsTable': partitions handed over between queries of group %r resume "
+            "from the group's broker offsets, which lag one micro-batch behind (at-least-once); write with the "
+            "pykafka-delta sink and set 'offsetsTable' to its path for exactly-once",
+            opts.group.group_id,
+        )
     if opts.ending_given:
         raise _err(
             f"Option '{opts.ending_given[0]}' is not valid in streaming queries: ending offset not valid in "
@@ -421,7 +559,9 @@ def stream_starting(opts: SourceOptions) -> OffsetSpec:
 
 
 __all__ = [
+    "ASSIGNMENT_STRATEGIES",
     "FORBIDDEN_KAFKA_PARAMS",
+    "GroupOptions",
     "GlobalTimestampSpec",
     "SourceOptionError",
     "SourceOptions",

@@ -10,14 +10,18 @@ Where things run (see `reference/research/spark_sources.md` §1.3):
   servers and client settings, topic, partition, [from, until) offsets, read options) and it
   fetches with a per-process cached client.
 * `commit()` and `stop()` may never be called (Spark kills the driver worker): nothing relies on
-  them; offsets live in the query's checkpoint, the source never commits to Kafka.
+  them; offsets live in the query's checkpoint. Without a group id the source never commits to
+  Kafka; in group mode (`kafka.group.id`, `connector.group_mode`) the stream reader is a member of
+  the consumer group, plans only the partitions it owns and commits finished batches to the group.
 
-Offsets are `{"topic": {"partition": next_offset}}` with keys sorted as strings.
+Offsets are `{"topic": {"partition": next_offset}}` with keys sorted as strings (plus a `@group`
+mark in group mode, see `offsets.group_offsets`).
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -34,6 +38,7 @@ from pyspark.sql.streaming.datasource import (
 )
 
 from connector.arrow import VectorDecodeError, index_to_record_batch, to_record_batch
+from connector.group_mode import GroupSession, write_plan_log
 from connector.kafka_client import (
     EARLIEST_TIMESTAMP,
     LATEST_TIMESTAMP,
@@ -48,6 +53,7 @@ from connector.kafka_client import (
 from connector.options import SourceOptions, Subscription, batch_ending, batch_starting, stream_starting
 from kafka_wire.columnar import decode_columns, scan_records
 from kafka_wire.errors import ErrorCode
+from offsets.group_offsets import GROUP_KEY, GroupMark, batch_starts, decode_group_offsets, encode_group_offsets
 from offsets.lag import LagStats, compute_lag
 from offsets.ranges import OffsetRange, split_ranges
 from offsets.rate_limit import rate_limit
@@ -505,6 +511,8 @@ class PyKafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
     def __init__(self, opts: SourceOptions) -> None:
         self.opts = opts
         self._client: KafkaClient | None = None
+        self._group: GroupSession | None = None  # group mode: started by the first planning call
+        self._group_waited = False  # the first batch waits for the first assignment, later ones never
         self._latest: PartitionOffsets | None = None  # latest offsets seen by the last latestOffset()
         self._target: PartitionOffsets | None = None  # AvailableNow: never read past these
         self._last_trigger_ms = 0.0  # minOffsetsPerTrigger / maxTriggerDelay bookkeeping
@@ -515,6 +523,7 @@ class PyKafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
     def __getstate__(self) -> dict[str, object]:
         state = self.__dict__.copy()
         state["_client"] = None
+        state["_group"] = None
         return state
 
     @property
@@ -530,8 +539,19 @@ class PyKafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
     def _partitions_now(self) -> list[TopicPartition]:
         return subscribed_partitions(self.client, self.opts.subscription)
 
+    def _group_session(self) -> GroupSession:
+        if self._group is None or self._group.closed:
+            topics = sorted({t for t, _ in self._partitions_now()})
+            self._group = GroupSession(self.opts, topics).start()
+        return self._group
+
     # --- offsets --------------------------------------------------------------------------
     def initialOffset(self) -> dict:
+        if self.opts.group is not None:
+            # group mode: no partition is ours before the group assigns it; each one's start is
+            # resolved when it is assigned (and recorded in that batch's end offsets)
+            self._group_session()
+            return {}
         tps = self._partitions_now()
         offsets = resolve_offsets(self.fetcher, stream_starting(self.opts), tps, _starting_option(self.opts))
         log.info("initial offsets of %s: %s", self.opts.subscription.describe(), offsets)
@@ -545,6 +565,17 @@ class PyKafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         return ReadAllAvailable()
 
     def prepareForTriggerAvailableNow(self) -> None:
+        if self.opts.group is not None:
+            # the run drains what this member owns (batch by batch) up to the latest offsets of now
+            g = self.opts.group
+            view = self._group_session().view(wait_s=g.join_timeout_ms / 1000, settle_s=g.session_timeout_ms / 1000)
+            self._group_waited = True
+            self._group.raise_if_failed()  # type: ignore[union-attr]
+            if not view.assigned:
+                raise TimeoutError(
+                    f"Trigger.AvailableNow: no assignment from consumer group {g.group_id!r} within "
+                    f"kafka.default.api.timeout.ms={g.join_timeout_ms} ms"
+                )
         tps = self._partitions_now()
         self._target = self.fetcher.latest(tps)
         log.info("Trigger.AvailableNow: reading up to %s", self._target)
@@ -558,6 +589,8 @@ class PyKafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         return latest
 
     def latestOffset(self, start: dict, limit: ReadLimit) -> dict:
+        if self.opts.group is not None:
+            return self._group_latest_offset(start, limit)
         fail = self.opts.fail_on_data_loss
         current = from_offset_json(start or {})
         latest = self._latest_now()
@@ -587,6 +620,124 @@ class PyKafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         end = rate_limit(max_rows, begin, latest) if max_rows is not None else dict(latest)
         self._record_lag(end, latest)
         return format_partition_offsets(end)
+
+    # --- group mode -------------------------------------------------------------------------------
+    def _group_starting(self, tps: list[TopicPartition]) -> PartitionOffsets:
+        """`startingOffsets` for partitions the group has no offset for (the last fallback)."""
+        spec = stream_starting(self.opts)
+        option = _starting_option(self.opts)
+        named: PartitionOffsets | None = None
+        if isinstance(spec, SpecificOffsetsSpec):
+            named = spec.offsets
+        elif isinstance(spec, SpecificTimestampsSpec):
+            named = spec.timestamps
+        if named is not None:
+            missing = [tp for tp in tps if tp not in named]
+            if missing:
+                raise OffsetResolutionError(
+                    f"Option '{option}' names no starting point for {', '.join(tp_str(tp) for tp in missing)}, which "
+                    "the consumer group assigned to this query and for which the group has no committed offset: in "
+                    "group mode name every partition of the subscription, or use 'earliest'/'latest'"
+                )
+            if isinstance(spec, SpecificOffsetsSpec):
+                spec = SpecificOffsetsSpec({tp: named[tp] for tp in tps})
+            else:
+                spec = SpecificTimestampsSpec({tp: named[tp] for tp in tps}, spec.strategy)
+        return resolve_offsets(self.fetcher, spec, tps, option)
+
+    def _check_resume(self, starts: PartitionOffsets, latest: PartitionOffsets) -> PartitionOffsets:
+        """Resume offsets outside the log (retention, or a recreated topic) are data loss."""
+        if not starts:
+            return starts
+        fail = self.opts.fail_on_data_loss
+        earliest = self.fetcher.earliest(sorted(starts))
+        out = {}
+        for tp, off in starts.items():
+            if off < earliest[tp]:
+                report_data_loss(
+                    f"{tp_str(tp)} resumes at offset {off} for group {self.opts.group.group_id!r} "  # type: ignore[union-attr]
+                    f"but the earliest available offset is {earliest[tp]}.",
+                    fail,
+                )
+                off = earliest[tp]
+            elif off > latest[tp]:
+                report_data_loss(
+                    f"{tp_str(tp)} resumes at offset {off} for group {self.opts.group.group_id!r} "  # type: ignore[union-attr]
+                    f"but the latest offset is {latest[tp]} (was the topic recreated?).",
+                    fail,
+                )
+                off = latest[tp]
+            out[tp] = off
+        return out
+
+    def _group_latest_offset(self, start: dict, limit: ReadLimit) -> dict:
+        """End offsets of the next batch over the partitions this member owns now.
+
+        A partition owned without a break since the previous batch continues at that batch's end; a
+        partition just gained (or every partition, in a new reader process) starts where the group's
+        committed offset is, and that start goes into the returned offsets (`@group` mark) so a
+        replay of the batch after a driver crash reads the same range.
+        """
+        g = self.opts.group
+        assert g is not None
+        session = self._group_session()
+        subscribed = self._partitions_now()
+        if self.opts.subscription.kind == "subscribePattern":
+            session.update_subscription(sorted({t for t, _ in subscribed}))
+        if self._group_waited:
+            view = session.view()
+        else:  # the query's first batch: wait for partitions (no empty first batch for a joining query)
+            view = session.view(wait_s=g.join_timeout_ms / 1000, settle_s=g.session_timeout_ms / 1000)
+            self._group_waited = True
+        session.raise_if_failed()
+        if not view.assigned:
+            log.warning("group %s: no assignment yet; no batch planned", g.group_id)
+            return start
+        previous, _ = decode_group_offsets(start)
+        # Spark asks for batch N+1 only once batch N is committed to the sink: its end is final
+        session.commit_finished(previous)
+        existing = set(subscribed)
+        owned = sorted(tp for tp in view.owned if tp in existing)
+        continuing = {tp: previous[tp] for tp in owned if tp in view.continuous and tp in previous}
+        needs = [tp for tp in owned if tp not in continuing]
+        log_end = self.fetcher.latest(owned) if owned else {}
+        starts: PartitionOffsets = {}
+        if needs:
+            try:
+                resumed = session.resume_offsets(needs, self._group_starting)
+            except OffsetResolutionError:
+                raise
+            except Exception as e:  # transient (coordinator moving, table unreachable): retry next trigger
+                log.warning("group %s: cannot resolve resume offsets of %s yet: %s", g.group_id, needs, e)
+                resumed = {}
+            for tp in sorted(resumed):
+                log.info("group %s: %s resumes at %d (from %s)", g.group_id, tp_str(tp), *resumed[tp])
+            starts = self._check_resume({tp: o for tp, (o, _) in resumed.items()}, log_end)
+        begin = {**continuing, **starts}
+        latest = {tp: log_end[tp] for tp in begin}
+        if self._target is not None:
+            # AvailableNow: not past the offsets of the run's start (another member may have written
+            # a gained partition beyond them already: then its range is empty)
+            latest = {tp: max(begin[tp], min(o, self._target.get(tp, o))) for tp, o in latest.items()}
+        self._latest = latest
+
+        max_rows = limit.max_rows if isinstance(limit, ReadMaxRows) else None
+        min_rows = None
+        if isinstance(limit, ReadMaxRows):
+            min_rows = self.opts.min_offsets_per_trigger
+        elif isinstance(limit, ReadMinRows):
+            min_rows = limit.min_rows
+        if self._target is not None or starts or set(begin) != set(previous):
+            min_rows = None  # AvailableNow drains; an ownership change is planned at once
+        if min_rows is not None and self._delay_batch(min_rows, begin, latest):
+            self._record_lag(previous, latest)
+            return start
+        end = rate_limit(max_rows, begin, latest) if max_rows is not None else dict(latest)
+        self._record_lag(end, latest)
+        if not starts and end == previous:
+            return start  # nothing new: the same offsets, no batch
+        session.planned(end)
+        return encode_group_offsets(end, GroupMark(view.generation, view.member_id, starts))
 
     def _delay_batch(self, min_rows: int, begin: PartitionOffsets, latest: PartitionOffsets) -> bool:
         now = time.time() * 1000
@@ -620,6 +771,8 @@ class PyKafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
 
     # --- planning ------------------------------------------------------------------------------
     def partitions(self, start: dict, end: dict) -> list[InputPartition]:  # type: ignore[override]
+        if self.opts.group is not None or GROUP_KEY in (end or {}):
+            return self._group_partitions(start, end)
         fail = self.opts.fail_on_data_loss
         begin = from_offset_json(start or {})
         until = from_offset_json(end or {})
@@ -638,15 +791,66 @@ class PyKafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
             ranges.append(OffsetRange(tp[0], tp[1], begin[tp], until[tp]))
         return list(make_partitions(ranges, self.opts))
 
+    def _group_partitions(self, start: dict, end: dict) -> list[InputPartition]:
+        """A group-mode batch: only what its end offsets name, from the starts recorded there.
+
+        Pure function of (start, end): a batch replayed after a driver crash, in a process that
+        may not own those partitions any more, reads the same ranges; the Delta sink drops what
+        the table already holds.
+        """
+        try:
+            begin = batch_starts(start, end)
+        except KeyError as e:
+            raise OffsetResolutionError(f"Group-mode offsets of this batch are inconsistent: {e}") from None
+        until, mark = decode_group_offsets(end)
+        ranges = []
+        for tp in sorted(until):
+            if until[tp] < begin[tp]:
+                report_data_loss(
+                    f"Partition {tp_str(tp)}'s offset was changed from {begin[tp]} to {until[tp]}.",
+                    self.opts.fail_on_data_loss,
+                )
+                continue
+            ranges.append(OffsetRange(tp[0], tp[1], begin[tp], until[tp]))
+        g = self.opts.group
+        generation = mark.generation if mark is not None else -1
+        member = mark.member_id if mark is not None else ""
+        log.info(
+            "group %s generation %d member %s plans %s",
+            g.group_id if g else "?",
+            generation,
+            member,
+            [f"{r.topic}-{r.partition}[{r.from_offset},{r.until_offset})" for r in ranges],
+        )
+        if g is not None and g.plan_log:
+            write_plan_log(
+                g.plan_log,
+                {
+                    "time": time.time(),
+                    "pid": os.getpid(),
+                    "group": g.group_id,
+                    "generation": generation,
+                    "member": member,
+                    "ranges": [[r.topic, r.partition, r.from_offset, r.until_offset] for r in ranges],
+                },
+            )
+        return list(make_partitions(ranges, self.opts))
+
     def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:  # type: ignore[override]
         assert isinstance(partition, KafkaInputPartition)
         return read_partition(partition)
 
     def commit(self, end: dict) -> None:
-        # offsets live in the checkpoint; nothing to do (and Spark may never call this)
+        # offsets live in the checkpoint (Spark may never call this); in group mode the finished
+        # batch's offsets also go to the group, for Kafka tooling (latestOffset commits them too)
+        if self._group is not None:
+            self._group.commit_finished(from_offset_json(end or {}))
         log.debug("batch ending at %s committed", end)
 
     def stop(self) -> None:
+        if self._group is not None:
+            self._group.close()
+            self._group = None
         if self._client is not None:
             self._client.close()
             self._client = None

@@ -2,9 +2,13 @@
 points, the `{"topic": {"partition": next_offset}}` JSON form, offset-range splitting
 (minPartitions, maxRecordsPerPartition), the maxOffsetsPerTrigger split, and lag.
 
-Pure logic: no I/O, no Spark, no broker. Depends on nothing but the standard library.
+Pure logic: no I/O, no Spark, no broker. Depends on nothing but the standard library. Two modules
+with I/O are imported explicitly, never from here: `offsets.delta_store` (offsets in a Delta
+table's app transactions, needs `deltalake`) and `offsets.group_lag` (a consumer group's lag and
+owners per partition, over `kafka_wire`). `offsets.group_offsets` is the group-mode offsets JSON.
 """
 
+from offsets.group_offsets import GROUP_KEY, GroupMark, batch_starts, decode_group_offsets, encode_group_offsets
 from offsets.lag import LagStats, compute_lag
 from offsets.ranges import OffsetRange, split_ranges
 from offsets.rate_limit import rate_limit
@@ -30,9 +34,11 @@ from offsets.spec import (
 
 __all__ = [
     "EARLIEST",
+    "GROUP_KEY",
     "LATEST",
     "EarliestSpec",
     "GlobalTimestampSpec",
+    "GroupMark",
     "LagStats",
     "LatestSpec",
     "OffsetRange",
@@ -42,7 +48,10 @@ __all__ = [
     "SpecificOffsetsSpec",
     "SpecificTimestampsSpec",
     "TopicPartition",
+    "batch_starts",
     "compute_lag",
+    "decode_group_offsets",
+    "encode_group_offsets",
     "format_partition_offsets",
     "parse_assign",
     "parse_offset_spec",

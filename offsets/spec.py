@@ -216,9 +216,15 @@ def format_partition_offsets(offsets: PartitionOffsets) -> dict[str, dict[str, i
 
 
 def from_offset_json(obj: dict[str, Any]) -> PartitionOffsets:
-    """The inverse of `format_partition_offsets` (offsets read back from a checkpoint)."""
+    """The inverse of `format_partition_offsets` (offsets read back from a checkpoint).
+
+    Keys starting with `@` are not topics (Kafka topic names are `[a-zA-Z0-9._-]`): group mode keeps
+    its mark there (`offsets.group_offsets`), and they are skipped here.
+    """
     out: PartitionOffsets = {}
     for topic, parts in obj.items():
+        if topic.startswith("@"):
+            continue
         for p, off in parts.items():
             out[(topic, int(p))] = int(off)
     return out

@@ -1,0 +1,173 @@
+"""Group mode handover time: how long after a streaming query goes away the survivor reads its partitions.
+
+    .venv/bin/python -m bench.group_mode [--repeat 1] [--out bench/RESULTS.md]
+
+Two (then three) pykafka streaming queries, each in its own Spark driver process (local[1]), share a
+12-partition topic of an embedded broker through the consumer group protocol (cooperative-sticky,
+session timeout 6 s, heartbeat 1 s, trigger 1 s) and write one Delta table with the pykafka-delta
+sink, while a producer writes 80 records/s. Measured from the moment a query is killed with
+SIGKILL, or stopped with SIGTERM (its driver calls `query.stop()`), to (1) the group's new
+assignment giving its partitions to the survivor (DescribeGroups, polled every 250 ms) and (2) the
+survivor's first micro-batch that reads one of them (its plan log). The drivers are the ones of
+`tests/spark/test_group_mode_procs.py`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from bench.report import load_average, machine_info
+from broker_embedded import EmbeddedBroker
+from tests.spark.source_helpers import create_topic
+from tests.spark.test_group_mode_procs import (
+    PARTITIONS,
+    SESSION_TIMEOUT_MS,
+    Driver,
+    GroupWatch,
+    Producer,
+    first_read_of,
+    owned_by,
+    planned_by,
+    split_is,
+    wait_for,
+)
+
+SECTION_BEGIN = "<!-- BEGIN group_mode -->"
+SECTION_END = "<!-- END group_mode -->"
+
+
+def one_run(base: Path) -> dict[str, float]:
+    with EmbeddedBroker(base / "broker") as b:
+        topic, group = f"gm-{uuid.uuid4().hex[:6]}", f"bench-{uuid.uuid4().hex[:6]}"
+        create_topic(b, topic, PARTITIONS)
+        common = {
+            "bootstrap": b.bootstrap_servers,
+            "topic": topic,
+            "group": group,
+            "table": str(base / "table"),
+            "plan_log": str(base / "plan.jsonl"),
+            "lifetime_s": 300,
+        }
+        plan_log = Path(common["plan_log"])
+        drivers = [Driver("A", base, common), Driver("B", base, common), Driver("C", base, common, gated=True)]
+        a, bq, c = drivers
+        watch = GroupWatch(b.bootstrap_servers, group)
+        producer = None
+        try:
+            a.wait_ready(180)
+            producer = Producer(b.bootstrap_servers, topic)
+            bq.wait_ready(180)
+            wait_for(lambda: split_is(watch, [6, 6]), 90, "A and B splitting 6/6")
+            wait_for(lambda: planned_by(plan_log, "A") and planned_by(plan_log, "B"), 120, "A and B reading")
+            a_parts = owned_by(watch, "A")
+            killed, killed_wall = time.monotonic(), time.time()
+            a.kill9()
+            wait_for(lambda: split_is(watch, [12]), 90, "B owning every partition")
+            kill_assigned = time.monotonic() - killed
+            wait_for(lambda: _read_since(plan_log, a_parts, killed_wall, "A"), 90, "B reading A's partitions")
+            kill_read = first_read_of(plan_log, a_parts, killed_wall, "A") - killed_wall
+
+            c.wait_ready(180, c.warm)
+            c.go()
+            wait_for(lambda: split_is(watch, [6, 6]), 90, "B and C splitting 6/6")
+            wait_for(lambda: planned_by(plan_log, "C"), 120, "C reading")
+            c_parts = owned_by(watch, "C")
+            stopped, stopped_wall = time.monotonic(), time.time()
+            c.stop()
+            wait_for(lambda: split_is(watch, [12]), 90, "B owning every partition again")
+            stop_assigned = time.monotonic() - stopped
+            wait_for(lambda: _read_since(plan_log, c_parts, stopped_wall, "C"), 90, "B reading C's partitions")
+            stop_read = first_read_of(plan_log, c_parts, stopped_wall, "C") - stopped_wall
+        finally:
+            watch.stop()
+            if producer is not None:
+                producer.stop()
+            for d in drivers:
+                d.close()
+    return {
+        "kill_assigned": kill_assigned,
+        "kill_read": kill_read,
+        "stop_assigned": stop_assigned,
+        "stop_read": stop_read,
+    }
+
+
+def _read_since(plan_log: Path, parts: set[tuple[str, int]], after: float, old: str) -> bool:
+    try:
+        first_read_of(plan_log, parts, after, old)
+        return True
+    except AssertionError:
+        return False
+
+
+def render(runs: list[dict[str, float]], argv: list[str]) -> str:
+    m = machine_info()
+
+    def med(key: str) -> str:
+        return f"{statistics.median(r[key] for r in runs):.1f} s"
+
+    shown = " ".join(a for i, a in enumerate(argv) if a != "--out" and (i == 0 or argv[i - 1] != "--out"))
+    lines = [
+        SECTION_BEGIN,
+        "## Group mode: rebalance handover of a streaming query (`python -m bench.group_mode`)",
+        "",
+        f"Command: `{f'python -m bench.group_mode {shown}'.strip()}` — {len(runs)} run(s), median.",
+        f"Machine: {m['cpu_model']}, {m['usable_cores']} usable cores, {m['memory']}, Python {m['python']}, "
+        f"commit {m['repo_commit']}, {m['date_utc']}; load average (1/5/15 min) at the end: {load_average()} "
+        "(with other jobs running, the times include Spark's micro-batch overhead on a busy machine).",
+        "",
+        "Two (after the kill: a new second one) pykafka queries in separate Spark drivers (local[1]) share a "
+        f"{PARTITIONS}-partition topic (cooperative-sticky, session timeout {SESSION_TIMEOUT_MS / 1000:.0f} s, "
+        "heartbeat 1 s, trigger 1 s, pykafka-delta sink, 80 records/s produced).",
+        "",
+        "| the other query ... | partitions reassigned to the survivor | survivor's first batch reading them |",
+        "|---|---|---|",
+        f"| killed (SIGKILL) | {med('kill_assigned')} | {med('kill_read')} |",
+        f"| stopped (`query.stop()`) | {med('stop_assigned')} | {med('stop_read')} |",
+        "",
+        "A killed driver is detected by its session timeout; a stopped one sends LeaveGroup (Spark SIGTERMs",
+        "the reader process), so the handover then takes one rebalance plus the survivor's next trigger.",
+        SECTION_END,
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def update_results(path: Path, section: str) -> None:
+    text = path.read_text() if path.exists() else ""
+    pattern = re.compile(re.escape(SECTION_BEGIN) + r".*?" + re.escape(SECTION_END) + r"\n?", re.DOTALL)
+    if pattern.search(text):
+        text = pattern.sub(lambda _: section, text)
+    else:
+        text = text.rstrip("\n") + "\n\n" + section
+    path.write_text(text)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--out", type=Path, default=Path(__file__).with_name("RESULTS.md"))
+    args = ap.parse_args(argv)
+    runs: list[dict[str, Any]] = []
+    for i in range(args.repeat):
+        with tempfile.TemporaryDirectory(prefix="bench-group-mode-") as d:
+            r = one_run(Path(d))
+        print(f"run {i + 1}: " + ", ".join(f"{k}={v:.1f}s" for k, v in r.items()), flush=True)
+        runs.append(r)
+    section = render(runs, argv)
+    update_results(args.out, section)
+    print(section)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
