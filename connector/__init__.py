@@ -15,6 +15,7 @@ from typing import Any
 
 _LAZY = {
     "PyKafkaDataSource": "connector.datasource",
+    "PyKafkaDeltaDataSource": "connector.delta_sink",
     "LagListener": "connector.lag",
     "lag_from_progress": "connector.lag",
     "source_lag": "connector.lag",
@@ -22,10 +23,12 @@ _LAZY = {
 
 
 def register(spark: Any) -> None:
-    """Register the `pykafka` format in `spark` (a SparkSession)."""
+    """Register the `pykafka` and `pykafka-delta` formats in `spark` (a SparkSession)."""
     from connector.datasource import PyKafkaDataSource
+    from connector.delta_sink import PyKafkaDeltaDataSource
 
     spark.dataSource.register(PyKafkaDataSource)
+    spark.dataSource.register(PyKafkaDeltaDataSource)
 
 
 def __getattr__(name: str) -> Any:
@@ -35,4 +38,4 @@ def __getattr__(name: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
-__all__ = ["LagListener", "PyKafkaDataSource", "lag_from_progress", "register", "source_lag"]
+__all__ = ["LagListener", "PyKafkaDataSource", "PyKafkaDeltaDataSource", "lag_from_progress", "register", "source_lag"]

@@ -1,87 +1,162 @@
-"""The quickstart demo: an embedded broker, a produce/consume round trip with confluent-kafka.
+"""The main demo: Kafka -> Delta exactly once, through a crash.
 
-Run with ``./scripts/demo.sh``. It prints what it did: how fast the broker started, how many
-records went in and came out per partition, and the offsets the broker reports.
+Run with ``./scripts/demo.sh``. It
+
+1. starts an embedded broker and produces sample events (keys, JSON values, headers) to a topic
+   with several partitions;
+2. runs the Spark streaming query ``pykafka`` -> ``pykafka-delta`` (examples/kafka_to_delta.py) in a
+   child process with its own Spark driver, and kills that process group with SIGKILL in the middle
+   of the run, as a crashed machine would die;
+3. restarts the query from the same checkpoint and waits until every record is in the table;
+4. prints the table's row count, the committed offsets per partition that the table itself holds
+   (``offsets.delta_store``) next to the broker's high watermarks, the duplicates found, and the
+   same checks done by an independent reader (DuckDB's delta extension).
+
+Exit status 0 when the table holds every produced record exactly once.
 """
 
 from __future__ import annotations
 
+import argparse
+import shutil
 import sys
+import tempfile
 import time
+from pathlib import Path
 
-from confluent_kafka import Consumer, Producer, TopicPartition
+from confluent_kafka import Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 
 from broker_embedded import EmbeddedBroker
+from examples.delta_check import duckdb_positions
+from examples.query_process import QueryProcess
+from offsets.delta_store import DeltaOffsetStore, query_id_from_checkpoint
 
 TOPIC = "demo-events"
-PARTITIONS = 4
-RECORDS = 20_000
 
 
-def main() -> int:
-    t0 = time.perf_counter()
-    with EmbeddedBroker(num_partitions=PARTITIONS) as broker:
-        started_ms = (time.perf_counter() - t0) * 1000
-        print(
-            f"embedded broker ready at {broker.bootstrap_servers} in {started_ms:.0f} ms (log dir {broker.log_dir})"
+def produce_events(bootstrap: str, partitions: int, records: int) -> dict[int, int]:
+    """Produce `records` events; returns acknowledged records per partition."""
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    admin.create_topics([NewTopic(TOPIC, num_partitions=partitions)])[TOPIC].result(timeout=10)
+    producer = Producer({"bootstrap.servers": bootstrap, "linger.ms": 5, "compression.type": "lz4", "acks": "all"})
+    acked = dict.fromkeys(range(partitions), 0)
+
+    def on_delivery(err: object, msg: object) -> None:
+        if err is None:
+            acked[msg.partition()] += 1  # type: ignore[attr-defined]
+
+    for i in range(records):
+        producer.produce(
+            TOPIC,
+            key=f"event-{i}".encode(),
+            value=f'{{"user": "user-{i % 97}", "amount": {i % 1000}, "seq": {i}}}'.encode(),
+            headers=[("source", b"demo")] if i % 2 == 0 else None,
+            on_delivery=on_delivery,
         )
-        admin = AdminClient({"bootstrap.servers": broker.bootstrap_servers})
-        admin.create_topics([NewTopic(TOPIC, num_partitions=PARTITIONS)])[TOPIC].result(timeout=10)
-        print(f"created topic {TOPIC!r} with {PARTITIONS} partitions")
+        if i % 1000 == 0:
+            producer.poll(0)
+    producer.flush(30)
+    return acked
 
-        producer = Producer(
-            {
-                "bootstrap.servers": broker.bootstrap_servers,
-                "linger.ms": 5,
-                "compression.type": "lz4",
-                "acks": "all",
-            }
-        )
-        acked = 0
 
-        def on_delivery(err: object, _msg: object) -> None:
-            nonlocal acked
-            if err is None:
-                acked += 1
+def high_watermarks(bootstrap: str, partitions: int) -> dict[int, int]:
+    from confluent_kafka import Consumer
 
-        t1 = time.perf_counter()
-        for i in range(RECORDS):
-            producer.produce(
-                TOPIC,
-                key=f"user-{i % 100}".encode(),
-                value=f'{{"event": {i}}}'.encode(),
-                on_delivery=on_delivery,
-            )
-            if i % 10_000 == 0:
-                producer.poll(0)
-        producer.flush(30)
-        produce_s = time.perf_counter() - t1
-        print(f"produced {acked}/{RECORDS} records (lz4, acks=all, idempotent) in {produce_s:.2f} s")
-
-        consumer = Consumer(
-            {"bootstrap.servers": broker.bootstrap_servers, "group.id": "demo", "enable.auto.commit": False}
-        )
-        consumer.assign([TopicPartition(TOPIC, p, 0) for p in range(PARTITIONS)])
-        per_partition = dict.fromkeys(range(PARTITIONS), 0)
-        t2 = time.perf_counter()
-        deadline = time.time() + 30
-        while sum(per_partition.values()) < RECORDS and time.time() < deadline:
-            for msg in consumer.consume(10_000, timeout=1):
-                if msg.error() is None:
-                    per_partition[msg.partition()] += 1
-        consume_s = time.perf_counter() - t2
-        total = sum(per_partition.values())
-        print(f"consumed {total} records in {consume_s:.2f} s")
-        for p in range(PARTITIONS):
-            low, high = consumer.get_watermark_offsets(TopicPartition(TOPIC, p), timeout=5)
-            print(
-                f"  partition {p}: {per_partition[p]} records, log start offset {low}, high watermark {high}"
-            )
+    consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": "demo-watermarks"})
+    try:
+        return {p: consumer.get_watermark_offsets(TopicPartition(TOPIC, p), timeout=10)[1] for p in range(partitions)}
+    finally:
         consumer.close()
-        ok = total == RECORDS == acked
-        print("round trip OK" if ok else "round trip FAILED")
-        return 0 if ok else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Kafka -> Delta exactly once, through a crash")
+    parser.add_argument("--records", type=int, default=4000)
+    parser.add_argument("--partitions", type=int, default=4)
+    parser.add_argument("--workdir", default=None, help="keep the table and checkpoint here (default: a temp dir)")
+    args = parser.parse_args(argv)
+
+    workdir = Path(args.workdir or tempfile.mkdtemp(prefix="pykafka-demo-"))
+    workdir.mkdir(parents=True, exist_ok=True)
+    table, checkpoint = workdir / "events_delta", workdir / "checkpoint"
+    t0 = time.perf_counter()
+    with EmbeddedBroker(num_partitions=args.partitions) as broker:
+        bootstrap = broker.bootstrap_servers
+        print(f"embedded broker ready at {bootstrap} in {(time.perf_counter() - t0) * 1000:.0f} ms")
+        acked = produce_events(bootstrap, args.partitions, args.records)
+        total = sum(acked.values())
+        print(f"produced {total} events to {TOPIC!r} ({args.partitions} partitions: {list(acked.values())})")
+
+        common = ["--bootstrap-servers", bootstrap, "--topic", TOPIC, "--table", str(table)]
+        common += ["--checkpoint", str(checkpoint), "--max-offsets-per-trigger", str(max(1, total // 10))]
+        log = workdir / "query.log"
+
+        # Run 1: a processing-time query, killed with SIGKILL once a few batches are in.
+        print("run 1: Spark streaming query pykafka -> pykafka-delta in a child process")
+        run = QueryProcess([*common, "--trigger", "500 milliseconds"], log).start()
+        try:
+            started = run.wait_event("started", timeout=180)
+            query_id = started["query_id"]
+            store = DeltaOffsetStore(str(table), query_id)
+            deadline = time.monotonic() + 180
+            while (store.batch_id(query_id) or -1) < 2 and time.monotonic() < deadline and run.alive:
+                time.sleep(0.1)
+            time.sleep(0.3)  # land somewhere inside the next batch
+        finally:
+            run.kill()
+        in_table = sum(DeltaOffsetStore(str(table), query_id).committed([(TOPIC, p) for p in acked]).values())
+        print(
+            f"  killed the query's process group with SIGKILL after batch {store.batch_id(query_id)}: "
+            f"{in_table}/{total} records committed so far"
+        )
+
+        # Run 2: the same checkpoint, Trigger.AvailableNow: catch up and stop.
+        print("run 2: restarted from the same checkpoint (Trigger.AvailableNow)")
+        run = QueryProcess([*common, "--trigger", "available-now"], log).start()
+        try:
+            run.wait_event("done", timeout=300)
+            run.wait(60)
+        finally:
+            if run.alive:
+                run.kill()
+        print(f"  caught up; the query id is still {query_id_from_checkpoint(str(checkpoint))}")
+
+        hw = high_watermarks(bootstrap, args.partitions)
+    committed = DeltaOffsetStore(str(table), query_id).committed([(TOPIC, p) for p in acked])
+
+    from deltalake import DeltaTable
+
+    dt = DeltaTable(str(table))
+    rows = dt.to_pyarrow_table(columns=["partition", "offset"])
+    positions = set(zip(rows.column("partition").to_pylist(), rows.column("offset").to_pylist(), strict=True))
+    duplicates = rows.num_rows - len(positions)
+    print(f"\nDelta table {table} (version {dt.version()}), read with delta-rs:")
+    print(f"  rows: {rows.num_rows} (produced {total}); duplicates: {duplicates}")
+    print("  committed offsets per partition (Delta app transactions pykafka:<query id>:<topic>:<partition>):")
+    for p in sorted(acked):
+        print(f"    partition {p}: next offset {committed.get((TOPIC, p))}  (broker high watermark {hw[p]})")
+    duck = duckdb_positions(str(table))
+    print(
+        f"independent reader (DuckDB delta extension): rows {duck['rows']}, distinct positions "
+        f"{duck['distinct_positions']}, duplicated positions {duck['duplicated_positions']}, distinct keys "
+        f"{duck['distinct_keys']}"
+    )
+    ok = (
+        rows.num_rows == total
+        and duplicates == 0
+        and all(committed.get((TOPIC, p)) == hw[p] for p in acked)
+        and duck["rows"] == total
+        and duck["duplicated_positions"] == 0
+        and duck["distinct_keys"] == total
+    )
+    verdict = "OK: every produced record is in the table exactly once" if ok else "MISMATCH: see above"
+    print(f"\n{verdict} ({time.perf_counter() - t0:.1f} s)")
+    if args.workdir is None and ok:
+        shutil.rmtree(workdir, ignore_errors=True)
+    else:
+        print(f"table, checkpoint and query log kept in {workdir}")
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

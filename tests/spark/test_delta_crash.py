@@ -1,0 +1,167 @@
+"""Crash test of Kafka -> Delta exactly once: a streaming query (pykafka -> pykafka-delta) runs in a
+child process with its own Spark driver while a producer keeps writing; the child's process group is
+killed with SIGKILL at least 10 times, at moments chosen around the sink's commit (before the first
+commit of a run, inside commit() before the Delta commit lands, and right after the Delta commit
+but before Spark has logged the batch as done), and restarted from the same checkpoint each time.
+At the end the table holds every acknowledged record exactly once, by (partition, offset) and by
+key, read with delta-rs and with DuckDB's delta extension.
+
+The sink's test hooks make the kills land where we want them: PYKAFKA_DELTA_TEST_COMMIT_DELAY_S
+makes commit() sleep before and after the Delta commit, PYKAFKA_DELTA_TEST_COMMIT_TRACE records
+"begin"/"end"/"skip" lines, so each kill is classified from what the driver really did.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from confluent_kafka import Producer
+
+from broker_embedded import EmbeddedBroker
+from connector.delta_sink import COMMIT_DELAY_ENV, COMMIT_TRACE_ENV
+from examples.query_process import QueryProcess
+from offsets.delta_store import DeltaOffsetStore
+from tests.spark.delta_helpers import delta_rs_table, duckdb_query, positions
+from tests.spark.source_helpers import create_topic
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
+
+KILLS = 10
+PARTITIONS = 3
+PHASES = ("before", "during", "after")
+MAX_RECORDS = 15_000
+
+
+class KeepProducing:
+    """Produce small bursts of uniquely keyed records until stopped; keeps what was acknowledged."""
+
+    def __init__(self, bootstrap: str, topic: str) -> None:
+        self.topic = topic
+        self.producer = Producer({"bootstrap.servers": bootstrap, "linger.ms": 5, "acks": "all"})
+        self.acked: list[tuple[int, int, bytes]] = []
+        self.errors: list[object] = []
+        self.stop = threading.Event()
+        self.seq = 0
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _on_delivery(self, err: object, msg: object) -> None:
+        if err is not None:
+            self.errors.append(err)
+        else:
+            self.acked.append((msg.partition(), msg.offset(), msg.key()))  # type: ignore[attr-defined]
+
+    def burst(self, n: int) -> None:
+        for _ in range(n):
+            self.producer.produce(
+                self.topic, key=b"k-%d" % self.seq, value=b"v-%d" % self.seq, on_delivery=self._on_delivery
+            )
+            self.seq += 1
+        self.producer.poll(0)
+
+    def _run(self) -> None:
+        # ~100 records/s, capped: the final catch-up run stays short however slow the machine is
+        while not self.stop.is_set() and self.seq < MAX_RECORDS:
+            self.burst(10)
+            time.sleep(0.1)
+        self.producer.flush(30)
+
+    def finish(self) -> None:
+        self.stop.set()
+        self.thread.join(60)
+        self.producer = None  # type: ignore[assignment]  # destroyed now, not after the broker is gone
+
+
+def _trace_lines(path: Path) -> list[str]:
+    return path.read_text().splitlines() if path.exists() else []
+
+
+def _wait_for_trace(path: Path, since: int, word: str, run: QueryProcess, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and run.alive:
+        if any(line.startswith(word) for line in _trace_lines(path)[since:]):
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def test_kill_9_at_random_moments_keeps_every_record_exactly_once(tmp_path: Path) -> None:
+    rng = random.Random()
+    seed = rng.randrange(1 << 30)
+    rng.seed(seed)
+    print(f"crash test seed {seed}")
+    table, checkpoint, trace = tmp_path / "table", tmp_path / "checkpoint", tmp_path / "trace"
+    t0 = time.monotonic()
+    with EmbeddedBroker(num_partitions=PARTITIONS) as broker:
+        topic = "crash-events"
+        create_topic(broker, topic, PARTITIONS)
+        producer = KeepProducing(broker.bootstrap_servers, topic)
+        producer.burst(300)
+        producer.thread.start()
+        args = ["--bootstrap-servers", broker.bootstrap_servers, "--topic", topic, "--table", str(table)]
+        args += ["--checkpoint", str(checkpoint), "--max-offsets-per-trigger", "400"]
+        env = {COMMIT_DELAY_ENV: "0.4", COMMIT_TRACE_ENV: str(trace)}
+        landed: list[str] = []
+        try:
+            for cycle in range(KILLS):
+                target = PHASES[cycle % len(PHASES)]
+                since = len(_trace_lines(trace))
+                run = QueryProcess([*args, "--trigger", "100 milliseconds"], tmp_path / f"run{cycle}.log", env)
+                run.start()
+                try:
+                    run.wait_event("started", timeout=120)
+                    if target == "before":
+                        time.sleep(rng.uniform(0.0, 1.0))  # planning, reading, writing files
+                    elif target == "during":
+                        _wait_for_trace(trace, since, "begin", run, 60)
+                        time.sleep(rng.uniform(0.0, 0.1))  # inside commit(): before or at the Delta commit
+                    else:
+                        _wait_for_trace(trace, since, "end", run, 60)  # Delta commit landed, Spark not told
+                    assert run.alive, f"the query died by itself (log: {run.log_path})"
+                finally:
+                    lines = _trace_lines(trace)[since:]
+                    run.kill()
+                last = lines[-1].split()[0] if lines else None
+                landed.append({None: "before", "begin": "during", "end": "after", "skip": "after"}[last])
+            print(f"kills landed: {landed}; acked so far {len(producer.acked)}; {time.monotonic() - t0:.0f}s")
+        finally:
+            producer.finish()
+        assert not producer.errors
+        # Final run: no delays, Trigger.AvailableNow drains what the producer wrote and stops.
+        args = args[: args.index("--max-offsets-per-trigger")]  # catch up in one batch
+        final = QueryProcess(
+            [*args, "--trigger", "available-now"], tmp_path / "final.log", {COMMIT_TRACE_ENV: str(trace)}
+        )
+        final.start()
+        try:
+            done = final.wait_event("done", timeout=180)
+            assert final.wait(60) == 0
+        finally:
+            if final.alive:
+                final.kill()
+
+    acked = sorted(producer.acked)
+    expected = [(topic, p, o) for p, o, _ in acked]
+    by_delta_rs = delta_rs_table(str(table), ["topic", "partition", "offset", "key"])
+    assert positions(by_delta_rs) == expected  # every record once: none lost, none doubled
+    assert sorted(by_delta_rs.column("key").to_pylist()) == sorted(k for _, _, k in acked)
+    by_duckdb = duckdb_query(str(table), 'select topic, partition, "offset", key from t')
+    assert positions(by_duckdb) == expected
+    assert sorted(by_duckdb.column("key").to_pylist()) == sorted(k for _, _, k in acked)
+
+    ends = {(topic, p): 1 + max(o for q, o, _ in acked if q == p) for p in range(PARTITIONS)}
+    assert DeltaOffsetStore(str(table), done["query_id"]).committed(ends) == ends
+    trace_lines = _trace_lines(trace)
+    # the kills really hit every phase, and a batch whose Delta commit had landed was run again
+    # by Spark after a restart and skipped by the sink
+    assert {"before", "during", "after"} <= set(landed), landed
+    assert any(line.startswith("skip") for line in trace_lines), trace_lines
+    print(
+        f"{len(acked)} records, {len(landed)} kills ({landed.count('before')} before a commit, "
+        f"{landed.count('during')} inside commit(), {landed.count('after')} after the Delta commit), "
+        f"{sum(line.startswith('skip') for line in trace_lines)} replayed batches skipped, "
+        f"{time.monotonic() - t0:.0f}s"
+    )
