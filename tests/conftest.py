@@ -14,18 +14,6 @@ os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
 from broker_embedded import EmbeddedBroker  # noqa: E402
 
 
-_SPARK_DIR = os.path.join(os.path.dirname(__file__), "spark")
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    # Under pytest-xdist (scripts/test.sh runs `-n 2 --dist loadgroup`) every Spark test goes to
-    # one worker: one SparkSession per run, and the tests that start Spark drivers in child
-    # processes never compete with each other for the two cores.
-    for item in items:
-        if str(item.path).startswith(_SPARK_DIR):
-            item.add_marker(pytest.mark.xdist_group("spark"))
-
-
 @pytest.fixture(scope="module")
 def broker() -> Iterator[EmbeddedBroker]:
     with EmbeddedBroker(num_partitions=4) as b:
