@@ -90,11 +90,7 @@ def rebalance_3_to_4_ms(bootstrap: str, topic: str, partitions: int, timeout: fl
         with lock:
             owned = [assignments.get(i, frozenset()) for i in range(n)]
         union = frozenset().union(*owned)
-        return (
-            all(owned)
-            and len(union) == partitions
-            and sum(len(o) for o in owned) == partitions
-        )
+        return all(owned) and len(union) == partitions and sum(len(o) for o in owned) == partitions
 
     threads: list[threading.Thread] = []
     try:
@@ -170,8 +166,10 @@ def render(results: dict[str, dict[str, Any]], argv: list[str]) -> str:
         "| metric | " + " | ".join([*targets, *(f"pykafka/{t}" for t in peers)]) + " |",
         "|---|" + "---:|" * (len(targets) + len(peers)),
     ]
-    for metric, label in (("first_record_ms", "subscribe → first record, ms"),
-                          ("rebalance_3_to_4_ms", "rebalance 3 → 4 members, ms")):
+    for metric, label in (
+        ("first_record_ms", "subscribe → first record, ms"),
+        ("rebalance_3_to_4_ms", "rebalance 3 → 4 members, ms"),
+    ):
         cells = []
         for t in targets:
             cell = results[t].get(metric) or {}
@@ -186,9 +184,11 @@ def render(results: dict[str, dict[str, Any]], argv: list[str]) -> str:
         lines.append(f"| {label} | " + " | ".join([*cells, *ratios]) + " |")
     lines += [
         "",
-        "Runs (ms): " + "; ".join(
+        "Runs (ms): "
+        + "; ".join(
             f"{t} {metric}: {', '.join(f'{r:.0f}' for r in results[t].get(metric, {}).get('runs', []))}"
-            for t in targets for metric in ("first_record_ms", "rebalance_3_to_4_ms")
+            for t in targets
+            for metric in ("first_record_ms", "rebalance_3_to_4_ms")
         ),
         "",
         "Below 1 is better in the ratio columns. librdkafka's own timers bound what any broker can show: "

@@ -49,9 +49,7 @@ class BrokerConnection:
     def negotiate(self) -> None:
         resp = self.request(
             18,
-            api_versions_request.ApiVersionsRequest(
-                client_software_name="pykafka", client_software_version="0.1.0"
-            ),
+            api_versions_request.ApiVersionsRequest(client_software_name="pykafka", client_software_version="0.1.0"),
             version=3,
         )
         if resp.error_code != ErrorCode.NONE:
@@ -99,9 +97,7 @@ class BrokerConnection:
         frame = self.recv_frame()
         cid, body = decode_response(api_key, version, frame)
         if cid != correlation_id:
-            raise KafkaError(
-                f"correlation id mismatch: sent {correlation_id}, got {cid}", ErrorCode.INVALID_REQUEST
-            )
+            raise KafkaError(f"correlation id mismatch: sent {correlation_id}, got {cid}", ErrorCode.INVALID_REQUEST)
         return body
 
     def request(self, api_key: int, body: Any, version: int | None = None) -> Any:

@@ -160,9 +160,7 @@ def validate_batch(buf: Buffer, pos: int = 0, max_size: int | None = None) -> Ba
     return _check_batch(buf, pos, max_size, True)
 
 
-def iter_batches(
-    buf: Buffer, pos: int = 0, *, allow_partial_tail: bool = False
-) -> Iterator[tuple[int, BatchHeader]]:
+def iter_batches(buf: Buffer, pos: int = 0, *, allow_partial_tail: bool = False) -> Iterator[tuple[int, BatchHeader]]:
     """Walk concatenated batches, yielding (position, header) for each complete one.
 
     Only framing is checked here (header present, magic 2, sane length), not the CRC.
@@ -388,9 +386,7 @@ def _decode_records(
             else:
                 headers, pos = headers_slow(data, pos)
             if pos != end:
-                raise CorruptRecordError(
-                    f"record length mismatch: declared {length}, read {pos - end + length}"
-                )
+                raise CorruptRecordError(f"record length mismatch: declared {length}, read {pos - end + length}")
             append(
                 new(
                     base_offset + od,

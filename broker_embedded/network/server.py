@@ -92,9 +92,7 @@ class KafkaConnection(asyncio.Protocol):
                 break
             (size,) = _i32.unpack_from(buf, pos)
             if size < 0 or size > max_size:
-                log.warning(
-                    "closing %s: request of %d bytes exceeds socket.request.max.bytes", self.peer, size
-                )
+                log.warning("closing %s: request of %d bytes exceeds socket.request.max.bytes", self.peer, size)
                 self.close()
                 return
             if len(buf) - pos - 4 < size:
@@ -172,9 +170,7 @@ class KafkaConnection(asyncio.Protocol):
 
 
 class KafkaServer:
-    def __init__(
-        self, dispatch: Callable[[RequestContext, bytearray, int], Any], max_request_size: int
-    ) -> None:
+    def __init__(self, dispatch: Callable[[RequestContext, bytearray, int], Any], max_request_size: int) -> None:
         self.dispatch = dispatch
         self.max_request_size = max_request_size
         self.connections: set[KafkaConnection] = set()
@@ -187,9 +183,7 @@ class KafkaServer:
 
     async def start(self, host: str, port: int) -> int:
         loop = asyncio.get_running_loop()
-        self._server = await loop.create_server(
-            self._new_connection, host, port, reuse_address=True, backlog=512
-        )
+        self._server = await loop.create_server(self._new_connection, host, port, reuse_address=True, backlog=512)
         sock = self._server.sockets[0]
         return int(sock.getsockname()[1])
 

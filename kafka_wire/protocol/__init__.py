@@ -117,9 +117,7 @@ def encode_response(api_key: int, api_version: int, correlation_id: int, body: A
     return chunks
 
 
-def encode_request(
-    api_key: int, api_version: int, correlation_id: int, client_id: str | None, body: Any
-) -> bytes:
+def encode_request(api_key: int, api_version: int, correlation_id: int, client_id: str | None, body: Any) -> bytes:
     module = REQUESTS.get(api_key)
     encoder = None if module is None else module.ENCODERS.get(api_version)
     if encoder is None:

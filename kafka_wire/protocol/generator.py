@@ -153,13 +153,7 @@ class SpecModel:
 
 def default_expr(f: FieldSpec) -> str:
     """A Python expression for the field's default value (a fresh object for mutable ones)."""
-    d = (
-        None
-        if f.default is None
-        else str(f.default).lower()
-        if isinstance(f.default, bool)
-        else str(f.default)
-    )
+    d = None if f.default is None else str(f.default).lower() if isinstance(f.default, bool) else str(f.default)
     if f.is_array:
         return "None" if d == "null" else "[]"
     if f.struct is not None:

@@ -35,6 +35,7 @@ class _Unset:
 
 UNSET: Any = _Unset()
 
+
 class Struct:
     """Base of every generated message and struct class: value equality and a readable repr."""
 

@@ -518,8 +518,6 @@ def test_incremental_alter_configs(admin, broker, topic_name):
     assert described("cleanup.policy") == ("compact", DYNAMIC_TOPIC_CONFIG)
 
 
-
-
 @pytest.mark.timeout(60)
 def test_empty_cleanup_policy_is_answered(broker, topic_name):
     """Kafka 4.0 accepts an empty cleanup.policy list (no cleanup at all); refusing it with

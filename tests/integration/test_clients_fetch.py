@@ -269,6 +269,7 @@ def _aio_first_offset(bootstrap: str, topic: str, start: int, reset: str) -> int
 
 FIRST_OFFSET = {"confluent": _ck_first_offset, "kafka-python": _kp_first_offset, "aiokafka": _aio_first_offset}
 
+
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("client", CLIENTS)
 def test_offset_below_log_start_resets_to_earliest(broker, topic_name, client):

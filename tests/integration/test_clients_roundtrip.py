@@ -242,8 +242,6 @@ def test_produce_errors_are_reported(broker, topic_name):
     assert [hw(broker, small, 0), hw(broker, compacted, 0)] == [1, 1]  # the refused batches left no trace
 
 
-
-
 @pytest.mark.timeout(60)
 def test_create_time_out_of_bounds_is_refused(broker, topic_name):
     from kafka_wire.errors import ErrorCode

@@ -194,9 +194,7 @@ def _kp_plain_elem(x: Any, f: FieldSpec, kf: Any, v: int, name: str) -> Any:
     return x
 
 
-def kp_build(
-    p: dict[str, Any], st_spec: StructSpec, kstruct: Any, v: int, name: str, top_cls: Any = None
-) -> Any:
+def kp_build(p: dict[str, Any], st_spec: StructSpec, kstruct: Any, v: int, name: str, top_cls: Any = None) -> Any:
     """A kafka-python object holding the plain values `p`."""
     kwargs = {}
     for f, kf in _kp_fields(st_spec, kstruct):

@@ -55,9 +55,7 @@ def _load_models() -> dict[str, SpecModel]:
 
 
 MODELS: dict[str, SpecModel] = _load_models()
-MODULES: dict[str, ModuleType] = {
-    name: importlib.import_module(f"{messages.__name__}.{name}") for name in MODELS
-}
+MODULES: dict[str, ModuleType] = {name: importlib.import_module(f"{messages.__name__}.{name}") for name in MODELS}
 
 
 def versions_of(name: str) -> range:
@@ -159,11 +157,7 @@ class MessageStrategies:
 
     def struct_strategy(self, st_spec: StructSpec, depth: int = 0) -> st.SearchStrategy[Any]:
         cls = getattr(self.module, st_spec.name)
-        fields = {
-            f.py_name: self.field_strategy(st_spec, f, depth)
-            for f in st_spec.fields
-            if present(f, self.version)
-        }
+        fields = {f.py_name: self.field_strategy(st_spec, f, depth) for f in st_spec.fields if present(f, self.version)}
         # absent fields are left at the constructor's defaults
         return st.fixed_dictionaries(fields).map(lambda kw: cls(**kw))
 
@@ -242,9 +236,7 @@ def test_tagged_fields_at_default_are_not_encoded() -> None:
 
     empty = encode(fr, 12, fr.FetchResponse())
     partition = fr.PartitionData(partition_index=1)
-    with_default = encode(
-        fr, 12, fr.FetchResponse(responses=[fr.FetchableTopicResponse(partitions=[partition])])
-    )
+    with_default = encode(fr, 12, fr.FetchResponse(responses=[fr.FetchableTopicResponse(partitions=[partition])]))
     partition.current_leader = fr.LeaderIdAndEpoch(leader_id=3, leader_epoch=7)
     with_tag = encode(fr, 12, fr.FetchResponse(responses=[fr.FetchableTopicResponse(partitions=[partition])]))
     assert len(with_tag) > len(with_default) > len(empty)

@@ -40,9 +40,7 @@ ALL_CODECS = [0, 1, 2, 3, 4]
 INT64 = st.integers(min_value=-(2**63), max_value=2**63 - 1)
 TS = st.integers(min_value=0, max_value=2**45)  # epoch millis, with room for big deltas
 
-headers_st = st.lists(
-    st.tuples(st.text(max_size=12), st.one_of(st.none(), st.binary(max_size=20))), max_size=3
-)
+headers_st = st.lists(st.tuples(st.text(max_size=12), st.one_of(st.none(), st.binary(max_size=20))), max_size=3)
 record_st = st.tuples(
     TS,
     st.one_of(st.none(), st.binary(max_size=40)),
@@ -149,9 +147,7 @@ def test_build_validate_decode_round_trip(
     assert h.max_timestamp == max(r[0] for r in recs)
     assert h.is_transactional is transactional
     assert not h.is_control and not h.is_log_append_time
-    assert (h.producer_id, h.producer_epoch, h.base_sequence) == (
-        (4242, 3, 17) if transactional else (-1, -1, -1)
-    )
+    assert (h.producer_id, h.producer_epoch, h.base_sequence) == ((4242, 3, 17) if transactional else (-1, -1, -1))
     h2, records = decode_batch(buf)
     assert h2 == h
     assert records == _expected(recs, base_offset)
@@ -234,9 +230,7 @@ def test_kafka_python_batches_decode_with_ours(codec: int) -> None:
 @pytest.mark.parametrize("codec", ALL_CODECS)
 def test_our_batches_decode_with_kafka_python(codec: int) -> None:
     recs = _sample(40, 120) + [(5, None, None, [("n", None)])]
-    buf = build_batch(
-        recs, base_offset=1000, compression=codec, producer_id=8, producer_epoch=1, base_sequence=0
-    )
+    buf = build_batch(recs, base_offset=1000, compression=codec, producer_id=8, producer_epoch=1, base_sequence=0)
     if codec == 2:
         assert not buf[BATCH_HEADER_SIZE:].startswith(XERIAL_MAGIC)  # we write raw snappy
     batch, theirs = _kp_decode(buf)
