@@ -4,7 +4,8 @@ Prints exactly one line, ``bootstrap.servers=HOST:PORT``, on stdout once the bro
 connections; everything else goes to stderr.
 
 Cluster mode (issue 4):
-- ``python -m broker_embedded cluster --brokers N --log-dir DIR``: a controller and N brokers as
+- ``python -m broker_embedded cluster --brokers N --controllers M --log-dir DIR``: M controllers (one
+  active, the others standbys; default 2) and N brokers as
   separate processes; prints ``bootstrap.servers=H:P,H:P,...`` when all are registered; SIGTERM stops all.
 - ``python -m broker_embedded controller --port P --log-dir DIR``: the controller process alone;
   prints ``controller=HOST:PORT`` when ready.
@@ -35,7 +36,7 @@ def _config_help() -> str:
 
 CLUSTER_HELP = """
 subcommands (cluster mode, see `python -m broker_embedded cluster --help`):
-  cluster --brokers N --log-dir DIR   a controller + N broker processes; prints bootstrap.servers=...
+  cluster --brokers N --log-dir DIR   controllers (--controllers, default 2) + N brokers; prints bootstrap.servers=...
   controller --port P --log-dir DIR   the controller process alone; prints controller=HOST:PORT
   a cluster's broker: python -m broker_embedded --node-id ID --controller HOST:PORT [options]
 """
@@ -58,8 +59,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--controller",
         default=None,
-        metavar="HOST:PORT",
-        help="the controller of the cluster this broker joins (controller.quorum.bootstrap.servers)",
+        metavar="HOST:PORT[,HOST:PORT...]",
+        help="the controllers of the cluster this broker joins (controller.quorum.bootstrap.servers)",
     )
     p.add_argument(
         "--exit-on-stdin-eof",
@@ -77,6 +78,12 @@ def build_cluster_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--brokers", type=int, default=3, help="number of brokers, node ids 1..N (default 3)")
     p.add_argument(
+        "--controllers",
+        type=int,
+        default=2,
+        help="controller processes sharing one state dir: one active, the others standbys (default 2)",
+    )
+    p.add_argument(
         "--log-dir", default=None, help="directory for controller/ and broker-<id>/ (default: temporary, deleted)"
     )
     p.add_argument("--override", action="append", default=[], metavar="KEY=VALUE", help="a config for every process")
@@ -87,8 +94,9 @@ def build_cluster_parser() -> argparse.ArgumentParser:
 def build_controller_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m broker_embedded controller",
-        description="Run the cluster controller (no Raft quorum: one process, state persisted in --log-dir). "
-        "Prints controller=HOST:PORT once it accepts brokers.",
+        description="Run a cluster controller (no Raft quorum: state persisted in --log-dir; several controllers "
+        "may share it, the one holding its lock is active, the others are standbys). "
+        "Prints controller=HOST:PORT once it listens.",
     )
     p.add_argument("--port", type=int, default=0, help="port to listen on (default 0: a free port)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
@@ -174,13 +182,16 @@ def cluster_main(argv: list[str]) -> int:
     if args.brokers < 1:
         print(f"error: --brokers must be at least 1, got {args.brokers}", file=sys.stderr)
         return 2
+    if args.controllers < 1:
+        print(f"error: --controllers must be at least 1, got {args.controllers}", file=sys.stderr)
+        return 2
     try:
         BrokerConfig(values)
     except ConfigError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     try:
-        return run_cluster_cli(args.brokers, args.log_dir, values, args.log_level)
+        return run_cluster_cli(args.brokers, args.log_dir, values, args.log_level, args.controllers)
     except RuntimeError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1

@@ -1,9 +1,11 @@
-"""EmbeddedCluster: a controller and N brokers, each its own OS process on 127.0.0.1.
+"""EmbeddedCluster: controllers (one active, the others standbys) and N brokers, each its own OS process
+on 127.0.0.1.
 
     with EmbeddedCluster(brokers=3, **{"min.insync.replicas": 2}) as c:
         producer = Producer({"bootstrap.servers": c.bootstrap_servers})
         c.kill(c.leader("t", 0))          # SIGKILL: a crash
         c.start(old_leader)              # same node id, port and log dir
+        c.kill_controller()              # the active controller: a standby takes over
 
 Separate processes so a test can really kill one. Every child watches its stdin: when this process
 goes away (even by SIGKILL) the pipe closes and the children exit, so nothing is left running.
@@ -122,7 +124,8 @@ class _Child:
 
 
 class EmbeddedCluster:
-    """A controller process plus `brokers` broker processes (node ids 1..N) on 127.0.0.1."""
+    """`controllers` controller processes sharing one state directory (the one holding its flock is
+    active, the others are standbys) plus `brokers` broker processes (node ids 1..N) on 127.0.0.1."""
 
     def __init__(
         self,
@@ -130,10 +133,13 @@ class EmbeddedCluster:
         log_dir: str | Path | None = None,
         startup_timeout: float = 60.0,
         log_level: str = "WARNING",
+        controllers: int = 2,
         **configs: Any,
     ) -> None:
         if brokers < 1:
             raise ValueError(f"brokers must be at least 1, got {brokers}")
+        if controllers < 1:
+            raise ValueError(f"controllers must be at least 1, got {controllers}")
         self.num_brokers = brokers
         self.configs = {_normalize(k): _format(v) for k, v in configs.items()}
         self._temp_dir = log_dir is None
@@ -142,9 +148,10 @@ class EmbeddedCluster:
         self.log_level = log_level
         self.broker_ids = list(range(1, brokers + 1))
         self.ports: dict[int, int] = {}
-        self.controller_port: int | None = None
+        self.controller_ids = list(range(controllers))
+        self.controller_ports: dict[int, int] = {}
         self._brokers: dict[int, _Child] = {}
-        self._controller: _Child | None = None
+        self._controllers: dict[int, _Child] = {}
 
     # --- processes -------------------------------------------------------------------------------
     def _overrides(self) -> list[str]:
@@ -158,17 +165,41 @@ class EmbeddedCluster:
 
     @property
     def controller_address(self) -> str:
-        if self.controller_port is None:
-            raise RuntimeError("the controller is not running")
-        return f"127.0.0.1:{self.controller_port}"
+        """Every controller's HOST:PORT, comma-separated (controller.quorum.bootstrap.servers)."""
+        if not self.controller_ports:
+            raise RuntimeError("no controller has been started")
+        return ",".join(f"127.0.0.1:{self.controller_ports[i]}" for i in sorted(self.controller_ports))
 
-    def start_controller(self) -> None:
-        if self._controller is not None and self._controller.alive:
-            raise RuntimeError("the controller is already running")
+    @property
+    def controller_port(self) -> int | None:
+        """The active controller's port (None when none is active)."""
+        i = self.active_controller()
+        return None if i is None else self.controller_ports[i]
+
+    @property
+    def _controller(self) -> _Child | None:
+        return self._controllers.get(self.controller_ids[0])
+
+    def controller_pid(self, i: int) -> int:
+        return self._controllers[i].proc.pid
+
+    def start_controller(self, i: int | None = None) -> None:
+        """Start controller `i` (same port and state dir as before), or, with no index, every one not running."""
+        if i is None:
+            for j in self.controller_ids:
+                child = self._controllers.get(j)
+                if child is None or not child.alive:
+                    self.start_controller(j)
+            return
+        if i not in self.controller_ids:
+            raise ValueError(f"unknown controller {i}; the controllers are {self.controller_ids}")
+        old = self._controllers.get(i)
+        if old is not None and old.alive:
+            raise RuntimeError(f"controller {i} is already running")
         argv = self._base_argv() + [
             "controller",
             "--port",
-            str(self.controller_port or 0),
+            str(self.controller_ports.get(i, 0)),
             "--log-dir",
             str(self.log_dir / "controller"),
             "--log-level",
@@ -176,17 +207,44 @@ class EmbeddedCluster:
             "--exit-on-stdin-eof",
             *self._overrides(),
         ]
-        child = _Child("controller", argv, self.log_dir / "controller.log", "controller=", self.startup_timeout)
-        self.controller_port = int(child.line.rsplit(":", 1)[1])
-        self._controller = child
+        name = "controller.log" if i == 0 else f"controller-{i}.log"
+        child = _Child(f"controller {i}", argv, self.log_dir / name, "controller=", self.startup_timeout)
+        self.controller_ports[i] = int(child.line.rsplit(":", 1)[1])
+        self._controllers[i] = child
 
-    def kill_controller(self) -> None:
-        if self._controller is not None:
-            self._controller.kill()
+    def controller_running(self, i: int) -> bool:
+        child = self._controllers.get(i)
+        return child is not None and child.alive
 
-    def stop_controller(self) -> None:
-        if self._controller is not None:
-            self._controller.terminate()
+    def active_controller(self, timeout: float = 2.0) -> int | None:
+        """The index of the controller that serves (holds the lock), or None when none does."""
+        for i in self.controller_ids:
+            if not self.controller_running(i):
+                continue
+            try:
+                self._request_to(self.controller_ports[i], "describe", timeout)
+            except (OSError, RuntimeError):
+                continue
+            return i
+        return None
+
+    def kill_controller(self, i: int | None = None) -> int | None:
+        """SIGKILL controller `i` (default: the active one); returns the index killed."""
+        if i is None:
+            i = self.active_controller()
+            if i is None:
+                return None
+        child = self._controllers.get(i)
+        if child is not None:
+            child.kill()
+        return i
+
+    def stop_controller(self, i: int | None = None) -> None:
+        """SIGTERM controller `i`, or, with no index, every controller."""
+        for j in self.controller_ids if i is None else [i]:
+            child = self._controllers.get(j)
+            if child is not None:
+                child.terminate()
 
     def _spawn_broker(self, broker_id: int) -> _Child:
         argv = self._base_argv() + [
@@ -227,7 +285,7 @@ class EmbeddedCluster:
 
     def _start_all(self) -> EmbeddedCluster:
         try:
-            self.start_controller()
+            self.start_controller()  # the first one takes the lock: it is the active one
             # started one after the other: each needs its port; startup is well under a second
             for broker_id in self.broker_ids:
                 self.start(broker_id)
@@ -258,10 +316,10 @@ class EmbeddedCluster:
     def close(self) -> None:
         for child in list(self._brokers.values()):
             child.kill()
-        if self._controller is not None:
-            self._controller.kill()
+        for child in list(self._controllers.values()):
+            child.kill()
         self._brokers.clear()
-        self._controller = None
+        self._controllers.clear()
         if self._temp_dir:
             shutil.rmtree(self.log_dir, ignore_errors=True)
 
@@ -280,7 +338,21 @@ class EmbeddedCluster:
         return f"127.0.0.1:{self.ports[broker_id]}"
 
     def _controller_request(self, op: str, timeout: float = 5.0) -> dict[str, Any]:
-        with socket.create_connection(("127.0.0.1", int(self.controller_address.rsplit(":", 1)[1])), timeout) as s:
+        """Ask the active controller (standbys answer NOT_CONTROLLER and are skipped)."""
+        last: Exception = RuntimeError("no controller is running")
+        for i in self.controller_ids:
+            if not self.controller_running(i):
+                continue
+            try:
+                return self._request_to(self.controller_ports[i], op, timeout)
+            except (OSError, RuntimeError) as e:
+                last = e
+        if isinstance(last, OSError):
+            raise last
+        raise ConnectionError(f"no active controller: {last}")
+
+    def _request_to(self, port: int, op: str, timeout: float) -> dict[str, Any]:
+        with socket.create_connection(("127.0.0.1", port), timeout) as s:
             body = json.dumps({"op": op, "id": 1}).encode()
             s.sendall(_LEN.pack(len(body)) + body)
             (size,) = _LEN.unpack(_recv_exact(s, 4))
@@ -347,12 +419,16 @@ def _recv_exact(s: socket.socket, n: int) -> bytes:
     return bytes(buf)
 
 
-def run_cluster_cli(brokers: int, log_dir: str | None, overrides: dict[str, str], log_level: str) -> int:
+def run_cluster_cli(
+    brokers: int, log_dir: str | None, overrides: dict[str, str], log_level: str, controllers: int = 2
+) -> int:
     """`python -m broker_embedded cluster`: start everything, print the bootstrap line, wait for SIGTERM."""
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
-    cluster = EmbeddedCluster(brokers=brokers, log_dir=log_dir, log_level=log_level, **overrides)
+    cluster = EmbeddedCluster(
+        brokers=brokers, log_dir=log_dir, log_level=log_level, controllers=controllers, **overrides
+    )
     try:
         cluster.start()
         sys.stdout.write(f"bootstrap.servers={cluster.bootstrap_servers}\n")

@@ -280,7 +280,8 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
             "controller.quorum.bootstrap.servers",
             _B.STRING,
             None,
-            "HOST:PORT of the controller process; set = cluster mode (see `python -m broker_embedded cluster`).",
+            "HOST:PORT[,HOST:PORT...] of the controllers (one active, the others standbys); set = cluster mode "
+            "(see `python -m broker_embedded cluster`).",
         ),
         ConfigDef(
             "broker.session.timeout.ms",

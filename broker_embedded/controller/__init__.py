@@ -1,4 +1,4 @@
-"""The cluster controller: one dedicated process (KRaft's dedicated-controller shape, without Raft).
+"""The cluster controller: a dedicated process, plus standbys (KRaft's dedicated-controller shape, without Raft).
 
 What it does
 ------------
@@ -25,14 +25,18 @@ What it does
 
 Not implemented (said plainly)
 ------------------------------
-- No Raft quorum of controllers and no controller failover. When the controller process dies the
-  brokers keep serving with their last image (leaders stay leaders, followers keep fetching, acks=all
-  keeps working as long as the ISR does not need to change); ISR changes, elections and topic admin
-  wait (admin requests answer REQUEST_TIMED_OUT / NOT_CONTROLLER). A restarted controller reloads its
-  persisted state, gives every registered broker a fresh session, and resumes; brokers reconnect and
-  re-register on their own. Chosen over "controller role on a broker with failover" because a single
-  persisted controller can be made correct in the time available, while failover without a
-  replicated metadata log could lose or fork metadata.
+- No Raft quorum of controllers. Failover is active/standby on one machine: several controller
+  processes share the state directory, each on its own port; the one holding an exclusive `flock` on
+  `controller.lock` there is active (the OS releases it when the process dies, even by SIGKILL). A
+  standby answers every request with NOT_CONTROLLER and closes the connection, and polls the lock
+  every 75 ms; once it has it, it reloads the persisted state, gives every registered broker a fresh
+  session, and resumes elections and admin. Brokers get every controller address in
+  `controller.quorum.bootstrap.servers` and move to the next one on connection loss or
+  NOT_CONTROLLER, re-registering there. The shared directory plus the lock is what makes this safe
+  without a replicated metadata log (only the lock holder writes); it does not span machines. With
+  no controller at all the brokers keep serving with their last image (leaders stay leaders,
+  followers keep fetching, acks=all keeps working as long as the ISR does not need to change); ISR
+  changes, elections and topic admin wait (admin requests answer REQUEST_TIMED_OUT / NOT_CONTROLLER).
 - AlterPartition does not carry broker epochs (KIP-903); it is not needed for process kills on one
   machine (the page cache survives a SIGKILL), only for disk loss.
 - No partition reassignment. Preferred leader election is Kafka's `auto.leader.rebalance.enable`

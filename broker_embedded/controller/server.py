@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import logging
+import os
 import time
 import uuid
 from pathlib import Path
@@ -41,33 +43,78 @@ def partition_json(topic: TopicRecord, p: PartitionRecord) -> dict[str, Any]:
 
 
 class ControllerServer:
+    """One controller process. Several may share `directory` (standbys on one machine): the one holding
+    an exclusive flock on `controller.lock` is active; the others answer NOT_CONTROLLER and poll the
+    lock, which the OS releases when the active process dies (even by SIGKILL)."""
+
+    LOCK_FILE = "controller.lock"
+    LOCK_POLL_S = 0.075
+
     def __init__(self, config: BrokerConfig, directory: Path) -> None:
         self.config = config
-        self.state = ControllerState(config, directory)
+        self.directory = directory
+        directory.mkdir(parents=True, exist_ok=True)
+        self._state: ControllerState | None = None
         self.session_timeout_s = config["broker.session.timeout.ms"] / 1000
         self.connections: set[_Connection] = set()
         self.last_heartbeat: dict[int, float] = {}
         self._server: asyncio.base_events.Server | None = None
         self._session_task: asyncio.Task[None] | None = None
         self._rebalance_task: asyncio.Task[None] | None = None
+        self._lock_task: asyncio.Task[None] | None = None
+        self._lock_fd: int | None = None
         self.port: int | None = None
-        # a restarted controller gives every registered broker a fresh session: the ones that do
-        # not come back to heartbeat are fenced one session timeout later
-        now = time.monotonic()
-        for node_id in self.state.brokers:
-            self.last_heartbeat[node_id] = now
 
-    async def start(self, host: str, port: int) -> int:
-        self._server = await asyncio.start_server(self._serve, host, port, reuse_address=True)
-        self.port = int(self._server.sockets[0].getsockname()[1])
+    @property
+    def active(self) -> bool:
+        return self._state is not None
+
+    @property
+    def state(self) -> ControllerState:
+        if self._state is None:
+            raise KafkaError("this controller is a standby", ErrorCode.NOT_CONTROLLER)
+        return self._state
+
+    def _try_lock(self) -> bool:
+        fd = os.open(self.directory / self.LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            return False
+        self._lock_fd = fd
+        return True
+
+    def _activate(self) -> None:
+        # the active one wrote every change atomically: the file on disk is the whole state
+        self._state = ControllerState(self.config, self.directory)
+        # a new (or restarted) controller gives every registered broker a fresh session: the ones
+        # that do not come back to heartbeat are fenced one session timeout later
+        now = time.monotonic()
+        self.last_heartbeat = {node_id: now for node_id in self._state.brokers}
         loop = asyncio.get_running_loop()
         self._session_task = loop.create_task(self._expire_sessions())
         if self.config["auto.leader.rebalance.enable"]:
             self._rebalance_task = loop.create_task(self._rebalance_leaders())
+        log.warning("controller on port %s is now active", self.port)
+
+    async def _wait_for_lock(self) -> None:
+        while not self._try_lock():
+            await asyncio.sleep(self.LOCK_POLL_S)
+        self._activate()
+
+    async def start(self, host: str, port: int) -> int:
+        self._server = await asyncio.start_server(self._serve, host, port, reuse_address=True)
+        self.port = int(self._server.sockets[0].getsockname()[1])
+        if self._try_lock():
+            self._activate()
+        else:
+            log.info("controller on port %d is a standby: another controller holds the lock", self.port)
+            self._lock_task = asyncio.get_running_loop().create_task(self._wait_for_lock())
         return self.port
 
     async def stop(self) -> None:
-        for task in (self._session_task, self._rebalance_task):
+        for task in (self._session_task, self._rebalance_task, self._lock_task):
             if task is not None:
                 task.cancel()
         if self._server is not None:
@@ -77,6 +124,10 @@ class ControllerServer:
         if self._server is not None:
             with contextlib.suppress(Exception):
                 await self._server.wait_closed()
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # releases the flock: a standby takes over
+            self._lock_fd = None
+        self._state = None
 
     # --- sessions ------------------------------------------------------------------------------
     async def _expire_sessions(self) -> None:
@@ -136,6 +187,19 @@ class ControllerServer:
     def _handle(self, conn: _Connection, msg: dict[str, Any]) -> None:
         op = msg["op"]
         rid = msg.get("id")
+        if not self.active:
+            # a standby serves nobody: the broker tries the next controller address
+            if rid is not None:
+                conn.send(
+                    {
+                        "op": "response",
+                        "id": rid,
+                        "error": int(ErrorCode.NOT_CONTROLLER),
+                        "message": "this controller is a standby",
+                    }
+                )
+            conn.writer.close()
+            return
         if op == "heartbeat":
             if self._current(conn):
                 assert conn.node_id is not None

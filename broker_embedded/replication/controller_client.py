@@ -154,8 +154,17 @@ class ProducerIdBlocks:
 class ControllerClient:
     def __init__(self, broker: Broker, address: str) -> None:
         self.broker = broker
-        host, port = address.rsplit(":", 1)
-        self.address = (host, int(port))
+        # every controller's HOST:PORT (comma-separated): one is active, the others are standbys
+        # that answer NOT_CONTROLLER; the client moves on to the next one when refused or cut off
+        self.addresses: list[tuple[str, int]] = []
+        for item in address.split(","):
+            item = item.strip()
+            if item:
+                host, port = item.rsplit(":", 1)
+                self.addresses.append((host, int(port)))
+        if not self.addresses:
+            raise ValueError(f"controller.quorum.bootstrap.servers has no HOST:PORT: {address!r}")
+        self._address_index = 0
         self.incarnation = uuid.uuid4().hex
         self.heartbeat_interval_s = broker.config["broker.heartbeat.interval.ms"] / 1000
         self.image: ClusterImage | None = None
@@ -201,6 +210,10 @@ class ControllerClient:
                 await self._task
         self._fail_pending("the broker is shutting down")
 
+    @property
+    def address(self) -> tuple[str, int]:
+        return self.addresses[self._address_index]
+
     def _fail_pending(self, why: str) -> None:
         for fut in self._pending.values():
             if not fut.done():
@@ -209,13 +222,13 @@ class ControllerClient:
 
     async def _run(self) -> None:
         backoff = 0.05
+        failures = 0  # connections in a row that did not reach a registration
         while not self._closing:
             writer = None
             hb: asyncio.Task[None] | None = None
             try:
                 reader, writer = await asyncio.open_connection(*self.address)
                 self._writer = writer
-                backoff = 0.05
                 self._registered.clear()
                 rid = self._send_request(
                     "register",
@@ -234,7 +247,11 @@ class ControllerClient:
                         self._apply(msg)
                     elif msg["op"] == "response":
                         if msg["id"] == rid:
+                            if msg["error"] == ErrorCode.NOT_CONTROLLER:
+                                break  # a standby: try the next controller
                             self._on_registered(msg)
+                            if self._registered.is_set():
+                                backoff, failures = 0.05, 0
                         fut = self._pending.pop(msg["id"], None)
                         if fut is not None and not fut.done():
                             fut.set_result(msg)
@@ -254,8 +271,12 @@ class ControllerClient:
                 self._fail_pending("connection lost")
             if self._closing:
                 return
-            await asyncio.sleep(backoff)
-            backoff = min(backoff * 2, 1.0)
+            self._address_index = (self._address_index + 1) % len(self.addresses)
+            failures += 1
+            # a short pause per address; the backoff grows only after a whole round failed
+            await asyncio.sleep(backoff if failures % len(self.addresses) == 0 else 0.02)
+            if failures % len(self.addresses) == 0:
+                backoff = min(backoff * 2, 1.0)
 
     def _on_registered(self, msg: dict[str, Any]) -> None:
         if msg["error"]:

@@ -178,6 +178,13 @@ def test_cli_cluster_subcommand(tmp_path) -> None:  # type: ignore[no-untyped-de
         timeout=30,
     )
     assert r.returncode == 2 and "--brokers" in r.stderr
+    r = subprocess.run(
+        [sys.executable, "-m", "broker_embedded", "cluster", "--controllers", "0"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert r.returncode == 2 and "--controllers must be at least 1" in r.stderr
     proc = subprocess.Popen(
         [sys.executable, "-m", "broker_embedded", "cluster", "--brokers", "2", "--log-dir", str(tmp_path)],
         stdout=subprocess.PIPE,
@@ -229,14 +236,15 @@ def test_children_exit_when_the_parent_dies(tmp_path) -> None:  # type: ignore[n
         "import os, sys, time\n"
         "from broker_embedded import EmbeddedCluster\n"
         f"c = EmbeddedCluster(brokers=2, log_dir={str(tmp_path)!r}).start()\n"
-        "print(' '.join(str(c.pid(b)) for b in c.broker_ids) + ' ' + str(c._controller.proc.pid), flush=True)\n"
+        "pids = [c.pid(b) for b in c.broker_ids] + [c.controller_pid(i) for i in c.controller_ids]\n"
+        "print(' '.join(map(str, pids)), flush=True)\n"
         "time.sleep(120)\n"
     )
     parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, cwd=w.REPO_ROOT)
     try:
         assert parent.stdout is not None
         pids = [int(x) for x in parent.stdout.readline().split()]
-        assert len(pids) == 3
+        assert len(pids) == 4  # 2 brokers, the active controller and its standby
         parent.kill()
         parent.wait(10)
         deadline = time.monotonic() + 15

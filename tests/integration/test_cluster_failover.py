@@ -165,7 +165,8 @@ def test_controller_restart(c: EmbeddedCluster) -> None:
     prod = StreamingProducer(c.bootstrap_servers, "cr").start()
     try:
         prod.wait_for_acks(100, 20)
-        c.kill_controller()
+        for i in c.controller_ids:  # the active one and every standby: no controller at all
+            c.kill_controller(i)
         # brokers keep serving with their last image: acks=all keeps working
         n = prod.count()
         prod.wait_for_acks(n + 300, 20)
@@ -190,6 +191,41 @@ def test_controller_restart(c: EmbeddedCluster) -> None:
         c.wait_for(lambda: c.leader("cr", 0) not in (-1, old), timeout=15, what="election after controller restart")
         n = prod.count()
         prod.wait_for_acks(n + 200, 30)
+    finally:
+        prod.stop()
+    assert not prod.errors
+
+
+@pytest.mark.timeout(60)
+def test_standby_controller_takes_over(c: EmbeddedCluster) -> None:
+    """SIGKILL the active controller, then a partition leader: the standby (which took the lock)
+    elects a new leader from the ISR, acks=all produces go on, and admin works through it."""
+    assert c.controller_ids == [0, 1] and c.active_controller() == 0
+    create_topic(c.bootstrap_servers, "sb", rf=3)
+    wait_full_isr(c, "sb")
+    prod = StreamingProducer(c.bootstrap_servers, "sb").start()
+    try:
+        prod.wait_for_acks(100, 20)
+        assert c.kill_controller() == 0
+        c.wait_for(lambda: c.active_controller() == 1, timeout=5, what="the standby controller active")
+        c.wait_for(lambda: c.live_brokers() == [1, 2, 3], timeout=10, what="brokers registered with the standby")
+        old = c.leader("sb", 0)
+        isr_before = c.isr("sb", 0)
+        epoch = _epoch(c, "sb")
+        c.kill(old)
+        # the new active controller fences the dead leader after its session timeout (1.5 s)
+        new = c.wait_for(
+            lambda: (lambda x: x if x not in (-1, old) else None)(c.leader("sb", 0)),
+            timeout=8,
+            what="a new leader elected by the new active controller",
+        )
+        assert new in isr_before and old not in c.isr("sb", 0)
+        assert _epoch(c, "sb") > epoch
+        n = prod.count()
+        prod.wait_for_acks(n + 200, 15)
+        # topic admin is forwarded to the new active controller
+        create_topic(c.bootstrap(new), "after-failover", rf=2)
+        c.wait_for(lambda: c.leader("after-failover", 0) >= 0, timeout=5, what="the new topic led")
     finally:
         prod.stop()
     assert not prod.errors

@@ -213,3 +213,65 @@ def test_preferred_leader_election(tmp_path: Path) -> None:
     s.fence_broker(1)
     s.fence_broker(2)
     assert s.elect_preferred_leaders() == 0, "fenced preferred replicas do not lead"
+
+
+def test_standby_controller_serves_only_once_it_holds_the_lock(tmp_path: Path) -> None:
+    """Two controllers on one state dir: the one with the flock serves; the standby answers
+    NOT_CONTROLLER (and closes) until the active one goes, then reloads the persisted state."""
+    import asyncio
+    import time
+
+    from broker_embedded.controller.protocol import encode, read_message
+    from broker_embedded.controller.server import ControllerServer
+
+    async def ask(port: int, msg: dict[str, object]) -> tuple[dict[str, object] | None, bool]:
+        """The answer to `msg`, and whether the controller closed the connection after it."""
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        try:
+            writer.write(encode({"id": 1, **msg}))
+            answer = None
+            while True:
+                m = await asyncio.wait_for(read_message(reader), 5)
+                if m is None or m["op"] == "response":
+                    answer = m
+                    break
+            closed = False
+            if answer is not None and answer["error"]:
+                closed = await asyncio.wait_for(read_message(reader), 5) is None
+            return answer, closed
+        finally:
+            writer.close()
+
+    register = {"op": "register", "node_id": 1, "host": "127.0.0.1", "port": 9001, "incarnation": "a"}
+
+    async def run() -> None:
+        config = BrokerConfig({"auto.leader.rebalance.enable": False})
+        active, standby = ControllerServer(config, tmp_path), ControllerServer(config, tmp_path)
+        active_port = await active.start("127.0.0.1", 0)
+        standby_port = await standby.start("127.0.0.1", 0)
+        try:
+            assert active.active and not standby.active
+            reply, _ = await ask(active_port, register)
+            assert reply is not None and reply["error"] == 0
+            await asyncio.sleep(0.3)  # several lock polls: the standby must stay a standby
+            for msg in (register, {"op": "describe"}):
+                reply, closed = await ask(standby_port, msg)
+                assert reply is not None and reply["error"] == ErrorCode.NOT_CONTROLLER, reply
+                assert closed
+            assert not standby.active
+            await active.stop()  # releases the lock, as the OS does when the process dies
+            deadline = time.monotonic() + 3
+            while not standby.active and time.monotonic() < deadline:
+                await asyncio.sleep(0.02)
+            assert standby.active
+            reply, _ = await ask(standby_port, {"op": "describe"})
+            assert reply is not None and reply["error"] == 0
+            brokers = reply["image"]["brokers"]  # type: ignore[index]
+            assert [b["node_id"] for b in brokers] == [1]  # reloaded from the state the active one persisted
+            reply, _ = await ask(standby_port, {**register, "incarnation": "a"})
+            assert reply is not None and reply["error"] == 0
+        finally:
+            await standby.stop()
+            await active.stop()
+
+    asyncio.run(run())
