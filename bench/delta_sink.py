@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import shutil
 import statistics
 import sys
@@ -34,6 +33,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench import report
 from bench.report import load_average, machine_info
 
 SECTION_BEGIN = "<!-- BEGIN delta_sink -->"
@@ -228,18 +228,6 @@ def render_section(results: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def update_results_file(path: Path, section: str) -> None:
-    text = path.read_text() if path.exists() else "# Benchmark results\n"
-    pattern = re.compile(re.escape(SECTION_BEGIN) + r".*?" + re.escape(SECTION_END) + r"\n?", re.DOTALL)
-    if pattern.search(text):
-        text = pattern.sub(lambda _m: section, text, count=1)
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)  # other benches rewrite their own sections of the same file
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rows", type=int, default=1_000_000)
@@ -265,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(results, indent=2, default=str))
     if args.out:
-        update_results_file(args.out, section)
+        report.update_results_file(args.out, section, SECTION_BEGIN, SECTION_END)
     return 0
 
 

@@ -15,7 +15,6 @@ survivor's first micro-batch that reads one of them (its plan log). The drivers 
 from __future__ import annotations
 
 import argparse
-import re
 import statistics
 import sys
 import tempfile
@@ -24,6 +23,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from bench import report
 from bench.report import load_average, machine_info
 from broker_embedded import EmbeddedBroker
 from tests.spark.source_helpers import create_topic
@@ -141,16 +141,6 @@ def render(runs: list[dict[str, float]], argv: list[str]) -> str:
     return "\n".join(lines)
 
 
-def update_results(path: Path, section: str) -> None:
-    text = path.read_text() if path.exists() else ""
-    pattern = re.compile(re.escape(SECTION_BEGIN) + r".*?" + re.escape(SECTION_END) + r"\n?", re.DOTALL)
-    if pattern.search(text):
-        text = pattern.sub(lambda _: section, text)
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    path.write_text(text)
-
-
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -164,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"run {i + 1}: " + ", ".join(f"{k}={v:.1f}s" for k, v in r.items()), flush=True)
         runs.append(r)
     section = render(runs, argv)
-    update_results(args.out, section)
+    report.update_results_file(args.out, section, SECTION_BEGIN, SECTION_END)
     print(section)
     return 0
 

@@ -10,7 +10,6 @@ the median reported. Servers listen on 127.0.0.1 and are stopped at the end.
 from __future__ import annotations
 
 import argparse
-import re
 import statistics
 import sys
 import tempfile
@@ -23,6 +22,7 @@ from typing import Any
 from confluent_kafka import Consumer, Producer
 from confluent_kafka.admin import AdminClient, NewTopic
 
+from bench import report
 from bench.report import load_average, machine_info
 from bench.targets import BrokerProcess
 
@@ -199,13 +199,6 @@ def render(results: dict[str, dict[str, Any]], argv: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def update_results(path: Path, section: str) -> None:
-    text = path.read_text() if path.exists() else "# Benchmark results\n\n"
-    pattern = re.compile(re.escape(SECTION_BEGIN) + r".*?" + re.escape(SECTION_END) + r"\n?", re.DOTALL)
-    text = pattern.sub(lambda _m: section, text) if pattern.search(text) else text.rstrip("\n") + "\n\n" + section
-    path.write_text(text)
-
-
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -218,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
     section = render(results, argv)
     print(section)
     if args.out:
-        update_results(args.out, section)
+        report.update_results_file(args.out, section, SECTION_BEGIN, SECTION_END)
     return 1 if any(isinstance(c, dict) and "error" in c for r in results.values() for c in r.values()) else 0
 
 

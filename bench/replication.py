@@ -17,7 +17,6 @@ Rewrites only its section of RESULTS.md (between the BEGIN/END replication marke
 from __future__ import annotations
 
 import argparse
-import re
 import statistics
 import sys
 import threading
@@ -28,6 +27,7 @@ from typing import Any
 from confluent_kafka import Producer
 from confluent_kafka.admin import AdminClient, NewTopic
 
+from bench import report
 from bench.report import load_average, machine_info
 from broker_embedded import EmbeddedCluster
 
@@ -229,13 +229,6 @@ def render(results: dict[str, Any], argv: list[str], load_start: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def update_results(path: Path, section: str) -> None:
-    text = path.read_text() if path.exists() else "# Benchmark results\n\n"
-    pattern = re.compile(re.escape(SECTION_BEGIN) + r".*?" + re.escape(SECTION_END) + r"\n?", re.DOTALL)
-    text = pattern.sub(lambda _m: section, text) if pattern.search(text) else text.rstrip("\n") + "\n\n" + section
-    path.write_text(text)
-
-
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -253,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
     section = render(results, argv, load_start)
     print(section)
     if args.out:
-        update_results(args.out, section)
+        report.update_results_file(args.out, section, SECTION_BEGIN, SECTION_END)
     return 0
 
 

@@ -267,10 +267,13 @@ def render_section(results: dict[str, Any], notes: Sequence[str] = ()) -> str:
     return "\n".join(parts) + "\n"
 
 
-def update_results_file(path: Path, section: str) -> None:
-    """Replace our section in ``path`` (or append it; create the file if needed)."""
+def update_results_file(path: Path, section: str, begin: str = SECTION_BEGIN, end: str = SECTION_END) -> None:
+    """Replace the section between ``begin``/``end`` in ``path`` (or append it; create the file if needed).
+
+    Every bench script owns one section of RESULTS.md and calls this with its own markers.
+    """
     text = path.read_text() if path.exists() else FILE_HEADER
-    pattern = re.compile(re.escape(SECTION_BEGIN) + r".*?" + re.escape(SECTION_END) + r"\n?", re.DOTALL)
+    pattern = re.compile(re.escape(begin) + r".*?" + re.escape(end) + r"\n?", re.DOTALL)
     if pattern.search(text):
         text = pattern.sub(lambda _match: section, text, count=1)
     else:

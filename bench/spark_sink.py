@@ -28,7 +28,6 @@ import argparse
 import datetime as dt
 import json
 import os
-import re
 import statistics
 import sys
 import tempfile
@@ -38,6 +37,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from bench import report
 from bench.report import load_average, machine_info
 from bench.targets import REPO_ROOT, BrokerProcess
 
@@ -288,17 +288,6 @@ def _pyspark_version() -> str:
     return pyspark.__version__
 
 
-def update_results_file(path: Path, section: str) -> None:
-    """Replace only our section of RESULTS.md (append it if missing)."""
-    text = path.read_text() if path.exists() else "# Benchmark results\n"
-    pattern = re.compile(re.escape(SECTION_BEGIN) + r".*?" + re.escape(SECTION_END) + r"\n?", re.DOTALL)
-    if pattern.search(text):
-        text = pattern.sub(lambda _m: section, text, count=1)
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    path.write_text(text)
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--targets", default="pykafka,mock", type=lambda s: [t for t in s.split(",") if t])
@@ -328,7 +317,7 @@ def main(argv: list[str] | None = None) -> int:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(results, indent=2, default=str))
     if args.out:
-        update_results_file(args.out, section)
+        report.update_results_file(args.out, section, SECTION_BEGIN, SECTION_END)
     return 0
 
 

@@ -27,7 +27,6 @@ import argparse
 import datetime as dt
 import os
 import platform
-import re
 import statistics
 import sys
 import tempfile
@@ -38,6 +37,8 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+
+from bench import report
 
 SECTION_BEGIN = "<!-- BEGIN bench.spark_source -->"
 SECTION_END = "<!-- END bench.spark_source -->"
@@ -365,16 +366,6 @@ def render(results: dict[str, Any], info: dict[str, str], argv: list[str], load_
     return "\n".join(lines) + "\n"
 
 
-def write_section(path: Path, section: str) -> None:
-    text = path.read_text() if path.exists() else "# Benchmark results\n"
-    pattern = re.compile(re.escape(SECTION_BEGIN) + r".*?" + re.escape(SECTION_END) + r"\n?", re.DOTALL)
-    if pattern.search(text):
-        text = pattern.sub(lambda _m: section, text)
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    path.write_text(text)
-
-
 # --------------------------------------------------------------------------------------------
 
 
@@ -442,7 +433,7 @@ def main(argv: list[str] | None = None) -> int:
     section = render(results, info, argv, load_end)
     print(section)
     if args.out:
-        write_section(args.out, section)
+        report.update_results_file(args.out, section, SECTION_BEGIN, SECTION_END)
     return 0
 
 

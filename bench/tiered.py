@@ -16,7 +16,6 @@ the table gives the median of each and the ratio remote/local.
 from __future__ import annotations
 
 import argparse
-import re
 import statistics
 import sys
 import tempfile
@@ -225,18 +224,6 @@ def render(result: dict[str, Any], argv: Sequence[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def update_results(path: Path, section: str) -> None:
-    text = path.read_text() if path.exists() else report.FILE_HEADER
-    pattern = re.compile(re.escape(SECTION_BEGIN) + r".*?" + re.escape(SECTION_END) + r"\n?", re.DOTALL)
-    if pattern.search(text):
-        text = pattern.sub(lambda _m: section, text, count=1)
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    tmp = path.with_name(f".{path.name}.tiered.tmp")
-    tmp.write_text(text)
-    tmp.replace(path)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = parse_args(argv)
@@ -244,7 +231,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     section = render(result, argv)
     print(section)
     if args.out is not None:
-        update_results(args.out, section)
+        report.update_results_file(args.out, section, SECTION_BEGIN, SECTION_END)
     return 0
 
 
