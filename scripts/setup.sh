@@ -9,3 +9,20 @@ if [ ! -x .venv/bin/python ]; then
     .venv/bin/python -m pip install --quiet --upgrade pip
 fi
 .venv/bin/python -m pip install --quiet -e '.[dev]'
+
+# The JVM peers (Apache Kafka, its tools and Java clients, Spark's Kafka connector, delta-spark):
+# peers/pom.xml resolved by Maven into peers/target/{kafka,spark}-lib (cached in ~/.m2). A second
+# run does nothing unless a pom or Java source changed. PYKAFKA_SKIP_PEERS=1 skips this step (the
+# peer tests then skip, except under CI=true where they fail).
+if [ "${PYKAFKA_SKIP_PEERS:-0}" != "1" ]; then
+    stamp=peers/target/.resolved
+    if [ ! -f "$stamp" ] || [ -n "$(find peers \( -name pom.xml -o -name '*.java' \) -newer "$stamp" -print -quit)" ]; then
+        if ! command -v mvn >/dev/null || ! command -v java >/dev/null; then
+            echo "setup.sh: mvn/java not found: the JVM peer tests will skip" >&2
+        else
+            rm -rf peers/target/kafka-lib peers/target/spark-lib
+            mvn -q -B -f peers/pom.xml package || mvn -q -B -f peers/pom.xml package
+            touch "$stamp"
+        fi
+    fi
+fi

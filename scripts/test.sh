@@ -33,7 +33,7 @@ trap 'rm -f "$spark_log"' EXIT
 set +e
 .venv/bin/python -m pytest tests/spark "$@" >"$spark_log" 2>&1 &
 spark_pid=$!
-.venv/bin/python -m pytest tests/unit tests/integration "$@"
+.venv/bin/python -m pytest tests/unit tests/integration tests/peers "$@"
 rc_rest=$?
 wait "$spark_pid"
 rc_spark=$?
@@ -41,8 +41,8 @@ set -e
 echo
 echo "================ tests/spark ================"
 cat "$spark_log"
-check_rc "$rc_rest" "tests/unit tests/integration"
+check_rc "$rc_rest" "tests/unit tests/integration tests/peers"
 check_rc "$rc_spark" "tests/spark"
-echo "tests/unit + tests/integration: exit $rc_rest; tests/spark: exit $rc_spark"
+echo "tests/unit + tests/integration + tests/peers: exit $rc_rest; tests/spark: exit $rc_spark"
 if [ "$rc_rest" -ne 0 ]; then exit "$rc_rest"; fi
 exit "$rc_spark"

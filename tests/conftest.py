@@ -1,4 +1,5 @@
-"""Shared fixtures: an embedded broker per test module, unique topic names, client helpers."""
+"""Shared fixtures: an embedded broker per test module, unique topic names, client helpers,
+the JVM peers (tests/peers/fixtures.py)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
 
 from broker_embedded import EmbeddedBroker  # noqa: E402
+from tests.peers.fixtures import apache_kafka, apache_kafka_cluster, java_client  # noqa: E402, F401
 
 
 @pytest.fixture(scope="module")

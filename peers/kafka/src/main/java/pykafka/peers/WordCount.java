@@ -1,0 +1,73 @@
+package pykafka.peers;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Grouped;
+import org.apache.kafka.streams.kstream.Produced;
+
+/**
+ * Kafka Streams word count, the peer the tests run against any bootstrap:
+ *
+ *   java -cp 'peers/target/kafka-lib/*' pykafka.peers.WordCount BOOTSTRAP INPUT OUTPUT APP_ID STATE_DIR [GUARANTEE]
+ *
+ * Lines of INPUT are split on non-letters, lower-cased and counted; every count update goes to
+ * OUTPUT as (word, count as a decimal string). GUARANTEE is at_least_once (default) or exactly_once_v2.
+ * Prints "RUNNING" on stdout once the application is running; stops cleanly on SIGTERM.
+ */
+public final class WordCount {
+    public static void main(String[] args) throws InterruptedException {
+        if (args.length < 5) {
+            System.err.println("usage: WordCount BOOTSTRAP INPUT OUTPUT APP_ID STATE_DIR [at_least_once|exactly_once_v2]");
+            System.exit(2);
+        }
+        Properties props = new Properties();
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, args[0]);
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, args[3]);
+        props.put(StreamsConfig.STATE_DIR_CONFIG, args[4]);
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, args.length > 5 ? args[5] : "at_least_once");
+        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 200);
+        props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
+        props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, -1);
+        props.put("consumer.auto.offset.reset", "earliest");
+        props.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.String().getClass());
+        props.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.String().getClass());
+
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream(args[1], Consumed.with(Serdes.String(), Serdes.String()))
+            .flatMapValues(line -> Arrays.asList(line.toLowerCase(Locale.ROOT).split("\\W+")))
+            .filter((key, word) -> !word.isEmpty())
+            .groupBy((key, word) -> word, Grouped.with(Serdes.String(), Serdes.String()))
+            .count()
+            .toStream()
+            .mapValues(count -> Long.toString(count))
+            .to(args[2], Produced.with(Serdes.String(), Serdes.String()));
+
+        KafkaStreams streams = new KafkaStreams(builder.build(), props);
+        CountDownLatch done = new CountDownLatch(1);
+        streams.setStateListener((now, before) -> {
+            System.err.println("state " + before + " -> " + now);
+            if (now == KafkaStreams.State.RUNNING) {
+                System.out.println("RUNNING");
+                System.out.flush();
+            }
+            if (now == KafkaStreams.State.ERROR || now == KafkaStreams.State.NOT_RUNNING) {
+                done.countDown();
+            }
+        });
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            streams.close(Duration.ofSeconds(10));
+            done.countDown();
+        }));
+        streams.start();
+        done.await();
+    }
+}

@@ -1,0 +1,168 @@
+"""Pytest fixtures for the JVM peers (imported by tests/conftest.py, so every test can use them).
+
+* ``apache_kafka`` -- one Apache Kafka node (KRaft combined mode), started once per test run.
+* ``apache_kafka_cluster`` -- three Apache Kafka nodes, started once per test run.
+* ``java_client`` -- :class:`JavaClient`: the Java tools and clients against any bootstrap.
+
+Without the jars (``./scripts/setup.sh`` resolves them with Maven) these fixtures skip the test,
+except under ``CI=true``, where a missing peer is a failure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from peers import jvm
+
+
+def require_kafka_peers() -> None:
+    if jvm.kafka_peers_available():
+        return
+    message = f"JVM peers missing ({jvm.KAFKA_LIB}): run ./scripts/setup.sh (needs java and mvn)"
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def apache_kafka() -> Iterator[jvm.ApacheKafka]:
+    require_kafka_peers()
+    with jvm.ApacheKafka(1, num_partitions=4) as kafka:
+        yield kafka
+
+
+@pytest.fixture(scope="session")
+def apache_kafka_cluster() -> Iterator[jvm.ApacheKafka]:
+    require_kafka_peers()
+    with jvm.ApacheKafka(3, num_partitions=3) as kafka:
+        yield kafka
+
+
+class JsonLines:
+    """A background Java process whose stdout is JSON lines (the verifiable producer/consumer)."""
+
+    def __init__(self, proc: subprocess.Popen[str]) -> None:
+        self.proc = proc
+        self.events: list[dict[str, Any]] = []
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            line = line.strip()
+            if not line.startswith("{"):
+                continue
+            try:
+                event = json.loads(line)
+            except ValueError:
+                continue
+            with self._lock:
+                self.events.append(event)
+
+    def of(self, name: str) -> list[dict[str, Any]]:
+        with self._lock:
+            return [e for e in self.events if e.get("name") == name]
+
+    def wait_for(self, predicate: Any, timeout: float, what: str) -> None:
+        deadline = time.monotonic() + timeout
+        while not predicate():
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"timed out waiting for {what}; last events: {self.events[-5:]}")
+            if self.proc.poll() is not None and not predicate():
+                self._thread.join(5)
+                if predicate():
+                    return
+                raise RuntimeError(f"process exited {self.proc.returncode} before {what}: {self.events[-5:]}")
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        jvm.stop_process(self.proc)
+        self._thread.join(10)
+
+
+class JavaClient:
+    """The Java clients and Kafka's CLI tools (their main classes), against any bootstrap."""
+
+    def __init__(self) -> None:
+        self._background: list[JsonLines] = []
+
+    def run(
+        self, main_class: str, *args: str, timeout: float = 120.0, check: bool = True
+    ) -> subprocess.CompletedProcess[str]:
+        return jvm.java_tool(main_class, *args, timeout=timeout, check=check)
+
+    def topics(self, bootstrap: str, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+        return self.run(jvm.TOPICS, "--bootstrap-server", bootstrap, *args, check=check)
+
+    def configs(self, bootstrap: str, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+        return self.run(jvm.CONFIGS, "--bootstrap-server", bootstrap, *args, check=check)
+
+    def consumer_groups(self, bootstrap: str, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+        return self.run(jvm.CONSUMER_GROUPS, "--bootstrap-server", bootstrap, *args, check=check)
+
+    def verifiable_producer(self, bootstrap: str, topic: str, *args: str) -> JsonLines:
+        proc = jvm.java_popen(jvm.VERIFIABLE_PRODUCER, "--bootstrap-server", bootstrap, "--topic", topic, *args)
+        return self._track(JsonLines(proc))
+
+    def verifiable_consumer(self, bootstrap: str, topic: str, group: str, *args: str) -> JsonLines:
+        proc = jvm.java_popen(
+            jvm.VERIFIABLE_CONSUMER, "--bootstrap-server", bootstrap, "--topic", topic, "--group-id", group, *args
+        )
+        return self._track(JsonLines(proc))
+
+    def word_count(self, bootstrap: str, source: str, sink: str, app_id: str, state_dir: str) -> subprocess.Popen[str]:
+        proc = jvm.java_popen(jvm.WORD_COUNT, bootstrap, source, sink, app_id, state_dir)
+        self._track(JsonLines(proc))
+        return proc
+
+    def _track(self, job: JsonLines) -> JsonLines:
+        self._background.append(job)
+        return job
+
+    def close(self) -> None:
+        for job in self._background:
+            job.stop()
+
+
+@pytest.fixture
+def java_client() -> Iterator[JavaClient]:
+    require_kafka_peers()
+    client = JavaClient()
+    try:
+        yield client
+    finally:
+        client.close()
+
+
+@pytest.fixture(scope="module", params=["ours", "apache"])
+def either_broker(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """Differential conformance: our EmbeddedBroker (num.partitions=4, like tests/conftest.py's
+    ``broker``) and then the session's real Apache Kafka (also num.partitions=4). A module that
+    imports it as ``broker`` runs every test against both; tests that look inside our broker call
+    :func:`ours_only`."""
+    if request.param == "ours":
+        from broker_embedded import EmbeddedBroker
+
+        with EmbeddedBroker(num_partitions=4) as b:
+            yield b
+        return
+    yield request.getfixturevalue("apache_kafka")
+
+
+def ours_only(broker: Any, why: str = "looks inside our broker") -> None:
+    if isinstance(broker, jvm.ApacheKafka):
+        pytest.skip(f"ours only: {why}")
+
+
+def is_apache(broker: Any) -> bool:
+    return isinstance(broker, jvm.ApacheKafka)
