@@ -227,10 +227,10 @@ class ApacheKafka:
 
     def _properties(self, i: int) -> str:
         rf = min(3, self.nodes)
-        voters = ",".join(f"{j + 1}@{LOOPBACK}:{self.controller_ports[j]}" for j in range(self.nodes))
+        voters = ",".join(f"{j}@{LOOPBACK}:{self.controller_ports[j]}" for j in range(self.nodes))
         props: dict[str, object] = {
             "process.roles": "broker,controller",
-            "node.id": i + 1,
+            "node.id": i,  # 0-based like EmbeddedBroker (node 0)
             "controller.quorum.voters": voters,
             "listeners": f"PLAINTEXT://{LOOPBACK}:{self.ports[i]},CONTROLLER://{LOOPBACK}:{self.controller_ports[i]}",
             "advertised.listeners": f"PLAINTEXT://{LOOPBACK}:{self.ports[i]}",
@@ -392,16 +392,15 @@ def apache_kafka(nodes: int = 1, **kwargs: object) -> Iterator[ApacheKafka]:
         yield kafka
 
 
-def _jar_version(pattern: str) -> str | None:
-    for jar in SPARK_LIB.glob(pattern):
-        stem = jar.name.removesuffix(".jar")
-        return stem[len(_artifact(jar.name)) + 1 :]
+def _jar_version(prefix: str) -> str | None:
+    for jar in SPARK_LIB.glob(f"{prefix}*.jar"):
+        return jar.name.removeprefix(prefix).removesuffix(".jar")
     return None
 
 
 def spark_peer_versions() -> dict[str, str | None]:
     """The Spark (of Spark's Kafka connector) and Delta versions peers/pom.xml resolved."""
-    return {"spark": _jar_version("spark-sql-kafka-0-10_2.13-*.jar"), "delta": _jar_version("delta-spark_2.13-*.jar")}
+    return {"spark": _jar_version("spark-sql-kafka-0-10_2.13-"), "delta": _jar_version("delta-spark_2.13-")}
 
 
 def delta_spark_usable() -> str | None:

@@ -25,4 +25,12 @@ if [ "${PYKAFKA_SKIP_PEERS:-0}" != "1" ]; then
             touch "$stamp"
         fi
     fi
+    # delta-spark runs only in the Spark minor it was built for: a small venv of its own with the
+    # pyspark matching <spark.version> in peers/pom.xml (peers/delta_spark.py runs in it).
+    spark_version="$(sed -n 's:.*<spark.version>\(.*\)</spark.version>.*:\1:p' peers/pom.xml)"
+    delta_venv=peers/target/delta-venv
+    if [ -n "$spark_version" ] && ! "$delta_venv/bin/python" -c "import pyspark, sys; sys.exit(pyspark.__version__ != '$spark_version')" 2>/dev/null; then
+        "$PYTHON" -m venv "$delta_venv"
+        "$delta_venv/bin/python" -m pip install --quiet "pyspark==$spark_version" pyarrow
+    fi
 fi

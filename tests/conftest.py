@@ -13,7 +13,7 @@ import pytest
 os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
 
 from broker_embedded import EmbeddedBroker  # noqa: E402
-from tests.peers.fixtures import apache_kafka, apache_kafka_cluster, java_client  # noqa: E402, F401
+from tests.peers.fixtures import apache_kafka, apache_kafka_cluster, either_broker, java_client  # noqa: E402, F401
 
 
 @pytest.fixture(scope="module")

@@ -224,9 +224,16 @@ def check_roundtrip(
 # --------------------------------------------------------------------------------------------
 
 
+def _remote(b: Any) -> bool:
+    """A broker we cannot look inside (the real Apache Kafka peer): inspect it over the wire."""
+    return not hasattr(b, "call")
+
+
 def stored_log(b: Any, topic: str, partition: int) -> bytes:
     """The raw batches of a partition's log (log start to high watermark), read on the broker's
-    loop thread."""
+    loop thread (ours) or fetched over the wire, batches as stored (a remote broker)."""
+    if _remote(b):
+        return _fetched_log(b.bootstrap_servers, topic, partition)
 
     def read(broker: Any) -> bytes:
         p = broker.partition(topic, partition)
@@ -244,17 +251,99 @@ def stored_log(b: Any, topic: str, partition: int) -> bytes:
     return b.call(read)
 
 
+def _fetched_log(bootstrap: str, topic: str, partition: int) -> bytes:
+    from kafka_wire.protocol.messages import fetch_request
+    from tests.integration import wire_util as w
+
+    out = bytearray()
+    with w.connect(bootstrap) as conn:
+        offset = w.list_offset(conn, topic, partition, -2)
+        end = w.list_offset(conn, topic, partition)
+        version = min(conn.best_version(1), 12)
+        while offset < end:
+            req = fetch_request.FetchRequest(
+                replica_id=-1,
+                max_wait_ms=0,
+                min_bytes=0,
+                max_bytes=8 << 20,
+                isolation_level=0,
+                topics=[
+                    fetch_request.FetchTopic(
+                        topic=topic,
+                        partitions=[
+                            fetch_request.FetchPartition(
+                                partition=partition, fetch_offset=offset, partition_max_bytes=4 << 20
+                            )
+                        ],
+                    )
+                ],
+            )
+            data = bytes(conn.request(1, req, version=version).responses[0].partitions[0].records or b"")
+            before = offset
+            for pos, h in iter_batches(data, allow_partial_tail=True):
+                if h.next_offset <= offset:
+                    continue
+                out += data[pos : pos + h.size]
+                offset = h.next_offset
+            if offset == before:
+                break
+    return bytes(out)
+
+
 def stored_batches(b: Any, topic: str, partition: int) -> list[BatchHeader]:
     """Headers of every batch of a partition's log."""
     return [h for _, h in iter_batches(stored_log(b, topic, partition))]
 
 
 def create_topic(b: Any, name: str, partitions: int = 4, configs: dict[str, Any] | None = None) -> None:
+    if _remote(b):
+        _admin_create_topic(b.bootstrap_servers, name, partitions, configs or {})
+        return
     b.call(lambda broker: broker.create_topic(name, partitions, 1, dict(configs or {})))
+
+
+def _admin_create_topic(bootstrap: str, name: str, partitions: int, configs: dict[str, Any]) -> None:
+    from confluent_kafka.admin import AdminClient, NewTopic
+
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    admin.create_topics([NewTopic(name, partitions, 1, config={k: str(v) for k, v in configs.items()})])[name].result(
+        30
+    )
+    # creation is asynchronous in a real cluster: wait until every partition has a leader
+    wait_until(
+        lambda: (
+            (md := admin.list_topics(name, timeout=5).topics.get(name)) is not None
+            and md.error is None
+            and len(md.partitions) == partitions
+            and all(p.leader >= 0 for p in md.partitions.values())
+        ),
+        timeout=30,
+        what=f"{name}: a leader for every partition",
+    )
+    # and every leader already answers for its partition (a first produce would otherwise be
+    # retried after NOT_LEADER, out of send order)
+    from tests.integration import wire_util as w
+
+    def leads_all() -> bool:
+        try:
+            with w.connect(bootstrap) as conn:
+                return all(w.list_offset(conn, name, p) == 0 for p in range(partitions))
+        except Exception:  # noqa: BLE001 - not yet
+            return False
+
+    wait_until(leads_all, timeout=30, what=f"{name}: every leader answers ListOffsets")
 
 
 def delete_topic(b: Any, name: str) -> None:
     """Free the disk a big test used (ignores a topic that is already gone)."""
+    if _remote(b):
+        from confluent_kafka.admin import AdminClient
+
+        try:
+            AdminClient({"bootstrap.servers": b.bootstrap_servers}).delete_topics([name])[name].result(30)
+        except Exception:  # noqa: BLE001 - already gone
+            pass
+        return
 
     def run(broker: Any) -> None:
         if broker.topics.get(name) is not None:
@@ -264,10 +353,20 @@ def delete_topic(b: Any, name: str) -> None:
 
 
 def log_start(b: Any, topic: str, partition: int) -> int:
+    if _remote(b):
+        from tests.integration import wire_util as w
+
+        with w.connect(b.bootstrap_servers) as conn:
+            return w.list_offset(conn, topic, partition, -2)
     return b.call(lambda broker: broker.partition(topic, partition).log_start_offset)
 
 
 def hw(b: Any, topic: str, partition: int) -> int:
+    if _remote(b):
+        from tests.integration import wire_util as w
+
+        with w.connect(b.bootstrap_servers) as conn:
+            return w.list_offset(conn, topic, partition)
     return b.call(lambda broker: broker.partition(topic, partition).high_watermark)
 
 

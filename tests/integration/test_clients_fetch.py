@@ -28,6 +28,7 @@ from tests.integration.clients_util import (
     now_ms,
     stored_batches,
 )
+from tests.peers.fixtures import ours_only
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -37,6 +38,12 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 LONG_WAIT_MS = 3000
 PRODUCE_DELAY = 0.3
+
+
+@pytest.fixture(scope="module")
+def broker(either_broker: Any) -> Any:
+    """Differential: every test of this module runs against our broker, then real Apache Kafka."""
+    return either_broker
 
 
 def _produce_later(bootstrap: str, topic: str, delay: float, sent_at: list[float]) -> threading.Thread:
@@ -275,6 +282,7 @@ FIRST_OFFSET = {"confluent": _ck_first_offset, "kafka-python": _kp_first_offset,
 def test_offset_below_log_start_resets_to_earliest(broker, topic_name, client):
     """Seek to 0 after DeleteRecords moved the log start to 30: OFFSET_OUT_OF_RANGE, and the
     consumer resets (earliest) to the new log start."""
+    ours_only(broker)  # looks inside our broker
     create_topic(broker, topic_name, 1)
     ck_produce(broker.bootstrap_servers, topic_name, make_specs(50, partitions=1))
     broker.call(lambda br: br.partition(topic_name, 0).delete_records_before(30))

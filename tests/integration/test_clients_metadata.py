@@ -5,13 +5,21 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from broker_embedded import EmbeddedBroker
 from tests.integration.clients_util import CLIENTS, create_topic
+from tests.peers.fixtures import ours_only
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture(scope="module")
+def broker(either_broker: Any) -> Any:
+    """Differential: every test of this module runs against our broker, then real Apache Kafka."""
+    return either_broker
 
 
 def _produce_one(client: str, bootstrap: str, topic: str, timeout_s: float) -> tuple[int, int]:
@@ -62,6 +70,7 @@ def _broker_partitions(b: EmbeddedBroker, topic: str) -> int | None:
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("client", CLIENTS)
 def test_produce_to_unknown_topic_auto_creates_it(broker, topic_name, client):
+    ours_only(broker)  # looks inside our broker
     assert _broker_partitions(broker, topic_name) is None
     partition, offset = _produce_one(client, broker.bootstrap_servers, topic_name, 20)
     assert offset == 0 and 0 <= partition < 4
@@ -77,6 +86,7 @@ def test_produce_to_unknown_topic_auto_creates_it(broker, topic_name, client):
 @pytest.mark.timeout(60)
 def test_consumer_metadata_does_not_auto_create(broker, topic_name):
     """Consumers ask with allow_auto_topic_creation=false (Metadata v4+): the broker must honour it."""
+    ours_only(broker)  # looks inside our broker
     from confluent_kafka import Consumer
 
     c = Consumer({"bootstrap.servers": broker.bootstrap_servers, "group.id": "g", "allow.auto.create.topics": False})

@@ -22,12 +22,19 @@ from tests.integration.clients_util import (
     stored_batches,
     wait_until,
 )
+from tests.peers.fixtures import ours_only
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 BATCHES = 5
 PER_BATCH = 20
 STEP = 10  # ms between consecutive records' timestamps
+
+
+@pytest.fixture(scope="module")
+def broker(either_broker: Any) -> Any:
+    """Differential: every test of this module runs against our broker, then real Apache Kafka."""
+    return either_broker
 
 
 def produce_batches(bootstrap: str, topic: str, partition: int, batches: Sequence[Sequence[Spec]]) -> None:
@@ -160,6 +167,7 @@ def test_unordered_timestamps_inside_a_batch(broker, topic_name):
 def retained_topic(broker) -> tuple[str, list[int], int]:
     """Small segments, old records then recent ones, retention.ms of a minute: the broker's own
     retention pass (every second) deletes the old segments and moves the log start."""
+    ours_only(broker, "segment.bytes below Apache Kafka's 1 MiB minimum")
     topic = f"retained-{uuid.uuid4().hex[:8]}"
     create_topic(broker, topic, 1, {"segment.bytes": 2000, "retention.ms": 60_000})
     old = now_ms() - 7_200_000

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+from typing import Any
 
 import pytest
 
@@ -38,6 +39,12 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")  # kafka-p
 # 20k per codec, 100k per client over the five codecs.
 PER_CODEC = {"confluent": 100_000, "kafka-python": 20_000, "aiokafka": 20_000}
 PARTITIONS = range(4)
+
+
+@pytest.fixture(scope="module")
+def broker(either_broker: Any) -> Any:
+    """Differential: every test of this module runs against our broker, then real Apache Kafka."""
+    return either_broker
 
 
 def check_stored_codec(broker, topic: str, codec: str, counts: dict[int, int]) -> None:

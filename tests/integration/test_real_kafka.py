@@ -1,14 +1,14 @@
 """The same client-level checks against our EmbeddedBroker and against a real Apache Kafka
-(testcontainers `KafkaContainer`, KRaft) when a Docker engine is usable: produce/consume, admin
-operations, ListOffsets by timestamp and a few raw-protocol refusals. A difference between the two
-targets is a compatibility bug of ours.
+(the JVM peer from peers/pom.xml, KRaft combined mode, started once per test run by the
+``apache_kafka`` fixture): produce/consume, admin operations, ListOffsets by timestamp and a few
+raw-protocol refusals. A difference between the two targets is a compatibility bug of ours.
 
-Without Docker the apache-kafka target skips right away ("Docker engine not available: ...").
+Without the JVM peers (``./scripts/setup.sh`` resolves them with Maven) the apache target skips,
+except under CI=true, where it fails.
 """
 
 from __future__ import annotations
 
-import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -26,55 +26,15 @@ from tests.integration import wire_util as w
 
 pytestmark = pytest.mark.timeout(300)
 
-KAFKA_IMAGE = "confluentinc/cp-kafka:7.6.0"
-DOCKER_PROBE_TIMEOUT = 5.0
 
-
-def docker_unavailable_reason() -> str | None:
-    """None when a Docker engine answers a ping within a few seconds, else why not."""
-    result: list[str | None] = []
-
-    def probe() -> None:
-        try:
-            import docker
-
-            client = docker.from_env(timeout=3)
-            try:
-                client.ping()
-            finally:
-                client.close()
-            result.append(None)
-        except Exception as e:  # no socket, no daemon, no permission, no package...
-            result.append(f"{type(e).__name__}: {e}")
-
-    t = threading.Thread(target=probe, daemon=True)
-    t.start()
-    t.join(DOCKER_PROBE_TIMEOUT)
-    if not result:
-        return f"Docker engine not available: no answer within {DOCKER_PROBE_TIMEOUT}s"
-    return None if result[0] is None else f"Docker engine not available: {result[0]}"
-
-
-@pytest.fixture(scope="module", params=["embedded", pytest.param("apache-kafka", marks=pytest.mark.docker)])
+@pytest.fixture(scope="module", params=["embedded", "apache-kafka"])
 def target(request: pytest.FixtureRequest) -> Iterator[str]:
     """Bootstrap servers of the target under test."""
     if request.param == "embedded":
         with EmbeddedBroker(num_partitions=1) as b:
             yield b.bootstrap_servers
         return
-    reason = docker_unavailable_reason()
-    if reason is not None:
-        pytest.skip(reason)
-    try:
-        from testcontainers.community.kafka import KafkaContainer
-    except ImportError:  # older testcontainers
-        from testcontainers.kafka import KafkaContainer  # type: ignore[no-redef]
-    container = KafkaContainer(KAFKA_IMAGE).with_kraft()
-    container.start()
-    try:
-        yield container.get_bootstrap_server()
-    finally:
-        container.stop()
+    yield request.getfixturevalue("apache_kafka").bootstrap_servers
 
 
 def _admin(bootstrap: str) -> AdminClient:
@@ -272,11 +232,3 @@ CHECKS = [check_produce_consume, check_admin, check_list_offsets_by_timestamp, c
 @pytest.mark.parametrize("check", CHECKS, ids=[c.__name__.removeprefix("check_") for c in CHECKS])
 def test_against_target(target: str, check: Any) -> None:
     check(target)
-
-
-def test_docker_probe_is_quick() -> None:
-    """The probe never hangs: it answers (either way) within its own time limit."""
-    t0 = time.monotonic()
-    reason = docker_unavailable_reason()
-    assert time.monotonic() - t0 < DOCKER_PROBE_TIMEOUT + 1
-    assert reason is None or reason.startswith("Docker engine not available: ")

@@ -59,7 +59,7 @@ def spark() -> Iterator[object]:
     session.stop()
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def spark_with(spark: object) -> Callable[..., object]:
     """``spark_with(kafka=True, delta=False)`` -> the shared session, or skip (fail under CI for
     Kafka's connector) when it lacks a requested peer."""
