@@ -11,11 +11,13 @@ import tempfile
 import time
 import uuid
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from confluent_kafka import Consumer, Producer
 
 from broker_embedded import EmbeddedCluster
+from peers import jvm
 from tests.integration.cluster_util import cluster, create_topic, wait_full_isr
 from tests.peers.fixtures import JavaClient, JsonLines
 
@@ -150,9 +152,34 @@ def test_consumer_groups_describe_shows_lag(java_client: JavaClient, any_bootstr
 # --- verifiable producer + consumer with a broker SIGKILL -----------------------------------------
 
 
-@pytest.fixture(params=[1, 3], ids=["single", "cluster3"])
-def our_cluster(request: pytest.FixtureRequest) -> Iterator[EmbeddedCluster]:
-    n = request.param
+class _ApacheAsCluster:
+    """The session's 3-node Apache Kafka behind EmbeddedCluster's few methods the test uses: the
+    same scenario run against the reference, so the test itself is checked too."""
+
+    def __init__(self, kafka: jvm.ApacheKafka) -> None:
+        self.kafka = kafka
+        self.num_brokers = kafka.nodes
+        self.bootstrap_servers = kafka.bootstrap_servers
+
+    def leader(self, topic: str, partition: int) -> int:
+        from confluent_kafka.admin import AdminClient
+
+        md = AdminClient({"bootstrap.servers": self.bootstrap_servers}).list_topics(topic, timeout=10)
+        return int(md.topics[topic].partitions[partition].leader)
+
+    def kill(self, node: int) -> None:
+        self.kafka.kill(node)
+
+    def start(self, node: int) -> None:
+        self.kafka.start(node)
+
+
+@pytest.fixture(params=["single", "cluster3", "apache3"])
+def our_cluster(request: pytest.FixtureRequest) -> Iterator[Any]:
+    if request.param == "apache3":
+        yield _ApacheAsCluster(request.getfixturevalue("apache_kafka_cluster"))
+        return
+    n = 1 if request.param == "single" else 3
     configs = {"min.insync.replicas": 2} if n == 3 else {}
     with cluster(n, **configs) as c:
         yield c
@@ -167,13 +194,13 @@ def _consumed(consumer: JsonLines) -> set[tuple[int, int, str]]:
 
 
 def test_verifiable_producer_consumer_survive_broker_sigkill(
-    java_client: JavaClient, our_cluster: EmbeddedCluster, tmp_path: object
+    java_client: JavaClient, our_cluster: Any, tmp_path: object
 ) -> None:
     c = our_cluster
     n = c.num_brokers
     topic, group = _name("verifiable"), _name("verifiable-group")
-    create_topic(c.bootstrap_servers, topic, partitions=3, rf=n)
-    if n == 3:
+    create_topic(c.bootstrap_servers, topic, partitions=3, rf=n, **({"min.insync.replicas": "2"} if n == 3 else {}))
+    if isinstance(c, EmbeddedCluster) and n == 3:
         wait_full_isr(c, topic, partitions=3)
     config = tempfile.NamedTemporaryFile("w", suffix=".properties", delete=False)  # noqa: SIM115
     config.write("enable.idempotence=true\nacks=all\nretries=2147483647\ndelivery.timeout.ms=120000\n")
