@@ -258,6 +258,61 @@ def _stream_noop(spark: Any, fmt: str, bootstrap: str, topic: str) -> int:
         q.stop()
 
 
+def bench_delta(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
+    """Exactly-once Kafka -> Delta: pykafka -> pykafka-delta (this pyspark) vs Spark's Kafka source
+    -> foreachBatch(delta-spark with txnAppId/txnVersion) (delta-spark's pyspark, its own JVM)."""
+    from peers import delta_spark
+
+    out: dict[str, Any] = {}
+    ours = Ours(tmp / "delta-ours")
+    (tmp / "delta-ours").mkdir(parents=True)
+    bootstrap, _ = ours.start()
+    spark = spark_session()
+    try:
+        for size in args.sizes:
+            n = args.spark_records if size < 1024 else args.spark_records // 2
+            topic = f"delta-{size}-{uuid.uuid4().hex[:8]}"
+            produce(bootstrap, topic, n, size)
+            samples: dict[str, list[float]] = {"delta-spark": [], "pykafka-delta": []}
+            for attempt in range(args.repeat):
+                path = str(tmp / f"theirs-{size}-{attempt}")
+                r = delta_spark.run("kafka-to-delta", path, bootstrap, topic, str(args.delta_per_trigger), timeout=900)
+                if r["rows"] != n:
+                    raise RuntimeError(f"delta-spark wrote {r['rows']} rows, expected {n}")
+                samples["delta-spark"].append(n / r["seconds"])
+                path = str(tmp / f"ours-{size}-{attempt}")
+                reader = (
+                    spark.readStream.format("pykafka")
+                    .option("kafka.bootstrap.servers", bootstrap)
+                    .option("subscribe", topic)
+                    .option("startingOffsets", "earliest")
+                )
+                if args.delta_per_trigger:
+                    reader = reader.option("maxOffsetsPerTrigger", str(args.delta_per_trigger))
+                t0 = time.perf_counter()
+                q = (
+                    reader.load()
+                    .writeStream.format("pykafka-delta")
+                    .option("checkpointLocation", str(tmp / f"ours-cp-{size}-{attempt}"))
+                    .trigger(availableNow=True)
+                    .start(path)
+                )
+                q.awaitTermination(900)
+                seconds = time.perf_counter() - t0
+                from deltalake import DeltaTable
+
+                rows = DeltaTable(path).to_pyarrow_dataset().count_rows()
+                if rows != n:
+                    raise RuntimeError(f"pykafka-delta wrote {rows} rows, expected {n}")
+                samples["pykafka-delta"].append(n / seconds)
+            out[str(size)] = {k: statistics.median(v) for k, v in samples.items()}
+            print(f"[delta] {size} B: {out[str(size)]}", file=sys.stderr)
+    finally:
+        ours.stop()
+        spark.stop()
+    return out
+
+
 def _timed(fn: Callable[[], int]) -> tuple[float, int]:
     t0 = time.perf_counter()
     n = fn()
@@ -407,6 +462,18 @@ def render(results: dict[str, Any], command: str) -> str:
             ratio = _ratio(row["pykafka"], row["kafka"])
             parts.append(f"| {size} B | {_f(row['kafka'], 0)} | {_f(row['pykafka'], 0)} | {ratio} |")
         parts.append("")
+    if "delta" in results:
+        parts += [
+            "### Exactly-once Kafka → Delta: `pykafka` → `pykafka-delta` vs Spark's `kafka` → "
+            "`foreachBatch` delta-spark with `txnAppId`/`txnVersion` (records/s, our broker)",
+            "",
+            "| size | delta-spark | pykafka-delta | pykafka-delta/delta-spark |",
+            "|---:|---:|---:|---:|",
+        ]
+        for size, row in results["delta"].items():
+            ratio = _ratio(row["pykafka-delta"], row["delta-spark"])
+            parts.append(f"| {size} B | {_f(row['delta-spark'], 0)} | {_f(row['pykafka-delta'], 0)} | {ratio} |")
+        parts.append("")
     notes = list(results.get("notes", []))
     if notes:
         parts += ["Notes:", ""] + [f"- {n}" for n in notes] + [""]
@@ -416,7 +483,8 @@ def render(results: dict[str, Any], command: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--parts", default="brokers,spark", help="brokers,spark (default both)")
+    ap.add_argument("--parts", default="brokers,spark,delta", help="brokers,spark,delta (default all)")
+    ap.add_argument("--delta-per-trigger", type=int, default=0, help="maxOffsetsPerTrigger of the Delta runs")
     ap.add_argument("--sizes", default="100,1024", type=lambda s: [int(x) for x in s.split(",")])
     ap.add_argument("--records", type=int, default=200_000, help="broker runs (half from 1 KiB)")
     ap.add_argument("--spark-records", type=int, default=200_000, help="Spark runs (half from 1 KiB)")
@@ -451,6 +519,8 @@ def main(argv: list[str] | None = None) -> int:
             results["brokers"] = bench_brokers(args, Path(tmp) / "b")
         if "spark" in parts:
             results["spark"] = bench_spark(args, Path(tmp) / "s")
+        if "delta" in parts:
+            results["delta"] = bench_delta(args, Path(tmp) / "d")
     results["load_avg_end"] = report.load_average()
     command = "python -m bench.peers_side_by_side " + " ".join(argv if argv is not None else sys.argv[1:])
     results["command"] = command.strip()

@@ -4,6 +4,9 @@ Spark that delta-spark was built for) so it never shares a JVM with the tests' S
     python -m peers.delta_spark read PATH             -> JSON: rows, version, txns, history
     python -m peers.delta_spark stream PATH           -> JSON: rows seen by readStream.format("delta")
     python -m peers.delta_spark append PATH N K TAG   -> K delta-spark commits of N rows each
+    python -m peers.delta_spark kafka-to-delta PATH BOOTSTRAP TOPIC MAX_PER_TRIGGER
+        -> Spark's Kafka source into delta-spark through foreachBatch with txnAppId/txnVersion
+           (Delta's idempotent-writes recipe), Trigger.AvailableNow; rows and seconds
 
 Prints one JSON object on the last line of stdout. :func:`run` calls it from the tests/bench.
 """
@@ -31,7 +34,7 @@ def available() -> str | None:
     from peers import jvm
 
     if jvm.spark_peer_versions()["delta"] is None:
-        return f"delta-spark is not in {jvm.SPARK_LIB}: run ./scripts/setup.sh"
+        return f"delta-spark is not in {jvm.DELTA_LIB}: run ./scripts/setup.sh"
     return None
 
 
@@ -77,11 +80,11 @@ def popen(*args: str) -> subprocess.Popen[str]:
 # --- inside the delta venv ------------------------------------------------------------------------
 
 
-def _session() -> Any:
+def _session(kafka: bool = False) -> Any:
     from peers import jvm
 
     return jvm.spark_with(
-        kafka=False,
+        kafka=kafka,
         delta=True,
         master="local[1]",
         **{
@@ -172,12 +175,45 @@ def _append(path: str, n: int, k: int, tag: str) -> dict[str, Any]:
     return {"commits": k, "rows": n * k, "seconds": seconds}
 
 
+def _kafka_to_delta(path: str, bootstrap: str, topic: str, per_trigger: str) -> dict[str, Any]:
+    spark = _session(kafka=True)
+    app_id = f"bench-{os.getpid()}"
+
+    def write(df: Any, batch_id: int) -> None:
+        (df.write.format("delta").option("txnAppId", app_id).option("txnVersion", batch_id).mode("append").save(path))
+
+    cp = tempfile.mkdtemp(prefix="delta-bench-cp-")
+    reader = (
+        spark.readStream.format("kafka")
+        .option("kafka.bootstrap.servers", bootstrap)
+        .option("subscribe", topic)
+        .option("startingOffsets", "earliest")
+    )
+    if per_trigger != "0":
+        reader = reader.option("maxOffsetsPerTrigger", per_trigger)
+    t0 = time.perf_counter()
+    q = (
+        reader.load()
+        .writeStream.foreachBatch(write)
+        .option("checkpointLocation", cp)
+        .trigger(availableNow=True)
+        .start()
+    )
+    q.awaitTermination(900)
+    seconds = time.perf_counter() - t0
+    rows = spark.read.format("delta").load(path).count()
+    spark.stop()
+    return {"rows": rows, "seconds": seconds}
+
+
 def main(argv: list[str]) -> int:
     cmd, path = argv[0], argv[1]
     if cmd == "read":
         result = _read(path)
     elif cmd == "stream":
         result = _stream(path)
+    elif cmd == "kafka-to-delta":
+        result = _kafka_to_delta(path, argv[2], argv[3], argv[4])
     elif cmd == "append":
         result = _append(path, int(argv[2]), int(argv[3]), argv[4])
     else:

@@ -1,7 +1,7 @@
 """The JVM peers: real Apache Kafka brokers, the Java clients and tools, Spark's own jars.
 
 Everything here runs from the jars ``scripts/setup.sh`` resolved with Maven
-(``peers/pom.xml``) into ``peers/target/kafka-lib`` and ``peers/target/spark-lib``; nothing
+(``peers/pom.xml``) into ``peers/target/{kafka,spark-kafka,delta}-lib``; nothing
 is downloaded at run time. Used by the tests (``tests/peers/fixtures.py``) and by ``bench/``.
 
 * :class:`ApacheKafka` -- one or more Apache Kafka nodes in KRaft combined mode
@@ -32,7 +32,9 @@ from typing import Any
 REPO_ROOT = Path(__file__).resolve().parent.parent
 PEERS_DIR = REPO_ROOT / "peers"
 KAFKA_LIB = PEERS_DIR / "target" / "kafka-lib"
-SPARK_LIB = PEERS_DIR / "target" / "spark-lib"
+SPARK_KAFKA_LIB = PEERS_DIR / "target" / "spark-kafka-lib"
+DELTA_LIB = PEERS_DIR / "target" / "delta-lib"
+SPARK_LIB = SPARK_KAFKA_LIB  # where the Spark connector's version is read
 LOG4J_CONFIG = PEERS_DIR / "log4j2.properties"
 LOOPBACK = "127.0.0.1"
 
@@ -70,7 +72,7 @@ def kafka_peers_available() -> bool:
 
 
 def spark_peers_available() -> bool:
-    return SPARK_LIB.is_dir() and any(SPARK_LIB.glob("spark-sql-kafka-0-10_*.jar"))
+    return SPARK_KAFKA_LIB.is_dir() and any(SPARK_KAFKA_LIB.glob("spark-sql-kafka-0-10_*.jar"))
 
 
 def _require_kafka_lib() -> None:
@@ -161,18 +163,20 @@ def _random_cluster_id() -> str:
     return base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
 
 
-def spark_jars() -> list[str]:
-    """Jars to put on ``spark.jars`` for Spark's Kafka connector and delta-spark.
+def spark_jars(kafka: bool = True, delta: bool = True) -> list[str]:
+    """Jars to put on ``spark.jars`` for Spark's Kafka connector and/or delta-spark.
 
     Only jars whose artifact pyspark does not already ship: two versions of Scala, Jackson,
     Hadoop or Parquet on one classpath break Spark.
     """
     if not spark_peers_available():
-        raise PeersMissing(f"{SPARK_LIB} is missing: run ./scripts/setup.sh (needs mvn)")
+        raise PeersMissing(f"{SPARK_KAFKA_LIB} is missing: run ./scripts/setup.sh (needs mvn)")
     import pyspark
 
     shipped = {_artifact(p.name) for p in (Path(pyspark.__file__).parent / "jars").glob("*.jar")}
-    return sorted(str(p) for p in SPARK_LIB.glob("*.jar") if _artifact(p.name) not in shipped)
+    folders = ([SPARK_KAFKA_LIB] if kafka else []) + ([DELTA_LIB] if delta else [])
+    jars = {p.name: p for folder in folders for p in folder.glob("*.jar") if _artifact(p.name) not in shipped}
+    return sorted(str(p) for p in jars.values())
 
 
 def _artifact(jar_name: str) -> str:
@@ -392,15 +396,18 @@ def apache_kafka(nodes: int = 1, **kwargs: object) -> Iterator[ApacheKafka]:
         yield kafka
 
 
-def _jar_version(prefix: str) -> str | None:
-    for jar in SPARK_LIB.glob(f"{prefix}*.jar"):
+def _jar_version(folder: Path, prefix: str) -> str | None:
+    for jar in folder.glob(f"{prefix}*.jar"):
         return jar.name.removeprefix(prefix).removesuffix(".jar")
     return None
 
 
 def spark_peer_versions() -> dict[str, str | None]:
     """The Spark (of Spark's Kafka connector) and Delta versions peers/pom.xml resolved."""
-    return {"spark": _jar_version("spark-sql-kafka-0-10_2.13-"), "delta": _jar_version("delta-spark_2.13-")}
+    return {
+        "spark": _jar_version(SPARK_KAFKA_LIB, "spark-sql-kafka-0-10_2.13-"),
+        "delta": _jar_version(DELTA_LIB, "delta-spark_2.13-"),
+    }
 
 
 def delta_spark_usable() -> str | None:
@@ -413,7 +420,7 @@ def delta_spark_usable() -> str | None:
 
     versions = spark_peer_versions()
     if versions["delta"] is None or versions["spark"] is None:
-        return f"delta-spark is not in {SPARK_LIB} (run ./scripts/setup.sh)"
+        return f"delta-spark is not in {DELTA_LIB} (run ./scripts/setup.sh)"
     built_for = ".".join(versions["spark"].split(".")[:2])
     running = ".".join(pyspark.__version__.split(".")[:2])
     if built_for != running:
@@ -428,16 +435,11 @@ def spark_conf(kafka: bool = True, delta: bool = True) -> dict[str, str]:
     """SparkSession settings that put Spark's Kafka connector and/or delta-spark on the classpath
     from the local jars (never ``spark.jars.packages``). Raises :class:`PeersMissing` if asked
     for a peer that is not installed or (delta) cannot run in this pyspark."""
-    jars = spark_jars()
     if delta:
         reason = delta_spark_usable()
         if reason:
             raise PeersMissing(reason)
-    else:
-        jars = [j for j in jars if "delta" not in Path(j).name and "unitycatalog" not in Path(j).name]
-    if not kafka:
-        jars = [j for j in jars if "kafka" not in Path(j).name and "commons-pool2" not in Path(j).name]
-    conf = {"spark.jars": ",".join(jars)}
+    conf = {"spark.jars": ",".join(spark_jars(kafka=kafka, delta=delta))}
     if delta:
         conf["spark.sql.extensions"] = "io.delta.sql.DeltaSparkSessionExtension"
         conf["spark.sql.catalog.spark_catalog"] = "org.apache.spark.sql.delta.catalog.DeltaCatalog"

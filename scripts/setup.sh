@@ -20,7 +20,7 @@ if [ "${PYKAFKA_SKIP_PEERS:-0}" != "1" ]; then
         if ! command -v mvn >/dev/null || ! command -v java >/dev/null; then
             echo "setup.sh: mvn/java not found: the JVM peer tests will skip" >&2
         else
-            rm -rf peers/target/kafka-lib peers/target/spark-lib
+            rm -rf peers/target/kafka-lib peers/target/spark-kafka-lib peers/target/delta-lib peers/target/spark-lib
             mvn -q -B -f peers/pom.xml package || mvn -q -B -f peers/pom.xml package
             touch "$stamp"
         fi

@@ -2,7 +2,7 @@
 
 When the JVM peers are installed (scripts/setup.sh), that one session also carries Spark's own
 Kafka connector (``format("kafka")``) and, when it can run in this pyspark, delta-spark, from the
-local jars in peers/target/spark-lib. Tests that need them ask for ``spark_with(kafka=..., delta=...)``.
+local jars in peers/target/spark-kafka-lib and delta-lib. Tests that need them ask for ``spark_with(kafka=..., delta=...)``.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ MISSING: dict[str, str] = {}
 
 def _peer_conf() -> dict[str, str]:
     if not jvm.spark_peers_available():
-        reason = f"Spark's Kafka connector is not in {jvm.SPARK_LIB}: run ./scripts/setup.sh (needs mvn)"
+        reason = f"Spark's Kafka connector is not in {jvm.SPARK_KAFKA_LIB}: run ./scripts/setup.sh (needs mvn)"
         MISSING["kafka"] = MISSING["delta"] = reason
         return {}
     SESSION_PEERS["kafka"] = True
