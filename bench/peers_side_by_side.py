@@ -274,12 +274,16 @@ def bench_delta(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
             topic = f"delta-{size}-{uuid.uuid4().hex[:8]}"
             produce(bootstrap, topic, n, size)
             samples: dict[str, list[float]] = {"delta-spark": [], "pykafka-delta": []}
-            for attempt in range(args.repeat):
+            for attempt in range(-1, args.repeat):  # attempt -1: ours' warm-up, not timed
                 path = str(tmp / f"theirs-{size}-{attempt}")
-                r = delta_spark.run("kafka-to-delta", path, bootstrap, topic, str(args.delta_per_trigger), timeout=900)
+                per = str(args.delta_per_trigger)
+                r = {"rows": n, "seconds": 0.0}
+                if attempt >= 0:
+                    r = delta_spark.run("kafka-to-delta", path, bootstrap, topic, per, timeout=900)
                 if r["rows"] != n:
                     raise RuntimeError(f"delta-spark wrote {r['rows']} rows, expected {n}")
-                samples["delta-spark"].append(n / r["seconds"])
+                if attempt >= 0:
+                    samples["delta-spark"].append(n / r["seconds"])
                 path = str(tmp / f"ours-{size}-{attempt}")
                 reader = (
                     spark.readStream.format("pykafka")
@@ -304,7 +308,8 @@ def bench_delta(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
                 rows = DeltaTable(path).to_pyarrow_dataset().count_rows()
                 if rows != n:
                     raise RuntimeError(f"pykafka-delta wrote {rows} rows, expected {n}")
-                samples["pykafka-delta"].append(n / seconds)
+                if attempt >= 0:
+                    samples["pykafka-delta"].append(n / seconds)
             out[str(size)] = {k: statistics.median(v) for k, v in samples.items()}
             print(f"[delta] {size} B: {out[str(size)]}", file=sys.stderr)
     finally:
