@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import os
 import sys
-import uuid
 from collections.abc import Iterator
 
 import pytest
 
 os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
 
+# pytest-pykafka's fixtures (kafka_broker, kafka_topic, ...): also an installed pytest11 entry point
+# of the same name, so this is a no-op once the package is (re)installed.
+pytest_plugins = ["pytest_pykafka.plugin"]
+
 from broker_embedded import EmbeddedBroker  # noqa: E402
+from pytest_pykafka.plugin import unique_topic_name  # noqa: E402
 from tests.peers.fixtures import apache_kafka, apache_kafka_cluster, either_broker, java_client  # noqa: E402, F401
 
 
@@ -24,5 +28,4 @@ def broker() -> Iterator[EmbeddedBroker]:
 
 @pytest.fixture
 def topic_name(request: pytest.FixtureRequest) -> str:
-    base = "".join(c if c.isalnum() else "-" for c in request.node.name)[:60]
-    return f"{base}-{uuid.uuid4().hex[:8]}"
+    return unique_topic_name(request)
