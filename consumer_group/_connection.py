@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from consumer_group.structs import GroupError
-from kafka_wire.client import BrokerConnection
+from kafka_wire.client.bootstrap import parse_bootstrap as _parse_bootstrap
+from kafka_wire.client.connection import BrokerConnection
 from kafka_wire.errors import ErrorCode, KafkaError, ProtocolDecodeError
 
 
@@ -23,20 +24,8 @@ class BrokerUnavailableError(GroupError):
 
 
 def parse_bootstrap(servers: str | Sequence[str]) -> list[tuple[str, int]]:
-    """`"h1:9092,h2:9092"` (or a list of such) -> [(host, port)]."""
-    items = servers.split(",") if isinstance(servers, str) else list(servers)
-    out = []
-    for item in items:
-        item = item.strip()
-        if not item:
-            continue
-        host, _, port = item.rpartition(":")
-        if not host or not port.isdigit():
-            raise ValueError(f"bad bootstrap server {item!r}: expected host:port")
-        out.append((host.strip("[]"), int(port)))
-    if not out:
-        raise ValueError("no bootstrap servers given")
-    return out
+    """`"h1:9092,h2:9092"` (or a list of such) -> [(host, port)]: the client stack's one parser."""
+    return _parse_bootstrap(servers, "bootstrap_servers")
 
 
 class Connection:

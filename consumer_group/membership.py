@@ -59,9 +59,9 @@ from consumer_group.structs import (
     RebalanceInProgressError,
     TopicPartition,
 )
+from kafka_wire.client.coordinator import find_coordinator_body, find_coordinator_result
 from kafka_wire.errors import ErrorCode, KafkaError, ProtocolDecodeError
 from kafka_wire.protocol.messages import (
-    find_coordinator_request,
     heartbeat_request,
     join_group_request,
     leave_group_request,
@@ -568,25 +568,16 @@ class GroupMember:
                 last = e
                 continue
             try:
-                rq = find_coordinator_request
                 v = conn.version(API_FIND_COORDINATOR)
-                if v >= 4:  # batched form (KIP-699)
-                    body = rq.FindCoordinatorRequest(key_type=0, coordinator_keys=[self.group_id])
-                else:
-                    body = rq.FindCoordinatorRequest(key=self.group_id, key_type=0)
+                body = find_coordinator_body(v, self.group_id)
                 resp = conn.request(API_FIND_COORDINATOR, body, v, timeout)
             except BrokerUnavailableError as e:
                 last = e
                 continue
             finally:
                 conn.close()
-            if v >= 4:
-                if not resp.coordinators:
-                    raise _CoordinatorLost("FindCoordinator returned no coordinator")
-                c = resp.coordinators[0]
-                code, node = _code(c.error_code), (c.node_id, c.host, c.port)
-            else:
-                code, node = _code(resp.error_code), (resp.node_id, resp.host, resp.port)
+            code, node_id, host, port = find_coordinator_result(v, resp)
+            node = (node_id, host, port)
             if code == ErrorCode.NONE:
                 return node
             if code in COORDINATOR_ERRORS:

@@ -6,11 +6,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from kafka_wire.errors import ErrorCode, KafkaError
-
-
-class TopicPartition(NamedTuple):
-    topic: str
-    partition: int
+from kafka_wire.types import TopicPartition
 
 
 class OffsetAndMetadata(NamedTuple):

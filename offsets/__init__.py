@@ -2,10 +2,11 @@
 points, the `{"topic": {"partition": next_offset}}` JSON form, offset-range splitting
 (minPartitions, maxRecordsPerPartition), the maxOffsetsPerTrigger split, and lag.
 
-Pure logic: no I/O, no Spark, no broker. Depends on nothing but the standard library. Two modules
-with I/O are imported explicitly, never from here: `offsets.delta_store` (offsets in a Delta
-table's app transactions, needs `deltalake`) and `offsets.group_lag` (a consumer group's lag and
-owners per partition, over `kafka_wire`). `offsets.group_offsets` is the group-mode offsets JSON.
+Pure logic: no I/O, no Spark, no broker. Depends on the standard library and `kafka_wire.types`.
+One module with I/O is imported explicitly, never from here: `offsets.delta_store` (offsets in a
+Delta table's app transactions, needs `deltalake`). A consumer group's lag and owners per
+partition is `connector.group_lag` (it needs the client stack and `consumer_group`).
+`offsets.group_offsets` is the group-mode offsets JSON.
 """
 
 from offsets.group_offsets import GROUP_KEY, GroupMark, batch_starts, decode_group_offsets, encode_group_offsets

@@ -18,7 +18,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-TopicPartition = tuple[str, int]
+from kafka_wire.types import TopicPartition, tp_str
+
 PartitionOffsets = dict[TopicPartition, int]
 
 EARLIEST = -2
@@ -29,11 +30,6 @@ STRATEGIES = ("error", "latest")
 
 class OffsetSpecError(ValueError):
     """A malformed offset/timestamp/assignment option; the message names the option."""
-
-
-def tp_str(tp: TopicPartition) -> str:
-    """`topic-partition`, the way Kafka prints a TopicPartition."""
-    return f"{tp[0]}-{tp[1]}"
 
 
 @dataclass(frozen=True)

@@ -17,14 +17,14 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from kafka_wire.types import TopicPartition
+
 RECOVERY_POINT_CHECKPOINT = "recovery-point-offset-checkpoint"
 LOG_START_OFFSET_CHECKPOINT = "log-start-offset-checkpoint"
 REPLICATION_OFFSET_CHECKPOINT = "replication-offset-checkpoint"
 LEADER_EPOCH_CHECKPOINT = "leader-epoch-checkpoint"
 
 CHECKPOINT_VERSION = 0
-
-TopicPartition = tuple[str, int]
 
 
 class CheckpointError(Exception):

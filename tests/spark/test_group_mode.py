@@ -31,7 +31,7 @@ from connector.options import (
 )
 from connector.source import KafkaInputPartition, PyKafkaStreamReader, read_partition
 from consumer_group import ASSIGNORS, CommitFailedError, GroupMember, TopicPartition
-from offsets.group_lag import group_lag
+from connector.group_lag import group_lag
 from offsets.group_offsets import (
     GROUP_KEY,
     GroupMark,

@@ -35,7 +35,7 @@ if __name__ != "__main__":
     import pytest
 
     from broker_embedded import EmbeddedBroker
-    from offsets.group_lag import GroupLag, group_lag
+    from connector.group_lag import GroupLag, group_lag
     from tests.spark.source_helpers import create_topic
 
 PARTITIONS = 12

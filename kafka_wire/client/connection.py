@@ -13,7 +13,7 @@ from typing import Any
 
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol import decode_response, encode_request
-from kafka_wire.protocol.messages import REQUESTS, api_versions_request, api_versions_response
+from kafka_wire.protocol.messages import REQUESTS, api_versions_request
 
 _i32 = struct.Struct(">i")
 
@@ -122,4 +122,4 @@ class BrokerConnection:
         self.close()
 
 
-__all__ = ["BrokerConnection", "ConnectionClosedError", "api_versions_response"]
+__all__ = ["BrokerConnection", "ConnectionClosedError"]

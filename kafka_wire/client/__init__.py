@@ -1,0 +1,76 @@
+"""The suite's one Kafka client stack.
+
+* `connection.BrokerConnection`: one blocking connection, version negotiation (ApiVersions);
+* `bootstrap.parse_bootstrap`: the one `bootstrap.servers` parser;
+* `config.ClientConfig`: settings under Kafka's config names, and the one translation from them;
+* `cluster.KafkaClient`: the metadata and leader cache, Metadata/ListOffsets/Fetch, coordinator
+  lookup, OffsetCommit/OffsetFetch without membership, retries and backoff;
+* `coordinator`: FindCoordinator/OffsetCommit/OffsetFetch bodies shared with `consumer_group`.
+
+Names are loaded lazily, so `kafka_wire.client.config` can be imported without the codecs.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from kafka_wire.client.bootstrap import parse_bootstrap
+    from kafka_wire.client.cluster import (
+        EARLIEST_TIMESTAMP,
+        LATEST_TIMESTAMP,
+        ClusterMetadata,
+        KafkaClient,
+        KafkaClientError,
+        PartitionFetch,
+        PendingFetch,
+        TopicInfo,
+        UnknownTopicOrPartitionError,
+    )
+    from kafka_wire.client.config import READ_COMMITTED, READ_UNCOMMITTED, ClientConfig
+    from kafka_wire.client.connection import BrokerConnection, ConnectionClosedError
+
+_WHERE = {
+    "BrokerConnection": "connection",
+    "ConnectionClosedError": "connection",
+    "parse_bootstrap": "bootstrap",
+    "ClientConfig": "config",
+    "READ_COMMITTED": "config",
+    "READ_UNCOMMITTED": "config",
+    "EARLIEST_TIMESTAMP": "cluster",
+    "LATEST_TIMESTAMP": "cluster",
+    "ClusterMetadata": "cluster",
+    "KafkaClient": "cluster",
+    "KafkaClientError": "cluster",
+    "PartitionFetch": "cluster",
+    "PendingFetch": "cluster",
+    "TopicInfo": "cluster",
+    "UnknownTopicOrPartitionError": "cluster",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'kafka_wire.client' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"kafka_wire.client.{module}"), name)
+
+
+__all__ = [
+    "EARLIEST_TIMESTAMP",
+    "LATEST_TIMESTAMP",
+    "READ_COMMITTED",
+    "READ_UNCOMMITTED",
+    "BrokerConnection",
+    "ClientConfig",
+    "ClusterMetadata",
+    "ConnectionClosedError",
+    "KafkaClient",
+    "KafkaClientError",
+    "PartitionFetch",
+    "PendingFetch",
+    "TopicInfo",
+    "UnknownTopicOrPartitionError",
+    "parse_bootstrap",
+]

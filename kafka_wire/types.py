@@ -1,0 +1,20 @@
+"""Value types shared by every package of the suite (the broker, the clients, the connector)."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class TopicPartition(NamedTuple):
+    """A partition of a topic, as Kafka names it. A tuple: `("t", 0) == TopicPartition("t", 0)`."""
+
+    topic: str
+    partition: int
+
+
+def tp_str(tp: tuple[str, int]) -> str:
+    """`topic-partition`, the way Kafka prints a TopicPartition."""
+    return f"{tp[0]}-{tp[1]}"
+
+
+__all__ = ["TopicPartition", "tp_str"]
