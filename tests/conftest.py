@@ -16,7 +16,6 @@ os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
 pytest_plugins = ["pytest_pykafka.plugin"]
 
 from broker_embedded import EmbeddedBroker  # noqa: E402
-from pytest_pykafka.plugin import unique_topic_name  # noqa: E402
 from tests.peers.fixtures import apache_kafka, apache_kafka_cluster, either_broker, java_client  # noqa: E402, F401
 
 
@@ -28,4 +27,6 @@ def broker() -> Iterator[EmbeddedBroker]:
 
 @pytest.fixture
 def topic_name(request: pytest.FixtureRequest) -> str:
+    from pytest_pykafka.plugin import unique_topic_name  # imported late: pytest rewrites the plugin's asserts
+
     return unique_topic_name(request)

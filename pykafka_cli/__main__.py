@@ -1,0 +1,3 @@
+from pykafka_cli.main import main
+
+raise SystemExit(main())

@@ -1,0 +1,151 @@
+"""``pykafka groups``: list, describe (members, assignments, committed offsets, lag), reset offsets,
+delete (kafka-consumer-groups)."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+from typing import Any
+
+from pykafka_cli.kafka import CliError, admin, partitions_of, wait
+from pykafka_cli.output import emit
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("groups", help="list, describe, reset offsets of and delete consumer groups")
+    gsub = p.add_subparsers(dest="action", required=True)
+    gsub.add_parser("list", help="group ids with state")
+    d = gsub.add_parser("describe", help="per partition: owner, committed offset, latest offset, lag")
+    d.add_argument("group")
+    d.add_argument("--table", default=None, help="a pykafka-delta table the group writes to (its offsets win)")
+    d.add_argument("--members", action="store_true", help="one row per member with its assignment instead")
+    r = gsub.add_parser("reset-offsets", help="set the group's committed offsets (the group must be empty)")
+    r.add_argument("group")
+    r.add_argument("--topic", required=True)
+    r.add_argument("--partition", type=int, action="append", default=None, help="repeatable; default all")
+    how = r.add_mutually_exclusive_group(required=True)
+    how.add_argument("--to-earliest", action="store_true")
+    how.add_argument("--to-latest", action="store_true")
+    how.add_argument("--to-offset", type=int)
+    how.add_argument("--to-datetime", help="ISO 8601, e.g. 2026-01-01T00:00:00Z")
+    r.add_argument("--execute", action="store_true", help="commit the offsets (default: only show them)")
+    x = gsub.add_parser("delete", help="delete groups")
+    x.add_argument("groups", nargs="+")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.action == "list":
+        a = admin(args.bootstrap_server)  # keep the client alive until its futures complete
+        res = a.list_consumer_groups(request_timeout=args.timeout).result(args.timeout)
+        rows = [
+            {"group": g.group_id, "state": _state(g.state)}
+            for g in sorted(res.valid, key=lambda g: g.group_id)
+        ]
+        emit(rows, ["group", "state"], args.json)
+        if res.errors:
+            raise CliError("; ".join(str(e) for e in res.errors))
+        return 0
+    if args.action == "describe":
+        return _describe(args)
+    if args.action == "reset-offsets":
+        return _reset(args)
+    if args.action == "delete":
+        a = admin(args.bootstrap_server)
+        wait(a.delete_consumer_groups(args.groups, request_timeout=args.timeout), args.timeout)
+        emit([{"group": g, "deleted": True} for g in args.groups], ["group", "deleted"], args.json)
+        return 0
+    raise CliError(f"unknown action {args.action}")
+
+
+def _state(state: object) -> str:
+    """confluent's ConsumerGroupState.PREPARING_REBALANCE -> Kafka's "PreparingRebalance"."""
+    name = getattr(state, "name", str(state))
+    return "".join(w.capitalize() for w in name.split("_"))
+
+
+def _describe(args: argparse.Namespace) -> int:
+    from offsets.group_lag import GroupLagError, group_lag
+
+    try:
+        g = group_lag(args.bootstrap_server, args.group, offsets_table=args.table, timeout=args.timeout)
+    except GroupLagError as e:
+        raise CliError(str(e)) from e
+    if args.members:
+        rows = [
+            {"group": g.group_id, "state": g.state, "member": m, "assignment": [f"{t}-{p}" for t, p in tps]}
+            for m, tps in sorted(g.members.items())
+        ]
+        emit(rows, ["group", "state", "member", "assignment"], args.json)
+        return 0
+    if not g.partitions and g.state == "Dead":
+        raise CliError(f"group {args.group!r} does not exist")
+    rows = [
+        {
+            "group": g.group_id,
+            "state": g.state,
+            "topic": p.topic,
+            "partition": p.partition,
+            "committed": p.committed,
+            "table_committed": p.table_committed,
+            "latest": p.latest,
+            "lag": p.lag,
+            "owner": p.owner,
+            "client_id": p.client_id,
+            "host": p.host,
+        }
+        for p in g.partitions
+    ]
+    cols = ["group", "state", "topic", "partition", "committed", "latest", "lag", "owner", "host"]
+    if args.table:
+        cols.insert(5, "table_committed")
+    emit(rows, cols, args.json, title=f"{g.group_id} ({g.state}, total lag {g.total_lag})")
+    return 0
+
+
+def _reset(args: argparse.Namespace) -> int:
+    from confluent_kafka import Consumer, ConsumerGroupTopicPartitions, TopicPartition
+
+    parts = partitions_of(args.bootstrap_server, [args.topic], args.timeout)
+    if args.partition:
+        parts = [(t, p) for t, p in parts if p in args.partition]
+    consumer = Consumer({"bootstrap.servers": args.bootstrap_server, "group.id": "pykafka-cli-reset"})
+    try:
+        targets: list[TopicPartition] = []
+        if args.to_datetime:
+            try:
+                when = dt.datetime.fromisoformat(args.to_datetime.replace("Z", "+00:00"))
+            except ValueError as e:
+                raise CliError(f"--to-datetime must be ISO 8601, got {args.to_datetime!r}") from e
+            if when.tzinfo is None:
+                when = when.replace(tzinfo=dt.UTC)
+            millis = int(when.timestamp() * 1000)
+            found = consumer.offsets_for_times([TopicPartition(t, p, millis) for t, p in parts], args.timeout)
+            for f in found:
+                off = f.offset
+                if off < 0:  # no record at or after the time: the end of the log
+                    off = consumer.get_watermark_offsets(TopicPartition(f.topic, f.partition), args.timeout)[1]
+                targets.append(TopicPartition(f.topic, f.partition, off))
+        else:
+            for t, p in parts:
+                low, high = consumer.get_watermark_offsets(TopicPartition(t, p), args.timeout)
+                if args.to_earliest:
+                    off = low
+                elif args.to_latest:
+                    off = high
+                else:
+                    off = args.to_offset
+                    if not low <= off <= high:
+                        raise CliError(f"--to-offset {off} is outside {t}-{p}'s range [{low}, {high}]")
+                targets.append(TopicPartition(t, p, off))
+    finally:
+        consumer.close()
+    if args.execute:
+        req = ConsumerGroupTopicPartitions(args.group, targets)
+        a = admin(args.bootstrap_server)
+        wait(a.alter_consumer_group_offsets([req], request_timeout=args.timeout), args.timeout)
+    rows = [
+        {"group": args.group, "topic": tp.topic, "partition": tp.partition, "new_offset": tp.offset} for tp in targets
+    ]
+    emit(rows, ["group", "topic", "partition", "new_offset"], args.json, title=None if args.execute else "dry run")
+    return 0
