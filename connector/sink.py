@@ -40,6 +40,17 @@ and partitioning all run in C, and the per-row Python cost is one ``produce()`` 
 taken from the Arrow columns (``DataSourceArrowWriter``/``DataSourceStreamArrowWriter`` input, no
 ``Row`` objects). Producers are cached per configuration in each Python worker, which Spark
 reuses across tasks and micro-batches, so a stream does not reconnect every batch.
+
+Why confluent-kafka and not the suite's own client stack (`kafka_wire.client`) for producing: a
+correct idempotent producer is a state machine (producer id and epoch, per-partition sequence
+numbers, in-flight batches re-sent in order after a leader change, OUT_OF_ORDER_SEQUENCE /
+UNKNOWN_PRODUCER_ID recovery, delivery timeouts) plus batching, compression and murmur2
+partitioning; librdkafka implements and tests all of it, in C, and rides through broker failures
+itself (metadata refresh, `retry.backoff.ms`, `reconnect.backoff.ms`, `message.timeout.ms`).
+Everything else the connector says to Kafka (the source, group mode, `group_lag`, the Delta sink's
+offset mirror) goes through `kafka_wire.client`. Kafka option names are translated in one place
+per target: `kafka_wire.client.config.ClientConfig.from_kafka_params` for our client, and
+`parse_sink_options` below (Java producer names -> librdkafka) for this producer.
 """
 
 from __future__ import annotations

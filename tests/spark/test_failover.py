@@ -1,0 +1,208 @@
+"""Streaming queries ride through broker failures (issue 21): `readStream.format("pykafka")` ->
+`writeStream.format("pykafka-delta")` with default options while an idempotent acks=all producer
+writes, and the brokers die under it.
+
+* a 3-broker `EmbeddedCluster` (min.insync.replicas=2), a 4-partition RF=3 topic: partition
+  leaders SIGKILLed in turn (5 kills, each restarted a few seconds later), a rolling controlled
+  restart of all three brokers, and a SIGKILL of the active controller;
+* a single `EmbeddedBroker` process SIGKILLed and restarted ~2 s later on the same port and log
+  dir, twice.
+
+Each time the query never fails and the table ends with every acknowledged record exactly once,
+by value and by (partition, offset).
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.integration import wire_util as w
+from tests.integration.cluster_util import StreamingProducer, cluster, create_topic, wait_full_isr
+from tests.spark.delta_helpers import delta_rs_table
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(420)]
+
+
+class RateProducer(StreamingProducer):
+    """`StreamingProducer` (idempotent, acks=all, records every acknowledged (partition, offset,
+    value)) at a bounded rate, so Spark keeps up on a loaded 2-core machine."""
+
+    def __init__(self, bootstrap: str, topic: str, rate: float = 300.0) -> None:
+        super().__init__(bootstrap, topic)
+        self.rate = rate
+
+    def _run(self) -> None:
+        seq = 0
+        t0 = time.monotonic()
+        while not self._stop.is_set():
+            ahead = seq / self.rate - (time.monotonic() - t0)
+            if ahead > 0:
+                self._stop.wait(min(ahead, 0.05))
+                self.producer.poll(0)
+                continue
+            try:
+                self.producer.produce(self.topic, value=b"seq-%09d" % seq, on_delivery=self._on_delivery)
+                seq += 1
+                self.sent += 1
+            except BufferError:
+                self.producer.poll(0.05)
+                continue
+            self.producer.poll(0)
+        self.producer.poll(0)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _start_query(spark: Any, bootstrap: str, topic: str, path: str, checkpoint: Path) -> Any:
+    # default options: only what a user must give
+    return (
+        spark.readStream.format("pykafka")
+        .option("kafka.bootstrap.servers", bootstrap)
+        .option("subscribe", topic)
+        .option("startingOffsets", "earliest")
+        .load()
+        .writeStream.format("pykafka-delta")
+        .option("checkpointLocation", str(checkpoint))
+        .start(path)
+    )
+
+
+def _rows(path: str) -> list[tuple[int, int, bytes]]:
+    try:
+        t = delta_rs_table(path, ["partition", "offset", "value"])
+    except Exception:  # noqa: BLE001 - no table yet
+        return []
+    return list(zip(t["partition"].to_pylist(), t["offset"].to_pylist(), t["value"].to_pylist(), strict=True))
+
+
+class Watch:
+    """Fails fast if the query dies, and checks progress while the brokers are being killed."""
+
+    def __init__(self, q: Any) -> None:
+        self.q = q
+
+    def alive(self) -> None:
+        if not self.q.isActive:
+            raise AssertionError(f"the query died: {self.q.exception()}")
+
+    def sleep(self, seconds: float) -> None:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            self.alive()
+            time.sleep(0.2)
+
+
+def _check_exactly_once(q: Any, path: str, prod: StreamingProducer, timeout: float = 120.0) -> None:
+    acked = {(p, o): v for p, o, v in prod.acked}
+    assert acked, "nothing was acknowledged"
+    assert not prod.errors, prod.errors[:3]
+    deadline = time.monotonic() + timeout
+    rows: list[tuple[int, int, bytes]] = []
+    while time.monotonic() < deadline:
+        Watch(q).alive()
+        rows = _rows(path)
+        have = {(p, o) for p, o, _ in rows}
+        if have >= acked.keys():
+            break
+        time.sleep(1.0)
+    q.stop()
+    assert q.exception() is None
+    by_pos = Counter((p, o) for p, o, _ in rows)
+    dup_pos = [k for k, n in by_pos.items() if n > 1]
+    assert not dup_pos, f"{len(dup_pos)} (partition, offset) written twice, e.g. {dup_pos[:5]}"
+    by_value = Counter(v for _, _, v in rows)
+    dup_val = [k for k, n in by_value.items() if n > 1]
+    assert not dup_val, f"{len(dup_val)} values written twice, e.g. {dup_val[:5]}"
+    table = {(p, o): v for p, o, v in rows}
+    missing = sorted(acked.keys() - table.keys())
+    assert not missing, f"{len(missing)} of {len(acked)} acknowledged records missing, e.g. {missing[:5]}"
+    wrong = [k for k, v in acked.items() if table[k] != v]
+    assert not wrong, f"records at the wrong position: {wrong[:5]}"
+
+
+@pytest.fixture()
+def c() -> Iterator[Any]:
+    with cluster(3, **{"min.insync.replicas": 2}) as c:
+        yield c
+
+
+def test_stream_to_delta_rides_through_leader_kills_rolling_restart_and_controller_kill(
+    spark: Any, c: Any, tmp_path: Path
+) -> None:
+    topic = "fo"
+    create_topic(c.bootstrap_servers, topic, partitions=4, rf=3)
+    wait_full_isr(c, topic, partitions=4)
+    path, checkpoint = str(tmp_path / "t"), tmp_path / "ck"
+    prod = RateProducer(c.bootstrap_servers, topic).start()
+    q = _start_query(spark, c.bootstrap_servers, topic, path, checkpoint)
+    watch = Watch(q)
+    try:
+        prod.wait_for_acks(300, 30)
+        watch.sleep(3)
+        for k in range(5):  # partition leaders SIGKILLed in turn
+            leader = c.leader(topic, k % 4)
+            c.kill(leader)
+            watch.sleep(4)
+            c.start(leader)
+            c.wait_for(
+                lambda: all(len(c.isr(topic, p)) == 3 for p in range(4)), timeout=60, what="ISR back to 3 replicas"
+            )
+            watch.alive()
+        for b in c.broker_ids:  # rolling controlled restart
+            c.stop(b)
+            watch.sleep(1)
+            c.start(b)
+            c.wait_for(
+                lambda: all(len(c.isr(topic, p)) == 3 for p in range(4)), timeout=60, what="ISR back to 3 replicas"
+            )
+            watch.alive()
+        killed = c.kill_controller()
+        assert killed is not None
+        c.wait_for(lambda: c.active_controller() not in (None, killed), timeout=30, what="a standby controller")
+        c.start_controller(killed)
+        watch.sleep(3)
+    finally:
+        prod.stop()
+    _check_exactly_once(q, path, prod)
+
+
+def test_stream_to_delta_rides_through_single_broker_restart(spark: Any, tmp_path: Path) -> None:
+    """A single broker SIGKILLed and restarted ~2 s later on the same port and log dir (twice)."""
+    proc = w.BrokerProcess(log_dir=tmp_path / "logs", port=_free_port()).start()
+    q = None
+    try:
+        with w.connect(proc.bootstrap) as conn:
+            w.create_topic(conn, "one", 2)
+        path, checkpoint = str(tmp_path / "t"), tmp_path / "ck"
+        prod = RateProducer(proc.bootstrap, "one", rate=200).start()
+        try:
+            q = _start_query(spark, proc.bootstrap, "one", path, checkpoint)
+            watch = Watch(q)
+            prod.wait_for_acks(200, 30)
+            watch.sleep(3)
+            for _ in range(2):
+                proc.kill9()
+                time.sleep(2)
+                restart = threading.Thread(target=proc.start, daemon=True)
+                restart.start()
+                restart.join(60)
+                watch.sleep(6)
+        finally:
+            prod.stop()
+        _check_exactly_once(q, path, prod)
+    finally:
+        if q is not None and q.isActive:
+            q.stop()
+        proc.__exit__(None, None, None)
