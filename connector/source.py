@@ -51,6 +51,7 @@ from connector.kafka_client import (
     shared_client,
 )
 from connector.options import SourceOptions, Subscription, batch_ending, batch_starting, stream_starting
+from kafka_wire.client.bootstrap import format_addrs
 from kafka_wire.columnar import decode_columns, scan_records
 from kafka_wire.errors import ErrorCode
 from offsets.group_offsets import GROUP_KEY, GroupMark, batch_starts, decode_group_offsets, encode_group_offsets
@@ -326,6 +327,8 @@ def read_partition(part: KafkaInputPartition) -> Iterator[pa.RecordBatch]:
     # while Spark consumes the batch.
     pending: PendingFetch | None = None
     pending_offset = -1
+    last_error = ErrorCode.NONE
+    client.tried = set()
 
     def prefetch(next_offset: int) -> None:
         nonlocal pending, pending_offset
@@ -338,9 +341,11 @@ def read_partition(part: KafkaInputPartition) -> Iterator[pa.RecordBatch]:
         while offset < until:
             waited_ms = (time.monotonic() - last_progress) * 1000
             if waited_ms > spec.poll_timeout_ms:
+                cause = "" if last_error == ErrorCode.NONE else f"; last error: {last_error.name}"
                 raise TimeoutError(
                     f"Cannot fetch records of {tp_str(tp)} in [{offset}, {until}) within "
-                    f"kafkaConsumer.pollTimeoutMs={spec.poll_timeout_ms} ms"
+                    f"kafkaConsumer.pollTimeoutMs={spec.poll_timeout_ms} ms (brokers tried: "
+                    f"{format_addrs(sorted(client.tried))}{cause})"
                 )
             if pending is not None and pending_offset == offset:
                 res = client.fetch_receive(pending)
@@ -350,6 +355,8 @@ def read_partition(part: KafkaInputPartition) -> Iterator[pa.RecordBatch]:
                 wait = int(min(spec.client.fetch_max_wait_ms, spec.poll_timeout_ms - waited_ms + 1))
                 res = client.fetch(tp, offset, max_wait_ms=wait)
             pending = None
+            if res.error != ErrorCode.NONE:
+                last_error = res.error
             if res.error == ErrorCode.OFFSET_OUT_OF_RANGE:
                 offset = _out_of_range(client, spec, tp, offset, until)
                 last_progress = time.monotonic()

@@ -152,3 +152,36 @@ def test_broker_down_longer_than_default_api_timeout_names_partitions_brokers_ti
         client.close()
     finally:
         proc.__exit__(None, None, None)
+
+
+def test_executor_read_moves_on_after_a_restart_and_names_the_cause_when_it_cannot(tmp_path: Path) -> None:
+    """`connector.source.read_partition` (one Spark task) keeps reading from the same offset after
+    its broker was SIGKILLed and restarted; with the broker gone for good it fails after
+    `kafkaConsumer.pollTimeoutMs`, naming the partition, range, brokers tried and the last error."""
+    pytest.importorskip("pyspark")
+    from connector.source import KafkaInputPartition, ReadSpec, read_partition
+
+    proc = w.BrokerProcess(log_dir=tmp_path / "logs", port=_free_port()).start()
+    try:
+        _seed(proc.bootstrap, "ex", 1, 50)
+        cfg = ClientConfig(proc.bootstrap, client_id=f"t-exec-{time.monotonic_ns()}", max_partition_fetch_bytes=1)
+        spec = ReadSpec(cfg, False, True, 30_000, 3, 100)
+        rows = read_partition(KafkaInputPartition("ex", 0, 0, 50, spec))
+        got = [next(rows)]
+        proc.kill9()
+        restarter = _restart_later(proc, 2.0)
+        got.extend(rows)
+        restarter.join(30)
+        offsets = [o for b in got for o in b.column("offset").to_pylist()]
+        assert offsets == list(range(50))
+
+        proc.kill9()
+        spec = ReadSpec(cfg, False, True, 2_000, 3, 100)
+        with pytest.raises(TimeoutError) as info:
+            list(read_partition(KafkaInputPartition("ex", 0, 10, 50, spec)))
+        msg = str(info.value)
+        head = "Cannot fetch records of ex-0 in [10, 50) within kafkaConsumer.pollTimeoutMs=2000 ms"
+        assert msg.startswith(head), msg
+        assert f"brokers tried: {proc.bootstrap}; last error: NETWORK_EXCEPTION" in msg, msg
+    finally:
+        proc.__exit__(None, None, None)
