@@ -7,7 +7,7 @@ import argparse
 import datetime as dt
 from typing import Any
 
-from pykafka_cli.kafka import CliError, admin, partitions_of, wait
+from pykafka_cli.kafka import CliError, admin, commit_offsets, list_offsets, partitions_of, wait
 from pykafka_cli.output import emit
 
 
@@ -38,10 +38,7 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "list":
         a = admin(args.bootstrap_server)  # keep the client alive until its futures complete
         res = a.list_consumer_groups(request_timeout=args.timeout).result(args.timeout)
-        rows = [
-            {"group": g.group_id, "state": _state(g.state)}
-            for g in sorted(res.valid, key=lambda g: g.group_id)
-        ]
+        rows = [{"group": g.group_id, "state": _state(g.state)} for g in sorted(res.valid, key=lambda g: g.group_id)]
         emit(rows, ["group", "state"], args.json)
         if res.errors:
             raise CliError("; ".join(str(e) for e in res.errors))
@@ -65,7 +62,7 @@ def _state(state: object) -> str:
 
 
 def _describe(args: argparse.Namespace) -> int:
-    from offsets.group_lag import GroupLagError, group_lag
+    from connector.group_lag import GroupLagError, group_lag
 
     try:
         g = group_lag(args.bootstrap_server, args.group, offsets_table=args.table, timeout=args.timeout)
@@ -104,48 +101,41 @@ def _describe(args: argparse.Namespace) -> int:
 
 
 def _reset(args: argparse.Namespace) -> int:
-    from confluent_kafka import Consumer, ConsumerGroupTopicPartitions, TopicPartition
-
     parts = partitions_of(args.bootstrap_server, [args.topic], args.timeout)
     if args.partition:
+        unknown = sorted(set(args.partition) - {p for _, p in parts})
+        if unknown:
+            raise CliError(f"partition(s) {unknown} do not exist in {args.topic}")
         parts = [(t, p) for t, p in parts if p in args.partition]
-    consumer = Consumer({"bootstrap.servers": args.bootstrap_server, "group.id": "pykafka-cli-reset"})
-    try:
-        targets: list[TopicPartition] = []
-        if args.to_datetime:
-            try:
-                when = dt.datetime.fromisoformat(args.to_datetime.replace("Z", "+00:00"))
-            except ValueError as e:
-                raise CliError(f"--to-datetime must be ISO 8601, got {args.to_datetime!r}") from e
-            if when.tzinfo is None:
-                when = when.replace(tzinfo=dt.UTC)
-            millis = int(when.timestamp() * 1000)
-            found = consumer.offsets_for_times([TopicPartition(t, p, millis) for t, p in parts], args.timeout)
-            for f in found:
-                off = f.offset
-                if off < 0:  # no record at or after the time: the end of the log
-                    off = consumer.get_watermark_offsets(TopicPartition(f.topic, f.partition), args.timeout)[1]
-                targets.append(TopicPartition(f.topic, f.partition, off))
-        else:
-            for t, p in parts:
-                low, high = consumer.get_watermark_offsets(TopicPartition(t, p), args.timeout)
-                if args.to_earliest:
-                    off = low
-                elif args.to_latest:
-                    off = high
-                else:
-                    off = args.to_offset
-                    if not low <= off <= high:
-                        raise CliError(f"--to-offset {off} is outside {t}-{p}'s range [{low}, {high}]")
-                targets.append(TopicPartition(t, p, off))
-    finally:
-        consumer.close()
+    bs, t = args.bootstrap_server, args.timeout
+    earliest = list_offsets(bs, {tp: -2 for tp in parts}, t)
+    latest = list_offsets(bs, {tp: -1 for tp in parts}, t)
+    if args.to_datetime:
+        try:
+            when = dt.datetime.fromisoformat(args.to_datetime.replace("Z", "+00:00"))
+        except ValueError as e:
+            raise CliError(f"--to-datetime must be ISO 8601, got {args.to_datetime!r}") from e
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=dt.UTC)
+        found = list_offsets(bs, {tp: int(when.timestamp() * 1000) for tp in parts}, t)
+        # no record at or after that time: the end of the log (as kafka-consumer-groups does)
+        targets = {tp: off if off >= 0 else latest[tp] for tp, off in found.items()}
+    elif args.to_earliest:
+        targets = earliest
+    elif args.to_latest:
+        targets = latest
+    else:
+        targets = {}
+        for tp in parts:
+            if not earliest[tp] <= args.to_offset <= latest[tp]:
+                raise CliError(
+                    f"--to-offset {args.to_offset} is outside {tp[0]}-{tp[1]}'s range {earliest[tp]}..{latest[tp]}"
+                )
+            targets[tp] = args.to_offset
     if args.execute:
-        req = ConsumerGroupTopicPartitions(args.group, targets)
-        a = admin(args.bootstrap_server)
-        wait(a.alter_consumer_group_offsets([req], request_timeout=args.timeout), args.timeout)
+        commit_offsets(bs, args.group, targets, t)
     rows = [
-        {"group": args.group, "topic": tp.topic, "partition": tp.partition, "new_offset": tp.offset} for tp in targets
+        {"group": args.group, "topic": tp[0], "partition": tp[1], "new_offset": o} for tp, o in sorted(targets.items())
     ]
     emit(rows, ["group", "topic", "partition", "new_offset"], args.json, title=None if args.execute else "dry run")
     return 0

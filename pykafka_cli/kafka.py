@@ -1,11 +1,11 @@
 """Clients the subcommands use.
 
-Admin operations (topics, group listing/deletion/offset reset) and produce/consume use
-confluent-kafka (librdkafka): a well-kept client that talks to any Kafka, with routing to
-controllers, coordinators and partition leaders built in. The project's own unified admin client
-(``kafka_wire/client/``) has not landed yet; ``groups describe`` and ``lag`` already use the
-project's ``offsets.group_lag`` (kafka_wire's BrokerConnection) for members, assignments,
-committed offsets and lag. Switch the rest to ``kafka_wire``'s client when it lands.
+The project's client stack (``kafka_wire.client.KafkaClient``) does metadata, ListOffsets
+(earliest/latest/by time), and OffsetCommit without membership (``groups reset-offsets``);
+``groups describe`` is ``connector.group_lag`` (same stack: DescribeGroups, OffsetFetch, lag).
+What that stack does not have yet -- the admin APIs (CreateTopics, DeleteTopics, DescribeConfigs,
+IncrementalAlterConfigs, ListGroups, DeleteGroups) and a producer/consumer -- comes from
+confluent-kafka (librdkafka), a well-kept client that talks to any Kafka.
 """
 
 from __future__ import annotations
@@ -53,27 +53,64 @@ def kafka_message(e: BaseException) -> str:
     return str(e)
 
 
-def watermarks(bootstrap: str, partitions: list[tuple[str, int]], timeout: float) -> dict[tuple[str, int], int]:
-    """The latest (high watermark) offset of each partition, from the partition leaders."""
-    from confluent_kafka import Consumer, TopicPartition
+def kafka_client(bootstrap: str, timeout: float) -> Any:
+    from kafka_wire.client import ClientConfig, KafkaClient
 
-    consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": "pykafka-cli-watermarks"})
+    ms = max(1, int(timeout * 1000))
+    config = ClientConfig(
+        bootstrap_servers=bootstrap, client_id="pykafka-cli", default_api_timeout_ms=ms, request_timeout_ms=ms
+    )
+    return KafkaClient(config)
+
+
+def list_offsets(bootstrap: str, requests: dict[tuple[str, int], int], timeout: float) -> dict[tuple[str, int], int]:
+    """ListOffsets: -2 earliest, -1 latest, else a timestamp (ms; -1 back when no record is that new)."""
+    from kafka_wire.client import KafkaClientError
+    from kafka_wire.types import TopicPartition
+
+    client = kafka_client(bootstrap, timeout)
     try:
-        out = {}
-        for t, p in partitions:
-            _, high = consumer.get_watermark_offsets(TopicPartition(t, p), timeout=timeout)
-            out[(t, p)] = high
-        return out
+        got = client.list_offsets({TopicPartition(t, p): ts for (t, p), ts in requests.items()}, retries=1)
+    except KafkaClientError as e:
+        raise CliError(str(e)) from e
     finally:
-        consumer.close()
+        client.close()
+    return {(tp[0], tp[1]): offset for tp, (offset, _ts) in got.items()}
+
+
+def watermarks(bootstrap: str, partitions: list[tuple[str, int]], timeout: float) -> dict[tuple[str, int], int]:
+    """The latest offset (high watermark) of each partition, from the partition leaders."""
+    return list_offsets(bootstrap, {tp: -1 for tp in partitions}, timeout)
+
+
+def commit_offsets(bootstrap: str, group: str, offsets: dict[tuple[str, int], int], timeout: float) -> None:
+    """OffsetCommit without membership (the group must have no live members, as Kafka's tool needs)."""
+    from kafka_wire.client import KafkaClientError
+    from kafka_wire.types import TopicPartition
+
+    client = kafka_client(bootstrap, timeout)
+    try:
+        client.commit_offsets(group, {TopicPartition(t, p): o for (t, p), o in offsets.items()})
+    except KafkaClientError as e:
+        raise CliError(str(e)) from e
+    finally:
+        client.close()
 
 
 def partitions_of(bootstrap: str, topics: list[str], timeout: float) -> list[tuple[str, int]]:
-    md = admin(bootstrap).list_topics(timeout=timeout)
+    from kafka_wire.client import KafkaClientError
+
+    client = kafka_client(bootstrap, timeout)
+    try:
+        md = client.metadata(topics)
+    except KafkaClientError as e:
+        raise CliError(str(e)) from e
+    finally:
+        client.close()
     out = []
     for t in topics:
-        tm = md.topics.get(t)
-        if tm is None or tm.error is not None:
-            raise CliError(f"topic {t!r} not found" + (f": {tm.error}" if tm is not None and tm.error else ""))
-        out += [(t, p) for p in sorted(tm.partitions)]
+        info = md.topics.get(t)
+        if info is None or not info.partitions:
+            raise CliError(f"topic {t!r} not found")
+        out += [(t, p) for p in sorted(info.partitions)]
     return out
