@@ -138,44 +138,136 @@ def c() -> Iterator[Any]:
         yield c
 
 
-def test_stream_to_delta_rides_through_leader_kills_rolling_restart_and_controller_kill(
-    spark: Any, c: Any, tmp_path: Path
-) -> None:
-    topic = "fo"
-    create_topic(c.bootstrap_servers, topic, partitions=4, rf=3)
-    wait_full_isr(c, topic, partitions=4)
+class EmbeddedTarget:
+    """The scenario's view of an `EmbeddedCluster` (broker ids 1..3, a standby controller)."""
+
+    def __init__(self, c: Any) -> None:
+        self.c = c
+        self.bootstrap_servers = c.bootstrap_servers
+        self.nodes = list(c.broker_ids)
+
+    def leader(self, topic: str, partition: int) -> int:
+        return int(self.c.leader(topic, partition))
+
+    def kill(self, node: int) -> None:
+        self.c.kill(node)
+
+    def start(self, node: int) -> None:
+        self.c.start(node)
+
+    def stop(self, node: int) -> None:
+        self.c.stop(node)
+
+    def wait_full_isr(self, topic: str, partitions: int) -> None:
+        self.c.wait_for(
+            lambda: all(len(self.c.isr(topic, p)) == 3 for p in range(partitions)), timeout=60, what="ISR of 3"
+        )
+
+    def kill_active_controller(self, watch: Watch) -> None:
+        killed = self.c.kill_controller()
+        assert killed is not None
+        self.c.wait_for(lambda: self.c.active_controller() not in (None, killed), timeout=30, what="a standby")
+        self.c.start_controller(killed)
+
+
+class ApacheKafkaTarget:
+    """The scenario's view of `peers.jvm.ApacheKafka` (3 KRaft combined nodes, ids 0..2): leaders and
+    ISRs from Metadata (confluent AdminClient), the quorum leader from kafka-metadata-quorum."""
+
+    def __init__(self, kafka: Any) -> None:
+        from confluent_kafka.admin import AdminClient
+
+        self.kafka = kafka
+        self.bootstrap_servers = kafka.bootstrap_servers
+        self.nodes = list(range(kafka.nodes))
+        self.admin = AdminClient({"bootstrap.servers": kafka.bootstrap_servers})
+
+    def _partitions(self, topic: str) -> dict[int, Any]:
+        return dict(self.admin.list_topics(topic, timeout=10).topics[topic].partitions)
+
+    def leader(self, topic: str, partition: int) -> int:
+        return int(self._partitions(topic)[partition].leader)
+
+    def kill(self, node: int) -> None:
+        self.kafka.kill(node)
+
+    def start(self, node: int) -> None:
+        self.kafka.start(node)
+
+    def stop(self, node: int) -> None:
+        self.kafka.stop(node)
+
+    def wait_full_isr(self, topic: str, partitions: int) -> None:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                parts = self._partitions(topic)
+                if all(len(parts[p].isrs) == 3 and parts[p].leader >= 0 for p in range(partitions)):
+                    return
+            except Exception:  # noqa: BLE001 - metadata while a node restarts
+                pass
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{topic}: ISR not back to 3 replicas within 90 s")
+            time.sleep(0.5)
+
+    def kill_active_controller(self, watch: Watch) -> None:
+        from peers import jvm
+
+        out = jvm.java_tool(
+            "org.apache.kafka.tools.MetadataQuorumCommand",
+            "--bootstrap-server",
+            self.bootstrap_servers,
+            "describe",
+            "--status",
+        ).stdout
+        leader = next(int(line.split(":", 1)[1]) for line in out.splitlines() if line.strip().startswith("LeaderId"))
+        self.kafka.kill(leader)
+        watch.sleep(4)
+        self.kafka.start(leader)
+
+
+def _failover_scenario(spark: Any, target: Any, topic: str, tmp_path: Path) -> None:
+    create_topic(target.bootstrap_servers, topic, partitions=4, rf=3, min_insync_replicas="2")
+    target.wait_full_isr(topic, 4)
     path, checkpoint = str(tmp_path / "t"), tmp_path / "ck"
-    prod = RateProducer(c.bootstrap_servers, topic).start()
-    q = _start_query(spark, c.bootstrap_servers, topic, path, checkpoint)
+    prod = RateProducer(target.bootstrap_servers, topic).start()
+    q = _start_query(spark, target.bootstrap_servers, topic, path, checkpoint)
     watch = Watch(q)
     try:
         prod.wait_for_acks(300, 30)
         watch.sleep(3)
-        for k in range(5):  # partition leaders SIGKILLed in turn
-            leader = c.leader(topic, k % 4)
-            c.kill(leader)
+        for k in range(5):  # partition leaders SIGKILLed in turn, each restarted 4 s later
+            leader = target.leader(topic, k % 4)
+            target.kill(leader)
             watch.sleep(4)
-            c.start(leader)
-            c.wait_for(
-                lambda: all(len(c.isr(topic, p)) == 3 for p in range(4)), timeout=60, what="ISR back to 3 replicas"
-            )
+            target.start(leader)
+            target.wait_full_isr(topic, 4)
             watch.alive()
-        for b in c.broker_ids:  # rolling controlled restart
-            c.stop(b)
+        for node in target.nodes:  # rolling controlled restart
+            target.stop(node)
             watch.sleep(1)
-            c.start(b)
-            c.wait_for(
-                lambda: all(len(c.isr(topic, p)) == 3 for p in range(4)), timeout=60, what="ISR back to 3 replicas"
-            )
+            target.start(node)
+            target.wait_full_isr(topic, 4)
             watch.alive()
-        killed = c.kill_controller()
-        assert killed is not None
-        c.wait_for(lambda: c.active_controller() not in (None, killed), timeout=30, what="a standby controller")
-        c.start_controller(killed)
+        target.kill_active_controller(watch)
         watch.sleep(3)
     finally:
         prod.stop()
     _check_exactly_once(q, path, prod)
+
+
+def test_stream_to_delta_rides_through_leader_kills_rolling_restart_and_controller_kill(
+    spark: Any, c: Any, tmp_path: Path
+) -> None:
+    _failover_scenario(spark, EmbeddedTarget(c), "fo", tmp_path)
+
+
+def test_stream_to_delta_rides_through_failures_of_apache_kafka(
+    spark: Any, apache_kafka_cluster: Any, tmp_path: Path
+) -> None:
+    """The same scenario against a 3-node Apache Kafka (the JVM peers' session cluster; every node
+    is running again when the test ends)."""
+    _failover_scenario(spark, ApacheKafkaTarget(apache_kafka_cluster), f"fo-{time.monotonic_ns()}", tmp_path)
 
 
 def test_stream_to_delta_rides_through_single_broker_restart(spark: Any, tmp_path: Path) -> None:
