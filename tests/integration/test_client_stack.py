@@ -185,3 +185,45 @@ def test_executor_read_moves_on_after_a_restart_and_names_the_cause_when_it_cann
         assert f"brokers tried: {proc.bootstrap}; last error: NETWORK_EXCEPTION" in msg, msg
     finally:
         proc.__exit__(None, None, None)
+
+
+def test_offset_mirror_commits_refuses_live_groups_and_rides_a_restart(tmp_path: Path) -> None:
+    """`connector.offset_mirror` (the Delta sink's optional mirror) over the client stack: commits
+    to an idle group, is refused (quietly) by a group with a live member, rides through a broker
+    restart, and gives up after `kafka.default.api.timeout.ms` when the broker stays down."""
+    from confluent_kafka import Consumer
+
+    from connector.offset_mirror import mirror_offsets
+
+    proc = w.BrokerProcess(log_dir=tmp_path / "logs", port=_free_port()).start()
+    try:
+        _seed(proc.bootstrap, "mir", 2, 3)
+        params = (("bootstrap.servers", proc.bootstrap),)
+        assert mirror_offsets("mirror-g", params, {("mir", 0): 3, ("mir", 1): 2})
+        client = KafkaClient(ClientConfig(proc.bootstrap, client_id="t-mirror"))
+        assert client.fetch_offsets("mirror-g") == {("mir", 0): (3, ""), ("mir", 1): (2, "")}
+        client.close()
+
+        member = Consumer({"bootstrap.servers": proc.bootstrap, "group.id": "busy-g", "session.timeout.ms": 6000})
+        try:
+            member.subscribe(["mir"])
+            deadline = time.monotonic() + 30
+            while not member.assignment() and time.monotonic() < deadline:
+                member.poll(0.2)
+            assert member.assignment()
+            assert not mirror_offsets("busy-g", params, {("mir", 0): 1})
+        finally:
+            member.close()
+
+        proc.kill9()
+        restarter = _restart_later(proc, 2.0)
+        assert mirror_offsets("mirror-g", params, {("mir", 0): 3, ("mir", 1): 3})
+        restarter.join(30)
+
+        proc.kill9()
+        t0 = time.monotonic()
+        short = (*params, ("default.api.timeout.ms", "1000"))
+        assert not mirror_offsets("mirror-g", short, {("mir", 0): 3})
+        assert time.monotonic() - t0 < 20
+    finally:
+        proc.__exit__(None, None, None)
