@@ -10,13 +10,15 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-OURS = {"kafka_wire", "broker_embedded", "consumer_group", "offsets", "connector"}
+OURS = {"kafka_wire", "broker_embedded", "consumer_group", "offsets", "connector", "schema_registry"}
 ALLOWED = {
     "kafka_wire": set(),
     "broker_embedded": {"kafka_wire"},
     "consumer_group": {"kafka_wire"},
     "offsets": {"kafka_wire"},
     "connector": {"kafka_wire", "consumer_group", "offsets"},
+    # a Kafka client application beside the broker (DESIGN §7); today it talks to Kafka via librdkafka
+    "schema_registry": {"kafka_wire"},
 }
 
 

@@ -1,0 +1,174 @@
+"""Avro schema resolution (the Avro specification's "Schema Resolution" section) as a compatibility check.
+
+``reader_can_read(writer, reader)`` answers whether data written with ``writer`` can be decoded with
+``reader``; the registry's levels are built from it: BACKWARD = the new schema reads the old one's
+data, FORWARD = the old schema reads the new one's data, FULL = both; *_TRANSITIVE against every live
+version instead of only the latest. Schemas are the parsed form of ``fastavro.parse_schema`` (named
+types fully qualified, later uses of a named type are its full name as a string), with ``names``
+holding every named type (including those brought in by schema references).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+PRIMITIVES = {"null", "boolean", "int", "long", "float", "double", "bytes", "string"}
+# writer type -> reader types that can read it (besides itself), per the Avro spec's promotions
+PROMOTIONS = {
+    "int": {"long", "float", "double"},
+    "long": {"float", "double"},
+    "float": {"double"},
+    "string": {"bytes"},
+    "bytes": {"string"},
+}
+LEVELS = (
+    "NONE",
+    "BACKWARD",
+    "BACKWARD_TRANSITIVE",
+    "FORWARD",
+    "FORWARD_TRANSITIVE",
+    "FULL",
+    "FULL_TRANSITIVE",
+)
+
+
+def _short(name: str) -> str:
+    return name.rsplit(".", 1)[-1]
+
+
+class _Resolver:
+    def __init__(self, writer_names: dict[str, Any], reader_names: dict[str, Any]) -> None:
+        self.wn = writer_names
+        self.rn = reader_names
+        self.assumed: set[tuple[str, str]] = set()  # named pairs under check (recursive types)
+        self.messages: list[str] = []
+
+    def _deref(self, schema: Any, names: dict[str, Any]) -> Any:
+        if isinstance(schema, str) and schema not in PRIMITIVES:
+            return names[schema]
+        if isinstance(schema, dict) and schema.get("type") in PRIMITIVES and len(schema) >= 1:
+            return schema["type"]  # {"type": "long", "logicalType": ...}: resolution is on the underlying type
+        return schema
+
+    @staticmethod
+    def _kind(schema: Any) -> str:
+        if isinstance(schema, list):
+            return "union"
+        if isinstance(schema, str):
+            return schema
+        return schema["type"]
+
+    def check(self, writer: Any, reader: Any, path: str) -> bool:
+        w = self._deref(writer, self.wn)
+        r = self._deref(reader, self.rn)
+        wk, rk = self._kind(w), self._kind(r)
+        if wk == "union":
+            ok = True
+            for branch in w:
+                if not self.check(branch, r, path):
+                    ok = False
+            return ok
+        if rk == "union":
+            for branch in r:
+                if self._first_match(w, self._deref(branch, self.rn)):
+                    return self.check(w, branch, path)
+            self.messages.append(f"{path}: reader union lacks writer type {self._label(w)}")
+            return False
+        if wk in PRIMITIVES:
+            if wk == rk or rk in PROMOTIONS.get(wk, ()):
+                return True
+            self.messages.append(f"{path}: reader type {rk} cannot read writer type {wk}")
+            return False
+        if wk != rk:
+            self.messages.append(f"{path}: reader type {rk} cannot read writer type {wk}")
+            return False
+        if wk in ("record", "enum", "fixed"):
+            if not self._names_match(w, r):
+                self.messages.append(f"{path}: name mismatch, writer {w['name']} vs reader {r['name']}")
+                return False
+            key = (w["name"], r["name"])
+            if key in self.assumed:
+                return True
+            self.assumed.add(key)
+        if wk == "array":
+            return self.check(w["items"], r["items"], path + "[]")
+        if wk == "map":
+            return self.check(w["values"], r["values"], path + "{}")
+        if wk == "fixed":
+            if w["size"] != r["size"]:
+                self.messages.append(f"{path}: fixed size {w['size']} vs reader size {r['size']}")
+                return False
+            return True
+        if wk == "enum":
+            missing = [s for s in w["symbols"] if s not in r["symbols"]]
+            if missing and "default" not in r:
+                self.messages.append(f"{path}: reader enum {r['name']} lacks symbols {missing} and has no default")
+                return False
+            return True
+        # record
+        ok = True
+        wfields = {f["name"]: f for f in w["fields"]}
+        for rf in r["fields"]:
+            candidates = [rf["name"], *rf.get("aliases", [])]
+            wf = next((wfields[c] for c in candidates if c in wfields), None)
+            fpath = f"{path}.{rf['name']}" if path else rf["name"]
+            if wf is None:
+                if "default" not in rf:
+                    self.messages.append(f"{fpath}: reader field has no default and is missing from the writer")
+                    ok = False
+                continue
+            if not self.check(wf["type"], rf["type"], fpath):
+                ok = False
+        return ok
+
+    def _names_match(self, w: dict[str, Any], r: dict[str, Any]) -> bool:
+        if _short(w["name"]) == _short(r["name"]):
+            return True
+        return any(_short(a) == _short(w["name"]) for a in r.get("aliases", []))
+
+    def _first_match(self, w: Any, r: Any) -> bool:
+        """Can union branch ``r`` take writer type ``w`` (first exact match, then first promotable)."""
+        wk, rk = self._kind(w), self._kind(r)
+        if wk in PRIMITIVES:
+            return wk == rk or rk in PROMOTIONS.get(wk, ())
+        if wk != rk:
+            return False
+        if wk in ("record", "enum", "fixed"):
+            return self._names_match(w, r)
+        return True
+
+    @staticmethod
+    def _label(schema: Any) -> str:
+        if isinstance(schema, dict):
+            return schema.get("name", schema.get("type", "?"))
+        return str(schema)
+
+
+def reader_can_read(
+    writer: Any, reader: Any, writer_names: dict[str, Any], reader_names: dict[str, Any]
+) -> tuple[bool, list[str]]:
+    """(compatible, messages): can ``reader`` decode data written with ``writer``."""
+    res = _Resolver(writer_names, reader_names)
+    ok = res.check(writer, reader, "")
+    return ok, res.messages
+
+
+def check_level(
+    level: str, new: Any, new_names: dict[str, Any], existing: list[tuple[Any, dict[str, Any]]]
+) -> list[str]:
+    """Messages explaining why ``new`` breaks ``level`` against ``existing`` (oldest first); empty if fine."""
+    if level == "NONE" or not existing:
+        return []
+    targets = existing if level.endswith("_TRANSITIVE") else existing[-1:]
+    base = level.removesuffix("_TRANSITIVE")
+    messages: list[str] = []
+    for old, old_names in reversed(targets):
+        if base in ("BACKWARD", "FULL"):
+            ok, msgs = reader_can_read(old, new, old_names, new_names)
+            if not ok:
+                messages += [f"BACKWARD: {m}" for m in msgs] or ["BACKWARD: incompatible"]
+        if base in ("FORWARD", "FULL"):
+            ok, msgs = reader_can_read(new, old, new_names, old_names)
+            if not ok:
+                messages += [f"FORWARD: {m}" for m in msgs] or ["FORWARD: incompatible"]
+    return messages
