@@ -21,6 +21,7 @@ import pytest
 from pyspark.sql.streaming.datasource import ReadAllAvailable, ReadMaxRows
 
 from broker_embedded import EmbeddedBroker
+from connector.group_lag import group_lag
 from connector.group_mode import GroupSession
 from connector.options import (
     ASSIGNMENT_STRATEGIES,
@@ -31,7 +32,6 @@ from connector.options import (
 )
 from connector.source import KafkaInputPartition, PyKafkaStreamReader, read_partition
 from consumer_group import ASSIGNORS, CommitFailedError, GroupMember, TopicPartition
-from connector.group_lag import group_lag
 from offsets.group_offsets import (
     GROUP_KEY,
     GroupMark,
