@@ -410,7 +410,7 @@ def _read_topic(bootstrap: str, topic: str, partitions: int, timeout: float = 60
 def test_stream_through_the_pykafka_sink_loses_nothing_under_leader_kills(spark: Any, c: Any, tmp_path: Path) -> None:
     """`readStream.format("pykafka")` -> `writeStream.format("pykafka")` (idempotent producer, the
     sink's default) across partition-leader SIGKILLs on both topics: every acknowledged input
-    record reaches the output topic."""
+    record reaches the output topic (5 leader kills, alternating between the two topics)."""
     src, dst = "sk-in", "sk-out"
     create_topic(c.bootstrap_servers, src, partitions=4, rf=3)
     create_topic(c.bootstrap_servers, dst, partitions=4, rf=3)
@@ -434,8 +434,8 @@ def test_stream_through_the_pykafka_sink_loses_nothing_under_leader_kills(spark:
     try:
         prod.wait_for_acks(200, 30)
         watch.sleep(3)
-        for k in range(3):
-            leader = c.leader(dst, k)
+        for k in range(5):  # leaders of the input and of the output topic, in turn
+            leader = c.leader(src if k % 2 else dst, k % 4)
             c.kill(leader)
             watch.sleep(4)
             c.start(leader)
