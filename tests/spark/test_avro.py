@@ -1,0 +1,210 @@
+"""`connector.avro` in Spark: records produced by confluent-kafka's AvroSerializer (registered in our
+schema registry) read with `format("pykafka")` and decoded by `from_confluent_avro` into exactly
+Spark's types, field by field; schema evolution (old data read with the new reader schema); bad
+input under FAILFAST and PERMISSIVE; plain `from_avro`/`to_avro` and `to_confluent_avro` round trips."""
+
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+import json
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastavro")
+pytest.importorskip("confluent_kafka.schema_registry")
+
+from confluent_kafka import Producer  # noqa: E402
+from confluent_kafka.schema_registry import SchemaRegistryClient  # noqa: E402
+from confluent_kafka.schema_registry.avro import AvroDeserializer, AvroSerializer  # noqa: E402
+from confluent_kafka.serialization import MessageField, SerializationContext  # noqa: E402
+
+from broker_embedded import EmbeddedBroker  # noqa: E402
+from connector.avro import from_avro, from_confluent_avro, to_avro, to_confluent_avro  # noqa: E402
+from schema_registry import SchemaRegistry  # noqa: E402
+
+from .source_helpers import create_topic, source_options  # noqa: E402
+
+pytestmark = pytest.mark.timeout(240)
+
+FIELDS = [
+    {"name": "id", "type": "long"},
+    {"name": "b", "type": "boolean"},
+    {"name": "i", "type": "int"},
+    {"name": "f", "type": "float"},
+    {"name": "d", "type": "double"},
+    {"name": "s", "type": "string"},
+    {"name": "by", "type": "bytes"},
+    {"name": "dec", "type": {"type": "bytes", "logicalType": "decimal", "precision": 12, "scale": 3}},
+    {
+        "name": "fdec",
+        "type": {"type": "fixed", "name": "D8", "size": 8, "logicalType": "decimal", "precision": 9, "scale": 2},
+    },
+    {"name": "date", "type": {"type": "int", "logicalType": "date"}},
+    {"name": "tsm", "type": {"type": "long", "logicalType": "timestamp-millis"}},
+    {"name": "tsu", "type": {"type": "long", "logicalType": "timestamp-micros"}},
+    {"name": "lts", "type": {"type": "long", "logicalType": "local-timestamp-micros"}},
+    {"name": "u", "type": {"type": "string", "logicalType": "uuid"}},
+    {"name": "e", "type": {"type": "enum", "name": "Color", "symbols": ["RED", "GREEN", "BLUE"]}},
+    {"name": "fx", "type": {"type": "fixed", "name": "F4", "size": 4}},
+    {"name": "m", "type": {"type": "map", "values": "long"}},
+    {"name": "a", "type": {"type": "array", "items": "string"}},
+    {"name": "n", "type": ["null", "string"], "default": None},
+    {"name": "un", "type": ["int", "string"]},
+    {"name": "nested", "type": {"type": "record", "name": "N", "fields": [{"name": "x", "type": "int"}]}},
+]
+V1 = {"type": "record", "name": "All", "namespace": "t", "fields": FIELDS}
+V2 = {**V1, "fields": [*FIELDS, {"name": "added", "type": ["null", "long"], "default": None}]}
+UTC = dt.UTC
+
+
+def record(k: int) -> dict[str, Any]:
+    return {
+        "id": k,
+        "b": k % 2 == 0,
+        "i": k - 500,
+        "f": k / 4,
+        "d": k / 3,
+        "s": f"s{k}",
+        "by": k.to_bytes(3, "big"),
+        "dec": decimal.Decimal(k) / 1000,
+        "fdec": decimal.Decimal(-k) / 100,
+        "date": dt.date(2020, 1, 1) + dt.timedelta(days=k),
+        "tsm": dt.datetime(2024, 1, 1, tzinfo=UTC) + dt.timedelta(milliseconds=k * 1001),
+        "tsu": dt.datetime(2024, 1, 1, tzinfo=UTC) + dt.timedelta(microseconds=k * 1_000_003),
+        "lts": dt.datetime(2024, 1, 1) + dt.timedelta(microseconds=k * 7),
+        "u": str(uuid.UUID(int=k)),
+        "e": ["RED", "GREEN", "BLUE"][k % 3],
+        "fx": k.to_bytes(4, "big"),
+        "m": {f"k{k % 3}": k, "z": -k},
+        "a": [str(x) for x in range(k % 4)],
+        "n": None if k % 5 == 0 else f"n{k}",
+        "un": k if k % 2 else f"u{k}",
+        "nested": {"x": k * 2},
+    }
+
+
+@pytest.fixture(scope="module")
+def env() -> Iterator[tuple[EmbeddedBroker, SchemaRegistry]]:
+    with EmbeddedBroker() as b, SchemaRegistry(bootstrap_servers=b.bootstrap_servers) as sr:
+        yield b, sr
+
+
+def _produce(b: EmbeddedBroker, topic: str, values: list[bytes]) -> None:
+    p = Producer({"bootstrap.servers": b.bootstrap_servers, "linger.ms": 5})
+    for v in values:
+        p.produce(topic, value=v)
+    assert p.flush(30) == 0
+
+
+def _expected(rec: dict[str, Any], with_added: bool) -> dict[str, Any]:
+    out = dict(rec)
+    out["tsm"] = rec["tsm"].replace(tzinfo=None)  # Spark hands back session-time naive datetimes
+    out["tsu"] = rec["tsu"].replace(tzinfo=None)
+    out["m"] = dict(rec["m"])
+    un = rec["un"]
+    out["un"] = {"member0": un, "member1": None} if isinstance(un, int) else {"member0": None, "member1": un}
+    if with_added:
+        out["added"] = rec.get("added")
+    return out
+
+
+def _rows(df: Any) -> list[dict[str, Any]]:
+    return [None if r.v is None else r.v.asDict(recursive=True) for r in df.orderBy("offset").collect()]
+
+
+def test_confluent_avro_round_trip_with_every_type_and_evolution(spark: Any, env: Any) -> None:
+    spark.conf.set("spark.sql.session.timeZone", "UTC")
+    b, sr = env
+    topic = "avro-all"
+    create_topic(b, topic, 1)
+    client = SchemaRegistryClient({"url": sr.url})
+    ctx = SerializationContext(topic, MessageField.VALUE)
+    ser1 = AvroSerializer(client, json.dumps(V1))
+    first = [record(k) for k in range(1500)]
+    _produce(b, topic, [ser1(r, ctx) for r in first])
+
+    df = spark.read.format("pykafka").options(**source_options(b, subscribe=topic)).load()
+    got = _rows(df.select("offset", from_confluent_avro("value", sr.url, subject=f"{topic}-value").alias("v")))
+    assert got == [_expected(r, False) for r in first]
+    # the decoded values agree with confluent-kafka's own deserializer
+    deser = AvroDeserializer(client)
+    raw = [r.value for r in df.orderBy("offset").limit(3).collect()]
+    assert [deser(bytes(v), ctx)["s"] for v in raw] == [r["s"] for r in first[:3]]
+
+    # the subject evolves (a new optional field); old and new records read with the new reader schema
+    ser2 = AvroSerializer(client, json.dumps(V2))
+    second = [{**record(k), "added": k * 10} for k in range(1500, 2000)]
+    _produce(b, topic, [ser2(r, ctx) for r in second])
+    df = spark.read.format("pykafka").options(**source_options(b, subscribe=topic)).load()
+    got = _rows(df.select("offset", from_confluent_avro("value", sr.url, subject=f"{topic}-value").alias("v")))
+    assert len(got) == 2000
+    assert got == [_expected(r, True) for r in first + second]
+
+
+def test_bad_input_failfast_and_permissive(spark: Any, env: Any) -> None:
+    b, sr = env
+    topic = "avro-bad"
+    create_topic(b, topic, 1)
+    client = SchemaRegistryClient({"url": sr.url})
+    ctx = SerializationContext(topic, MessageField.VALUE)
+    ser = AvroSerializer(client, json.dumps(V1))
+    good = ser(record(7), ctx)
+    bad = [
+        b"\x07" + good[1:],  # no magic byte
+        b"\x00\x00\x01\x86\xa0" + good[5:],  # unknown schema id 100000
+        good[: len(good) // 2],  # truncated body
+    ]
+    _produce(b, topic, [good, *bad, good])
+    df = spark.read.format("pykafka").options(**source_options(b, subscribe=topic)).load()
+    got = _rows(
+        df.select(
+            "offset",
+            from_confluent_avro("value", sr.url, reader_schema=json.dumps(V1), options={"mode": "PERMISSIVE"}).alias(
+                "v"
+            ),
+        )
+    )
+    assert [r is None for r in got] == [False, True, True, True, False]
+    assert got[0]["id"] == got[4]["id"] == 7
+    with pytest.raises(Exception, match="magic byte"):
+        df.select(from_confluent_avro("value", sr.url, reader_schema=json.dumps(V1)).alias("v")).collect()
+    with pytest.raises(ValueError, match="option 'mode'"):
+        from_confluent_avro("value", sr.url, reader_schema=json.dumps(V1), options={"mode": "LENIENT"})
+    with pytest.raises(ValueError, match="'subject' or 'reader_schema'"):
+        from_confluent_avro("value", sr.url)
+    # a registry that is down: FAILFAST names it
+    down = df.select(from_confluent_avro("value", "http://127.0.0.1:9", reader_schema=json.dumps(V1)).alias("v"))
+    with pytest.raises(Exception, match="not reachable"):
+        down.collect()
+
+
+def test_plain_and_confluent_writers_round_trip(spark: Any, env: Any) -> None:
+    b, sr = env
+    spark.conf.set("spark.sql.session.timeZone", "UTC")
+    small = {
+        "type": "record",
+        "name": "S",
+        "fields": [{"name": "k", "type": "long"}, {"name": "tags", "type": {"type": "map", "values": "string"}}],
+    }
+    df = spark.createDataFrame([(i, {"t": str(i)}) for i in range(50)], "k long, tags map<string,string>")
+    from pyspark.sql.functions import struct
+
+    enc = df.select(to_avro(struct("k", "tags"), json.dumps(small)).alias("b"))
+    back = enc.select(from_avro("b", json.dumps(small)).alias("v")).collect()
+    assert sorted((r.v.k, r.v.tags["t"]) for r in back) == [(i, str(i)) for i in range(50)]
+    # evolved reader via Spark's option name avroSchema
+    evolved = {**small, "fields": [*small["fields"], {"name": "extra", "type": "int", "default": 3}]}
+    back = enc.select(from_avro("b", json.dumps(small), {"avroSchema": json.dumps(evolved)}).alias("v")).collect()
+    assert {r.v.extra for r in back} == {3}
+    from pyspark.sql.functions import struct
+
+    conf = df.select(
+        to_confluent_avro(struct("k", "tags"), sr.url, "writer-value", json.dumps(small)).alias("b")
+    ).collect()
+    deser = AvroDeserializer(SchemaRegistryClient({"url": sr.url}))
+    ctx = SerializationContext("writer", MessageField.VALUE)
+    assert sorted(deser(bytes(r.b), ctx)["k"] for r in conf) == list(range(50))
