@@ -116,7 +116,13 @@ def _rows(df: Any) -> list[dict[str, Any]]:
     return [None if r.v is None else r.v.asDict(recursive=True) for r in df.orderBy("offset").collect()]
 
 
-def test_confluent_avro_round_trip_with_every_type_and_evolution(spark: Any, env: Any) -> None:
+def _delta_rows(path: str) -> dict[int, dict[str, Any]]:
+    from deltalake import DeltaTable
+
+    return {r["id"]: r for r in DeltaTable(path).to_pyarrow_table().to_pylist()}
+
+
+def test_confluent_avro_round_trip_with_every_type_and_evolution(spark: Any, env: Any, tmp_path: Any) -> None:
     spark.conf.set("spark.sql.session.timeZone", "UTC")
     b, sr = env
     topic = "avro-all"
@@ -128,8 +134,31 @@ def test_confluent_avro_round_trip_with_every_type_and_evolution(spark: Any, env
     _produce(b, topic, [ser1(r, ctx) for r in first])
 
     df = spark.read.format("pykafka").options(**source_options(b, subscribe=topic)).load()
-    got = _rows(df.select("offset", from_confluent_avro("value", sr.url, subject=f"{topic}-value").alias("v")))
+    decoded = df.select(
+        "topic", "partition", "offset", from_confluent_avro("value", sr.url, subject=f"{topic}-value").alias("v")
+    )
+    got = _rows(decoded)
     assert got == [_expected(r, False) for r in first]
+    # the decoded columns land in Delta (exactly once, per-partition offsets in the table's log)
+    table = str(tmp_path / "avro_table")
+    decoded.select("topic", "partition", "offset", "v.*").write.format("pykafka-delta").option(
+        "offsetsOwner", "avro-test"
+    ).mode("append").save(table)
+    landed = _delta_rows(table)
+    assert sorted(landed) == list(range(1500))
+    for r in first[:50]:
+        row = landed[r["id"]]
+        assert (row["s"], row["dec"], row["fdec"], row["date"], row["u"], row["e"], row["fx"]) == (
+            r["s"],
+            r["dec"],
+            r["fdec"],
+            r["date"],
+            r["u"],
+            r["e"],
+            r["fx"],
+        )
+        assert row["tsm"] == r["tsm"] and row["tsu"] == r["tsu"] and row["lts"] == r["lts"]
+        assert dict(row["m"]) == r["m"] and row["a"] == r["a"] and row["nested"] == r["nested"]
     # the decoded values agree with confluent-kafka's own deserializer
     deser = AvroDeserializer(client)
     raw = [r.value for r in df.orderBy("offset").limit(3).collect()]
@@ -143,6 +172,17 @@ def test_confluent_avro_round_trip_with_every_type_and_evolution(spark: Any, env
     got = _rows(df.select("offset", from_confluent_avro("value", sr.url, subject=f"{topic}-value").alias("v")))
     assert len(got) == 2000
     assert got == [_expected(r, True) for r in first + second]
+    # the new optional field flows to the table with mergeSchema=true
+    decoded = df.select(
+        "topic", "partition", "offset", from_confluent_avro("value", sr.url, subject=f"{topic}-value").alias("v")
+    )
+    decoded.where("offset >= 1500").select("topic", "partition", "offset", "v.*").write.format("pykafka-delta").option(
+        "offsetsOwner", "avro-test"
+    ).option("mergeSchema", "true").mode("append").save(table)
+    landed = _delta_rows(table)
+    assert sorted(landed) == list(range(2000))
+    assert all(landed[k]["added"] is None for k in range(1500))
+    assert all(landed[k]["added"] == k * 10 for k in range(1500, 2000))
 
 
 def test_bad_input_failfast_and_permissive(spark: Any, env: Any) -> None:
