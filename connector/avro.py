@@ -31,6 +31,7 @@ from typing import Any
 
 import fastavro
 import pyarrow as pa
+import pyarrow.compute as pc
 
 MODES = ("FAILFAST", "PERMISSIVE")
 MAGIC = 0
@@ -286,8 +287,111 @@ def _mode(options: dict[str, str] | None) -> str:
     return mode
 
 
+RAW_LOGICAL = {
+    "timestamp-millis": ("long", 1000),
+    "timestamp-micros": ("long", 1),
+    "local-timestamp-millis": ("long", 1000),
+    "local-timestamp-micros": ("long", 1),
+    "date": ("int", 0),
+}
+
+
+def strip_logical(writer: Any, field_names: frozenset[str]) -> Any:
+    """``writer`` with the time/date logicalType removed from the named top-level fields (fastavro
+    converts by the writer's logical types; these fields are wanted as raw int/long)."""
+    if not field_names or not (isinstance(writer, dict) and writer.get("type") == "record"):
+        return writer
+    raw = _clean(writer)
+    changed = False
+    for fld in raw["fields"]:
+        t = fld["type"]
+        if fld["name"] in field_names and isinstance(t, dict) and t.get("logicalType") in RAW_LOGICAL:
+            fld["type"] = t["type"]
+            changed = True
+    if not changed:
+        return writer
+    return fastavro.parse_schema(raw, named_schemas=dict(writer.get("__named_schemas", {})))
+
+
+class ColumnBuilder:
+    """Builds the result column of a batch field by field (one ``pyarrow.array`` per top-level field).
+
+    Top-level timestamp and date fields are decoded as their raw Avro int/long (the reader schema
+    used for decoding drops their logicalType: schema resolution ignores logical types) and cast in
+    Arrow, which avoids a Python datetime per value both in fastavro and in pyarrow.
+    """
+
+    def __init__(self, reader: Any, names: dict[str, Any]) -> None:
+        self.type = arrow_type(reader, names)
+        self.decode_schema = reader
+        self.fields: list[tuple[str, Callable[[Any], Any] | None, tuple[str, int] | None, pa.DataType]] = []
+        rec = _resolve(reader, names)
+        self.columnar = isinstance(rec, dict) and rec.get("type") == "record"
+        self.raw_names: frozenset[str] = frozenset()
+        self._writers = {}
+        if not self.columnar:
+            self.conv = _converter(reader, names)
+            return
+        raw = json.loads(json.dumps(_clean(rec)))
+        for fld, out_field in zip(raw["fields"], self.type, strict=True):
+            t = fld["type"]
+            lt = t.get("logicalType") if isinstance(t, dict) else None
+            if lt in RAW_LOGICAL and t.get("type") == RAW_LOGICAL[lt][0]:
+                self.fields.append((fld["name"], None, RAW_LOGICAL[lt], out_field.type))
+                fld["type"] = t["type"]
+            else:
+                orig = next(f for f in rec["fields"] if f["name"] == fld["name"])
+                conv = _converter(orig["type"], names)
+                self.fields.append((fld["name"], conv, None, out_field.type))
+        self.decode_schema = fastavro.parse_schema(raw, named_schemas=dict(names))
+        self.raw_names = frozenset(n for n, _, r, _ in self.fields if r is not None)
+        self._writers: dict[int, Any] = {}
+
+    def writer(self, writer: Any) -> Any:
+        hit = self._writers.get(id(writer))
+        if hit is None:
+            hit = self._writers[id(writer)] = (writer, strip_logical(writer, self.raw_names))
+        return hit[1]
+
+    def build(self, rows: list[Any]) -> pa.Array:
+        if not self.columnar:
+            return pa.array([None if r is None else self.conv(r) for r in rows], type=self.type)
+        mask = pa.array([r is None for r in rows], type=pa.bool_())
+        arrays = []
+        for name, conv, raw, typ in self.fields:
+            vals = [None if r is None else r.get(name) for r in rows]
+            if raw is not None:
+                base, scale = raw
+                try:
+                    if base == "int":
+                        arrays.append(pa.array(vals, type=pa.int32()).cast(typ))
+                        continue
+                    micros = pa.array(vals, type=pa.int64())
+                except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError):
+                    # the writer carried the logical type (fastavro converted): let pyarrow take the objects
+                    arrays.append(pa.array(vals, type=typ))
+                    continue
+                if scale != 1:
+                    micros = pc.multiply_checked(micros, scale)
+                arrays.append(micros.cast(typ))
+            else:
+                arrays.append(pa.array([None if v is None else conv(v) for v in vals], type=typ))
+        return pa.StructArray.from_arrays(arrays, fields=list(self.type), mask=mask)
+
+
+def _clean(schema: Any) -> Any:
+    """A parsed schema without fastavro's private hints (to be parsed again)."""
+    if isinstance(schema, dict):
+        return {k: _clean(v) for k, v in schema.items() if not k.startswith("__")}
+    if isinstance(schema, list):
+        return [_clean(x) for x in schema]
+    return schema
+
+
 def decode_plain(values: list[bytes | None], writer: Any, reader: Any, names: dict[str, Any], mode: str) -> pa.Array:
-    conv = _converter(reader, names)
+    builder = ColumnBuilder(reader, names)
+    decode_with = builder.decode_schema
+    plain_writer = builder.writer(writer)
     out: list[Any] = []
     for i, v in enumerate(values):
         if v is None:
@@ -295,15 +399,15 @@ def decode_plain(values: list[bytes | None], writer: Any, reader: Any, names: di
             continue
         try:
             buf = io.BytesIO(v)
-            rec = fastavro.schemaless_reader(buf, writer, reader, return_record_name=True)
+            rec = fastavro.schemaless_reader(buf, plain_writer, decode_with, return_record_name=True)
             if buf.tell() != len(v):
                 raise AvroDecodeError(f"{len(v) - buf.tell()} trailing bytes after the Avro body")
-            out.append(conv(rec))
+            out.append(rec)
         except Exception as e:
             if mode == "FAILFAST":
                 raise AvroDecodeError(f"Malformed Avro record at row {i} of the batch: {e}") from e
             out.append(None)
-    return pa.array(out, type=arrow_type(reader, names))
+    return builder.build(out)
 
 
 def decode_confluent(
@@ -314,7 +418,8 @@ def decode_confluent(
     mode: str,
     where: list[str] | None = None,
 ) -> pa.Array:
-    conv = _converter(reader, reader_names)
+    builder = ColumnBuilder(reader, reader_names)
+    decode_with = builder.decode_schema
     out: list[Any] = []
     for i, v in enumerate(values):
         if v is None:
@@ -325,17 +430,18 @@ def decode_confluent(
                 raise AvroDecodeError("not Confluent-framed Avro (no magic byte 0 and 4-byte schema id)")
             (sid,) = struct.unpack_from(">I", v, 1)
             writer, _ = lookup.writer(sid)
-            buf = io.BytesIO(v[5:])
-            rec = fastavro.schemaless_reader(buf, writer, reader, return_record_name=True)
-            if buf.tell() != len(v) - 5:
-                raise AvroDecodeError(f"{len(v) - 5 - buf.tell()} trailing bytes after the Avro body")
-            out.append(conv(rec))
+            buf = io.BytesIO(v)
+            buf.seek(5)
+            rec = fastavro.schemaless_reader(buf, builder.writer(writer), decode_with, return_record_name=True)
+            if buf.tell() != len(v):
+                raise AvroDecodeError(f"{len(v) - buf.tell()} trailing bytes after the Avro body")
+            out.append(rec)
         except Exception as e:
             if mode == "FAILFAST":
                 at = where[i] if where else f"row {i} of the batch"
                 raise AvroDecodeError(f"Malformed Confluent Avro record at {at}: {e}") from e
             out.append(None)
-    return pa.array(out, type=arrow_type(reader, reader_names))
+    return builder.build(out)
 
 
 def _to_avro_value(v: Any) -> Any:
