@@ -468,7 +468,7 @@ def encode(values: list[Any], schema: Any, prefix: bytes = b"") -> pa.Array:
 
 
 # ------------------------------------------------------------------------------- Spark Columns
-def _arrow_udf(fn: Callable[[pa.Array], pa.Array], return_type: Any) -> Any:
+def _arrow_udf(fn: Callable[..., pa.Array], return_type: Any) -> Any:
     from pyspark.sql.functions import arrow_udf
 
     return arrow_udf(fn, return_type)
@@ -509,10 +509,14 @@ def from_confluent_avro(
     subject: str | None = None,
     reader_schema: str | None = None,
     options: dict[str, str] | None = None,
+    position: tuple[Any, Any] | None = ("partition", "offset"),
 ) -> Any:
     """Decode Confluent-framed Avro: each record's schema id picks its writer schema (fetched from the
     registry and cached per worker); data is resolved to the reader schema — ``reader_schema`` or
-    the latest version of ``subject`` at planning time — which fixes the output Spark type."""
+    the latest version of ``subject`` at planning time — which fixes the output Spark type.
+
+    ``position``: the (partition, offset) columns FAILFAST errors name (the Kafka source's by
+    default); ``None`` for a DataFrame without them (errors then name the row in the batch)."""
     from pyspark.sql.pandas.types import from_arrow_type
 
     mode = _mode(options)
@@ -527,10 +531,18 @@ def from_confluent_avro(
     rtype = from_arrow_type(arrow_type(reader, names))
     url = schema_registry_url
 
-    def run(arr: pa.Array) -> pa.Array:
-        return decode_confluent(arr.to_pylist(), RegistryLookup(url), reader, names, mode)
+    if position is None:
 
-    return _arrow_udf(run, rtype)(col)
+        def run(arr: pa.Array) -> pa.Array:
+            return decode_confluent(arr.to_pylist(), RegistryLookup(url), reader, names, mode)
+
+        return _arrow_udf(run, rtype)(col)
+
+    def run_at(arr: pa.Array, partitions: pa.Array, offsets: pa.Array) -> pa.Array:
+        where = [f"partition {p} offset {o}" for p, o in zip(partitions.to_pylist(), offsets.to_pylist(), strict=True)]
+        return decode_confluent(arr.to_pylist(), RegistryLookup(url), reader, names, mode, where)
+
+    return _arrow_udf(run_at, rtype)(col, *position)
 
 
 def to_confluent_avro(col: Any, schema_registry_url: str, subject: str, schema_json: str | None = None) -> Any:

@@ -210,8 +210,16 @@ def test_bad_input_failfast_and_permissive(spark: Any, env: Any) -> None:
     )
     assert [r is None for r in got] == [False, True, True, True, False]
     assert got[0]["id"] == got[4]["id"] == 7
-    with pytest.raises(Exception, match="magic byte"):
+    with pytest.raises(Exception, match="partition 0 offset 1: not Confluent-framed Avro"):
         df.select(from_confluent_avro("value", sr.url, reader_schema=json.dumps(V1)).alias("v")).collect()
+    with pytest.raises(Exception, match="partition 0 offset 2: .*schemas/ids/100000 answered 404"):
+        df.where("offset >= 2").select(
+            from_confluent_avro("value", sr.url, reader_schema=json.dumps(V1)).alias("v")
+        ).collect()
+    with pytest.raises(Exception, match="partition 0 offset 3"):
+        df.where("offset >= 3").select(
+            from_confluent_avro("value", sr.url, reader_schema=json.dumps(V1)).alias("v")
+        ).collect()
     with pytest.raises(ValueError, match="option 'mode'"):
         from_confluent_avro("value", sr.url, reader_schema=json.dumps(V1), options={"mode": "LENIENT"})
     with pytest.raises(ValueError, match="'subject' or 'reader_schema'"):
