@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
+from broker_embedded.apis.create_topics import MAX_PARTITIONS_PER_REQUEST, TOO_MANY_PARTITIONS_MESSAGE
+from broker_embedded.metadata import INTERNAL_TOPICS
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import create_partitions_request as rq
 from kafka_wire.protocol.messages import create_partitions_response as rs
@@ -45,9 +47,65 @@ async def _handle_cluster(broker: Broker, request: rq.CreatePartitionsRequest) -
     )
 
 
-def handle(broker: Broker, ctx: RequestContext, request: rq.CreatePartitionsRequest) -> Any:
+def _current_partitions(broker: Broker, name: str) -> int:
+    """The topic's partition count as this broker knows it (0 when unknown)."""
     if broker.controller_client is not None:
-        return asyncio.ensure_future(_handle_cluster(broker, request))
+        image = broker.controller_client.image
+        topic = image.topics.get(name) if image is not None else None
+        return len(topic.partitions) if topic is not None else 0
+    meta = broker.topics.get(name)
+    return meta.num_partitions if meta is not None else 0
+
+
+def _added_partitions(broker: Broker, request: rq.CreatePartitionsRequest) -> int:
+    return sum(max(t.count - _current_partitions(broker, t.name), 0) for t in request.topics)
+
+
+def handle(broker: Broker, ctx: RequestContext, request: rq.CreatePartitionsRequest) -> Any:
+    if _added_partitions(broker, request) > MAX_PARTITIONS_PER_REQUEST:
+        return rs.CreatePartitionsResponse(
+            throttle_time_ms=0,
+            results=[
+                rs.CreatePartitionsTopicResult(
+                    name=t.name, error_code=ErrorCode.POLICY_VIOLATION, error_message=TOO_MANY_PARTITIONS_MESSAGE
+                )
+                for t in request.topics
+            ],
+        )
+    internal = [t for t in request.topics if t.name in INTERNAL_TOPICS]
+    if internal:
+        refused = {t.name for t in internal}
+        request = rq.CreatePartitionsRequest(
+            topics=[t for t in request.topics if t.name not in refused],
+            timeout_ms=request.timeout_ms,
+            validate_only=request.validate_only,
+        )
+    if broker.controller_client is not None:
+        if not internal:
+            return asyncio.ensure_future(_handle_cluster(broker, request))
+        return asyncio.ensure_future(_with_internal_refused(_handle_cluster(broker, request), internal))
+    response = _handle_local(broker, request)
+    return _add_internal_refusals(response, internal)
+
+
+def _internal_result(name: str) -> rs.CreatePartitionsTopicResult:
+    return rs.CreatePartitionsTopicResult(
+        name=name,
+        error_code=ErrorCode.INVALID_REQUEST,
+        error_message=f"Cannot add partitions to internal topic {name}.",
+    )
+
+
+def _add_internal_refusals(response: rs.CreatePartitionsResponse, internal: list[Any]) -> rs.CreatePartitionsResponse:
+    response.results = list(response.results) + [_internal_result(t.name) for t in internal]
+    return response
+
+
+async def _with_internal_refused(inner: Any, internal: list[Any]) -> rs.CreatePartitionsResponse:
+    return _add_internal_refusals(await inner, internal)
+
+
+def _handle_local(broker: Broker, request: rq.CreatePartitionsRequest) -> rs.CreatePartitionsResponse:
     results = []
     for t in request.topics:
         try:

@@ -18,6 +18,36 @@ if TYPE_CHECKING:
 
 API_KEY = 19
 
+# Kafka refuses a CreateTopics/CreatePartitions asking for more than this many partitions in one
+# request (KAFKA-17870, ReplicationControlManager.MAX_PARTITIONS_PER_BATCH), with POLICY_VIOLATION.
+MAX_PARTITIONS_PER_REQUEST = 10_000
+TOO_MANY_PARTITIONS_MESSAGE = "Excessively large number of partitions per request."
+
+
+def requested_partitions(request: rq.CreateTopicsRequest, default_partitions: int) -> int:
+    """Partitions a CreateTopics asks for, counted as Kafka does (assignments, else numPartitions)."""
+    total = 0
+    for t in request.topics:
+        if t.assignments:
+            total += len(t.assignments)
+        elif t.num_partitions == -1:
+            total += max(default_partitions, 0)
+        elif t.num_partitions > 0:
+            total += t.num_partitions
+    return total
+
+
+def _refuse_all(request: rq.CreateTopicsRequest) -> rs.CreateTopicsResponse:
+    return rs.CreateTopicsResponse(
+        throttle_time_ms=0,
+        topics=[
+            rs.CreatableTopicResult(
+                name=t.name, error_code=ErrorCode.POLICY_VIOLATION, error_message=TOO_MANY_PARTITIONS_MESSAGE
+            )
+            for t in request.topics
+        ],
+    )
+
 
 async def _handle_cluster(broker: Broker, request: rq.CreateTopicsRequest) -> rs.CreateTopicsResponse:
     """Cluster mode: the controller assigns replicas and answers; duplicates are refused here."""
@@ -85,6 +115,8 @@ async def _handle_cluster(broker: Broker, request: rq.CreateTopicsRequest) -> rs
 
 
 def handle(broker: Broker, ctx: RequestContext, request: rq.CreateTopicsRequest) -> Any:
+    if requested_partitions(request, broker.config["num.partitions"]) > MAX_PARTITIONS_PER_REQUEST:
+        return _refuse_all(request)
     if broker.controller_client is not None:
         return asyncio.ensure_future(_handle_cluster(broker, request))
     results = []

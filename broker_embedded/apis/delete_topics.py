@@ -6,6 +6,7 @@ import asyncio
 import uuid
 from typing import TYPE_CHECKING, Any
 
+from broker_embedded.metadata import INTERNAL_TOPICS
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import delete_topics_request as rq
 from kafka_wire.protocol.messages import delete_topics_response as rs
@@ -36,6 +37,9 @@ async def _handle_cluster(
                 )
                 continue
             name = found
+        if name in INTERNAL_TOPICS:
+            results.append(_internal_refused(name, topic_id))
+            continue
         names.append(name)
         results.append(None)
     answers: dict[str, dict[str, Any]] = {}
@@ -62,6 +66,16 @@ async def _handle_cluster(
     return rs.DeleteTopicsResponse(throttle_time_ms=0, responses=out)
 
 
+def _internal_refused(name: str, topic_id: bytes) -> rs.DeletableTopicResult:
+    """Internal topics (__consumer_offsets, __transaction_state) are not deletable through the admin API."""
+    return rs.DeletableTopicResult(
+        name=name,
+        topic_id=topic_id,
+        error_code=ErrorCode.INVALID_REQUEST,
+        error_message=f"Cannot delete internal topic {name}.",
+    )
+
+
 def handle(broker: Broker, ctx: RequestContext, request: rq.DeleteTopicsRequest) -> Any:
     if ctx.api_version >= 6:
         wanted = [(t.name, t.topic_id) for t in request.topics]
@@ -79,6 +93,9 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.DeleteTopicsRequest)
                 )
                 continue
             name = meta.name
+        if name in INTERNAL_TOPICS:
+            results.append(_internal_refused(name, topic_id))
+            continue
         try:
             deleted = broker.delete_topic(name)
         except KafkaError as e:
