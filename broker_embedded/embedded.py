@@ -47,7 +47,9 @@ class BrokerRunner:
         loop = asyncio.get_running_loop()
         # opening logs may scan segments after a crash: keep it off the loop's critical path
         self.broker = await loop.run_in_executor(None, Broker, self.config, self.log_dir)
-        self.server = KafkaServer(self.broker.dispatch, self.config["socket.request.max.bytes"])
+        self.server = KafkaServer(
+            self.broker.dispatch, self.config["socket.request.max.bytes"], self.config["connections.max.idle.ms"]
+        )
         port = await self.server.start(self.config["host.name"], self.config["port"])
         self.broker.port = port
         self.broker.start(loop)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import struct
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -65,8 +66,11 @@ class KafkaConnection(asyncio.Protocol):
         self._buf = bytearray()
         self._need: int | None = None
         self._pending: deque[Any] = deque()  # response chunks, or futures of them, in request order
-        self._paused = False
+        self._paused = False  # too many requests in flight
+        self._write_paused = False  # the transport's send buffer is over its high-water mark (muted)
+        self._reading_paused = False
         self._closed = False
+        self.last_active = time.monotonic()
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]  # uvloop's transports are not asyncio subclasses
@@ -82,12 +86,41 @@ class KafkaConnection(asyncio.Protocol):
                 item.cancel()
         self._pending.clear()
 
+    def pause_writing(self) -> None:
+        # the client is not reading its responses: stop reading its requests until it catches up
+        self._write_paused = True
+        self._update_reading()
+
+    def resume_writing(self) -> None:
+        self._write_paused = False
+        self._update_reading()
+
+    def _update_reading(self) -> None:
+        want_paused = self._paused or self._write_paused
+        if self.transport is None or self._closed or want_paused == self._reading_paused:
+            return
+        self._reading_paused = want_paused
+        if want_paused:
+            self.transport.pause_reading()
+        else:
+            self.transport.resume_reading()
+            if self._buf:
+                asyncio.get_running_loop().call_soon(self._process_buffer)
+
+    def is_idle(self, now: float, max_idle: float) -> bool:
+        return not self._pending and now - self.last_active > max_idle
+
     def data_received(self, data: bytes) -> None:
+        self.last_active = time.monotonic()
+        self._buf += data
+        self._process_buffer()
+
+    def _process_buffer(self) -> None:
         buf = self._buf
-        buf += data
         pos = 0
         max_size = self.server.max_request_size
-        while not self._closed:
+        # frames already buffered wait while the connection is muted, like unread socket data
+        while not self._closed and not self._reading_paused:
             if len(buf) - pos < 4:
                 break
             (size,) = _i32.unpack_from(buf, pos)
@@ -131,9 +164,9 @@ class KafkaConnection(asyncio.Protocol):
         if isinstance(result, asyncio.Future):
             result.add_done_callback(self._on_ready)
         self._flush()
-        if len(self._pending) >= self.MAX_IN_FLIGHT_REQUESTS and not self._paused and self.transport:
+        if len(self._pending) >= self.MAX_IN_FLIGHT_REQUESTS and not self._paused:
             self._paused = True
-            self.transport.pause_reading()
+            self._update_reading()
 
     def _on_ready(self, _fut: asyncio.Future[Any]) -> None:
         self._flush()
@@ -159,9 +192,10 @@ class KafkaConnection(asyncio.Protocol):
                 chunks = pending.popleft()
             if chunks and transport is not None:
                 transport.writelines(chunks)
-        if self._paused and len(pending) < self.MAX_IN_FLIGHT_REQUESTS // 2 and transport is not None:
+                self.last_active = time.monotonic()
+        if self._paused and len(pending) < self.MAX_IN_FLIGHT_REQUESTS // 2:
             self._paused = False
-            transport.resume_reading()
+            self._update_reading()
 
     def close(self) -> None:
         self._closed = True
@@ -170,9 +204,16 @@ class KafkaConnection(asyncio.Protocol):
 
 
 class KafkaServer:
-    def __init__(self, dispatch: Callable[[RequestContext, bytearray, int], Any], max_request_size: int) -> None:
+    def __init__(
+        self,
+        dispatch: Callable[[RequestContext, bytearray, int], Any],
+        max_request_size: int,
+        connections_max_idle_ms: int = 600_000,
+    ) -> None:
         self.dispatch = dispatch
         self.max_request_size = max_request_size
+        self.connections_max_idle_ms = connections_max_idle_ms
+        self._idle_timer: asyncio.TimerHandle | None = None
         self.connections: set[KafkaConnection] = set()
         self._server: asyncio.base_events.Server | None = None
         self._next_id = 0
@@ -185,9 +226,31 @@ class KafkaServer:
         loop = asyncio.get_running_loop()
         self._server = await loop.create_server(self._new_connection, host, port, reuse_address=True, backlog=512)
         sock = self._server.sockets[0]
+        self._schedule_idle_check()
         return int(sock.getsockname()[1])
 
+    def _schedule_idle_check(self) -> None:
+        if self.connections_max_idle_ms <= 0:
+            return
+        # check a few times per idle period (Kafka's Selector checks on every poll)
+        delay = min(max(self.connections_max_idle_ms / 4000, 0.05), 30.0)
+        self._idle_timer = asyncio.get_running_loop().call_later(delay, self._close_idle)
+
+    def _close_idle(self) -> None:
+        now = time.monotonic()
+        max_idle = self.connections_max_idle_ms / 1000
+        for conn in list(self.connections):
+            if conn.is_idle(now, max_idle):
+                log.info(
+                    "closing %s: idle for more than connections.max.idle.ms=%d", conn.peer, self.connections_max_idle_ms
+                )
+                conn.close()
+        if self._server is not None:
+            self._schedule_idle_check()
+
     async def stop(self) -> None:
+        if self._idle_timer is not None:
+            self._idle_timer.cancel()
         if self._server is not None:
             self._server.close()
         for conn in list(self.connections):
