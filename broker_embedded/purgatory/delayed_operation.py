@@ -148,10 +148,3 @@ class DelayedOperation(TimerTask):
                     self.lock.release()
                     continue
                 return False
-
-    def safe_try_complete(self) -> bool:
-        """try_complete() under ``lock``, blocking until it is free."""
-        with self.lock:
-            if self._completed:
-                return False
-            return self.try_complete()

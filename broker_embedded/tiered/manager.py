@@ -522,10 +522,6 @@ class RemoteLogManager:
                 self._removals[tip] = (True, next_run, failures)
             self._task_pool.submit(self._removal_task, tip)
 
-    def run_partition_now(self, p: Any) -> None:
-        """Make the partition's task due at once (after DeleteRecords, and for tests)."""
-        self._state_for(p).next_run_ms = 0
-
     # ------------------------------------------------------------------ partition task
     def _partition_task(self, st: _PartitionState) -> None:
         try:
