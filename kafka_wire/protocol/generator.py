@@ -222,12 +222,13 @@ class ModuleWriter:
             fmt = FIXED_FORMATS[elem]
             var = self.fmt_var(">" + fmt)
             return [f"{ind}({target},) = {var}.unpack_from(buf, pos)", f"{ind}pos += {FIXED_SIZES[fmt]}"]
-        if elem == "string":
-            fn = "read_compact_string" if fx else "read_string"
-        elif elem == "bytes":
-            fn = "read_compact_bytes" if fx else "read_bytes"
-        elif elem == "records":
-            fn = "read_compact_records" if fx else "read_records"
+        if elem in ("string", "bytes", "records"):
+            fn = f"read_compact_{elem}" if fx else f"read_{elem}"
+            lines = [f"{ind}{target}, pos = {fn}(buf, pos)"]
+            if f.is_array or v not in f.nullable_versions:
+                # strict decoding: a -1 length where the spec forbids null is a malformed request
+                lines += [f"{ind}if {target} is None:", f"{ind}    null_field({f.name!r})"]
+            return lines
         else:
             assert f.struct is not None
             fn = self.decoder(f.struct, v, flexible)
@@ -250,7 +251,10 @@ class ModuleWriter:
         fx = self.flexible_field(f, v, flexible)
         lines = [f"{ind}n, pos = {'read_compact_array_len' if fx else 'read_array_len'}(buf, pos)"]
         lines.append(f"{ind}if n < 0:")
-        lines.append(f"{ind}    {target} = None")
+        if v in f.nullable_versions:
+            lines.append(f"{ind}    {target} = None")
+        else:
+            lines.append(f"{ind}    null_field({f.name!r})")
         lines.append(f"{ind}else:")
         elem = f.elem_type
         if elem in FIXED_FORMATS and elem != "uuid":
@@ -484,7 +488,7 @@ class ModuleWriter:
             "    enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,",
             "    read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,",
             "    read_compact_records, read_compact_string, read_records, read_string, read_uvarint,",
-            "    skip_tagged_fields,",
+            "    null_field, skip_tagged_fields,",
             ")",
             "",
             f"NAME = {m.name!r}",

@@ -91,6 +91,11 @@ def _check(buf: Buffer, end: int) -> None:
         raise ProtocolDecodeError("field runs past the end of the frame")
 
 
+def null_field(name: str) -> None:
+    """A -1 (null) length for a field whose spec does not allow null: Kafka refuses the request."""
+    raise ProtocolDecodeError(f"non-nullable field {name} was null")
+
+
 def read_string(buf: Buffer, pos: int) -> tuple[str | None, int]:
     (n,) = _i16_unpack(buf, pos)
     pos += 2

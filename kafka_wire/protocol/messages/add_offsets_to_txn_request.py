@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'AddOffsetsToTxnRequest'
@@ -42,18 +42,26 @@ class AddOffsetsToTxnRequest(Struct):
 def _decode_AddOffsetsToTxnRequest_0(buf: Buffer, pos: int) -> tuple[AddOffsetsToTxnRequest, int]:
     o = AddOffsetsToTxnRequest.__new__(AddOffsetsToTxnRequest)
     o.transactional_id, pos = read_string(buf, pos)
+    if o.transactional_id is None:
+        null_field('TransactionalId')
     (o.producer_id, o.producer_epoch,) = _S0.unpack_from(buf, pos)
     pos += 10
     o.group_id, pos = read_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     return o, pos
 
 
 def _decode_AddOffsetsToTxnRequest_1(buf: Buffer, pos: int) -> tuple[AddOffsetsToTxnRequest, int]:
     o = AddOffsetsToTxnRequest.__new__(AddOffsetsToTxnRequest)
     o.transactional_id, pos = read_compact_string(buf, pos)
+    if o.transactional_id is None:
+        null_field('TransactionalId')
     (o.producer_id, o.producer_epoch,) = _S0.unpack_from(buf, pos)
     pos += 10
     o.group_id, pos = read_compact_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     if buf[pos] == 0:
         pos += 1
     else:

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'AddPartitionsToTxnRequest'
@@ -63,9 +63,11 @@ class AddPartitionsToTxnTopic(Struct):
 def _decode_AddPartitionsToTxnTopic_0(buf: Buffer, pos: int) -> tuple[AddPartitionsToTxnTopic, int]:
     o = AddPartitionsToTxnTopic.__new__(AddPartitionsToTxnTopic)
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         o.partitions = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
@@ -76,11 +78,13 @@ def _decode_AddPartitionsToTxnRequest_0(buf: Buffer, pos: int) -> tuple[AddParti
     o = AddPartitionsToTxnRequest.__new__(AddPartitionsToTxnRequest)
     o.transactions = []
     o.v3_and_below_transactional_id, pos = read_string(buf, pos)
+    if o.v3_and_below_transactional_id is None:
+        null_field('V3AndBelowTransactionalId')
     (o.v3_and_below_producer_id, o.v3_and_below_producer_epoch,) = _S0.unpack_from(buf, pos)
     pos += 10
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.v3_and_below_topics = None
+        null_field('V3AndBelowTopics')
     else:
         items = []
         append = items.append
@@ -94,9 +98,11 @@ def _decode_AddPartitionsToTxnRequest_0(buf: Buffer, pos: int) -> tuple[AddParti
 def _decode_AddPartitionsToTxnTopic_1(buf: Buffer, pos: int) -> tuple[AddPartitionsToTxnTopic, int]:
     o = AddPartitionsToTxnTopic.__new__(AddPartitionsToTxnTopic)
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         o.partitions = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
@@ -111,11 +117,13 @@ def _decode_AddPartitionsToTxnRequest_1(buf: Buffer, pos: int) -> tuple[AddParti
     o = AddPartitionsToTxnRequest.__new__(AddPartitionsToTxnRequest)
     o.transactions = []
     o.v3_and_below_transactional_id, pos = read_compact_string(buf, pos)
+    if o.v3_and_below_transactional_id is None:
+        null_field('V3AndBelowTransactionalId')
     (o.v3_and_below_producer_id, o.v3_and_below_producer_epoch,) = _S0.unpack_from(buf, pos)
     pos += 10
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.v3_and_below_topics = None
+        null_field('V3AndBelowTopics')
     else:
         items = []
         append = items.append
@@ -133,11 +141,13 @@ def _decode_AddPartitionsToTxnRequest_1(buf: Buffer, pos: int) -> tuple[AddParti
 def _decode_AddPartitionsToTxnTransaction_0(buf: Buffer, pos: int) -> tuple[AddPartitionsToTxnTransaction, int]:
     o = AddPartitionsToTxnTransaction.__new__(AddPartitionsToTxnTransaction)
     o.transactional_id, pos = read_compact_string(buf, pos)
+    if o.transactional_id is None:
+        null_field('TransactionalId')
     (o.producer_id, o.producer_epoch, o.verify_only,) = _S1.unpack_from(buf, pos)
     pos += 11
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -160,7 +170,7 @@ def _decode_AddPartitionsToTxnRequest_2(buf: Buffer, pos: int) -> tuple[AddParti
     o.v3_and_below_topics = []
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.transactions = None
+        null_field('Transactions')
     else:
         items = []
         append = items.append

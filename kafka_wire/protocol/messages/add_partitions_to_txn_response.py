@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'AddPartitionsToTxnResponse'
@@ -74,9 +74,11 @@ def _decode_AddPartitionsToTxnPartitionResult_0(buf: Buffer, pos: int) -> tuple[
 def _decode_AddPartitionsToTxnTopicResult_0(buf: Buffer, pos: int) -> tuple[AddPartitionsToTxnTopicResult, int]:
     o = AddPartitionsToTxnTopicResult.__new__(AddPartitionsToTxnTopicResult)
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.results_by_partition = None
+        null_field('ResultsByPartition')
     else:
         items = []
         append = items.append
@@ -95,7 +97,7 @@ def _decode_AddPartitionsToTxnResponse_0(buf: Buffer, pos: int) -> tuple[AddPart
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.results_by_topic_v3_and_below = None
+        null_field('ResultsByTopicV3AndBelow')
     else:
         items = []
         append = items.append
@@ -120,9 +122,11 @@ def _decode_AddPartitionsToTxnPartitionResult_1(buf: Buffer, pos: int) -> tuple[
 def _decode_AddPartitionsToTxnTopicResult_1(buf: Buffer, pos: int) -> tuple[AddPartitionsToTxnTopicResult, int]:
     o = AddPartitionsToTxnTopicResult.__new__(AddPartitionsToTxnTopicResult)
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.results_by_partition = None
+        null_field('ResultsByPartition')
     else:
         items = []
         append = items.append
@@ -145,7 +149,7 @@ def _decode_AddPartitionsToTxnResponse_1(buf: Buffer, pos: int) -> tuple[AddPart
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.results_by_topic_v3_and_below = None
+        null_field('ResultsByTopicV3AndBelow')
     else:
         items = []
         append = items.append
@@ -163,9 +167,11 @@ def _decode_AddPartitionsToTxnResponse_1(buf: Buffer, pos: int) -> tuple[AddPart
 def _decode_AddPartitionsToTxnResult_0(buf: Buffer, pos: int) -> tuple[AddPartitionsToTxnResult, int]:
     o = AddPartitionsToTxnResult.__new__(AddPartitionsToTxnResult)
     o.transactional_id, pos = read_compact_string(buf, pos)
+    if o.transactional_id is None:
+        null_field('TransactionalId')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topic_results = None
+        null_field('TopicResults')
     else:
         items = []
         append = items.append
@@ -187,7 +193,7 @@ def _decode_AddPartitionsToTxnResponse_2(buf: Buffer, pos: int) -> tuple[AddPart
     pos += 6
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.results_by_transaction = None
+        null_field('ResultsByTransaction')
     else:
         items = []
         append = items.append

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'AlterClientQuotasRequest'
@@ -66,6 +66,8 @@ class OpData(Struct):
 def _decode_EntityData_0(buf: Buffer, pos: int) -> tuple[EntityData, int]:
     o = EntityData.__new__(EntityData)
     o.entity_type, pos = read_string(buf, pos)
+    if o.entity_type is None:
+        null_field('EntityType')
     o.entity_name, pos = read_string(buf, pos)
     return o, pos
 
@@ -73,6 +75,8 @@ def _decode_EntityData_0(buf: Buffer, pos: int) -> tuple[EntityData, int]:
 def _decode_OpData_0(buf: Buffer, pos: int) -> tuple[OpData, int]:
     o = OpData.__new__(OpData)
     o.key, pos = read_string(buf, pos)
+    if o.key is None:
+        null_field('Key')
     (o.value, o.remove,) = _S0.unpack_from(buf, pos)
     pos += 9
     return o, pos
@@ -82,7 +86,7 @@ def _decode_EntryData_0(buf: Buffer, pos: int) -> tuple[EntryData, int]:
     o = EntryData.__new__(EntryData)
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.entity = None
+        null_field('Entity')
     else:
         items = []
         append = items.append
@@ -92,7 +96,7 @@ def _decode_EntryData_0(buf: Buffer, pos: int) -> tuple[EntryData, int]:
         o.entity = items
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.ops = None
+        null_field('Ops')
     else:
         items = []
         append = items.append
@@ -107,7 +111,7 @@ def _decode_AlterClientQuotasRequest_0(buf: Buffer, pos: int) -> tuple[AlterClie
     o = AlterClientQuotasRequest.__new__(AlterClientQuotasRequest)
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.entries = None
+        null_field('Entries')
     else:
         items = []
         append = items.append
@@ -123,6 +127,8 @@ def _decode_AlterClientQuotasRequest_0(buf: Buffer, pos: int) -> tuple[AlterClie
 def _decode_EntityData_1(buf: Buffer, pos: int) -> tuple[EntityData, int]:
     o = EntityData.__new__(EntityData)
     o.entity_type, pos = read_compact_string(buf, pos)
+    if o.entity_type is None:
+        null_field('EntityType')
     o.entity_name, pos = read_compact_string(buf, pos)
     if buf[pos] == 0:
         pos += 1
@@ -134,6 +140,8 @@ def _decode_EntityData_1(buf: Buffer, pos: int) -> tuple[EntityData, int]:
 def _decode_OpData_1(buf: Buffer, pos: int) -> tuple[OpData, int]:
     o = OpData.__new__(OpData)
     o.key, pos = read_compact_string(buf, pos)
+    if o.key is None:
+        null_field('Key')
     (o.value, o.remove,) = _S0.unpack_from(buf, pos)
     pos += 9
     if buf[pos] == 0:
@@ -147,7 +155,7 @@ def _decode_EntryData_1(buf: Buffer, pos: int) -> tuple[EntryData, int]:
     o = EntryData.__new__(EntryData)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.entity = None
+        null_field('Entity')
     else:
         items = []
         append = items.append
@@ -157,7 +165,7 @@ def _decode_EntryData_1(buf: Buffer, pos: int) -> tuple[EntryData, int]:
         o.entity = items
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.ops = None
+        null_field('Ops')
     else:
         items = []
         append = items.append
@@ -176,7 +184,7 @@ def _decode_AlterClientQuotasRequest_1(buf: Buffer, pos: int) -> tuple[AlterClie
     o = AlterClientQuotasRequest.__new__(AlterClientQuotasRequest)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.entries = None
+        null_field('Entries')
     else:
         items = []
         append = items.append

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'AlterClientQuotasResponse'
@@ -58,6 +58,8 @@ class EntityData(Struct):
 def _decode_EntityData_0(buf: Buffer, pos: int) -> tuple[EntityData, int]:
     o = EntityData.__new__(EntityData)
     o.entity_type, pos = read_string(buf, pos)
+    if o.entity_type is None:
+        null_field('EntityType')
     o.entity_name, pos = read_string(buf, pos)
     return o, pos
 
@@ -69,7 +71,7 @@ def _decode_EntryData_0(buf: Buffer, pos: int) -> tuple[EntryData, int]:
     o.error_message, pos = read_string(buf, pos)
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.entity = None
+        null_field('Entity')
     else:
         items = []
         append = items.append
@@ -86,7 +88,7 @@ def _decode_AlterClientQuotasResponse_0(buf: Buffer, pos: int) -> tuple[AlterCli
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.entries = None
+        null_field('Entries')
     else:
         items = []
         append = items.append
@@ -100,6 +102,8 @@ def _decode_AlterClientQuotasResponse_0(buf: Buffer, pos: int) -> tuple[AlterCli
 def _decode_EntityData_1(buf: Buffer, pos: int) -> tuple[EntityData, int]:
     o = EntityData.__new__(EntityData)
     o.entity_type, pos = read_compact_string(buf, pos)
+    if o.entity_type is None:
+        null_field('EntityType')
     o.entity_name, pos = read_compact_string(buf, pos)
     if buf[pos] == 0:
         pos += 1
@@ -115,7 +119,7 @@ def _decode_EntryData_1(buf: Buffer, pos: int) -> tuple[EntryData, int]:
     o.error_message, pos = read_compact_string(buf, pos)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.entity = None
+        null_field('Entity')
     else:
         items = []
         append = items.append
@@ -136,7 +140,7 @@ def _decode_AlterClientQuotasResponse_1(buf: Buffer, pos: int) -> tuple[AlterCli
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.entries = None
+        null_field('Entries')
     else:
         items = []
         append = items.append

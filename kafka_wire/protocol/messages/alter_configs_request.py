@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'AlterConfigsRequest'
@@ -58,6 +58,8 @@ class AlterableConfig(Struct):
 def _decode_AlterableConfig_0(buf: Buffer, pos: int) -> tuple[AlterableConfig, int]:
     o = AlterableConfig.__new__(AlterableConfig)
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     o.value, pos = read_string(buf, pos)
     return o, pos
 
@@ -67,9 +69,11 @@ def _decode_AlterConfigsResource_0(buf: Buffer, pos: int) -> tuple[AlterConfigsR
     (o.resource_type,) = _S0.unpack_from(buf, pos)
     pos += 1
     o.resource_name, pos = read_string(buf, pos)
+    if o.resource_name is None:
+        null_field('ResourceName')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.configs = None
+        null_field('Configs')
     else:
         items = []
         append = items.append
@@ -84,7 +88,7 @@ def _decode_AlterConfigsRequest_0(buf: Buffer, pos: int) -> tuple[AlterConfigsRe
     o = AlterConfigsRequest.__new__(AlterConfigsRequest)
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.resources = None
+        null_field('Resources')
     else:
         items = []
         append = items.append
@@ -100,6 +104,8 @@ def _decode_AlterConfigsRequest_0(buf: Buffer, pos: int) -> tuple[AlterConfigsRe
 def _decode_AlterableConfig_1(buf: Buffer, pos: int) -> tuple[AlterableConfig, int]:
     o = AlterableConfig.__new__(AlterableConfig)
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     o.value, pos = read_compact_string(buf, pos)
     if buf[pos] == 0:
         pos += 1
@@ -113,9 +119,11 @@ def _decode_AlterConfigsResource_1(buf: Buffer, pos: int) -> tuple[AlterConfigsR
     (o.resource_type,) = _S0.unpack_from(buf, pos)
     pos += 1
     o.resource_name, pos = read_compact_string(buf, pos)
+    if o.resource_name is None:
+        null_field('ResourceName')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.configs = None
+        null_field('Configs')
     else:
         items = []
         append = items.append
@@ -134,7 +142,7 @@ def _decode_AlterConfigsRequest_1(buf: Buffer, pos: int) -> tuple[AlterConfigsRe
     o = AlterConfigsRequest.__new__(AlterConfigsRequest)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.resources = None
+        null_field('Resources')
     else:
         items = []
         append = items.append

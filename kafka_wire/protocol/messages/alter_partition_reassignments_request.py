@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'AlterPartitionReassignmentsRequest'
@@ -75,9 +75,11 @@ def _decode_ReassignablePartition_0(buf: Buffer, pos: int) -> tuple[Reassignable
 def _decode_ReassignableTopic_0(buf: Buffer, pos: int) -> tuple[ReassignableTopic, int]:
     o = ReassignableTopic.__new__(ReassignableTopic)
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -99,7 +101,7 @@ def _decode_AlterPartitionReassignmentsRequest_0(buf: Buffer, pos: int) -> tuple
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -120,7 +122,7 @@ def _decode_AlterPartitionReassignmentsRequest_1(buf: Buffer, pos: int) -> tuple
     pos += 5
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'AlterPartitionReassignmentsResponse'
@@ -73,9 +73,11 @@ def _decode_ReassignablePartitionResponse_0(buf: Buffer, pos: int) -> tuple[Reas
 def _decode_ReassignableTopicResponse_0(buf: Buffer, pos: int) -> tuple[ReassignableTopicResponse, int]:
     o = ReassignableTopicResponse.__new__(ReassignableTopicResponse)
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -98,7 +100,7 @@ def _decode_AlterPartitionReassignmentsResponse_0(buf: Buffer, pos: int) -> tupl
     o.error_message, pos = read_compact_string(buf, pos)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.responses = None
+        null_field('Responses')
     else:
         items = []
         append = items.append
@@ -120,7 +122,7 @@ def _decode_AlterPartitionReassignmentsResponse_1(buf: Buffer, pos: int) -> tupl
     o.error_message, pos = read_compact_string(buf, pos)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.responses = None
+        null_field('Responses')
     else:
         items = []
         append = items.append

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'AlterReplicaLogDirsRequest'
@@ -54,9 +54,11 @@ class AlterReplicaLogDirTopic(Struct):
 def _decode_AlterReplicaLogDirTopic_0(buf: Buffer, pos: int) -> tuple[AlterReplicaLogDirTopic, int]:
     o = AlterReplicaLogDirTopic.__new__(AlterReplicaLogDirTopic)
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         o.partitions = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
@@ -66,9 +68,11 @@ def _decode_AlterReplicaLogDirTopic_0(buf: Buffer, pos: int) -> tuple[AlterRepli
 def _decode_AlterReplicaLogDir_0(buf: Buffer, pos: int) -> tuple[AlterReplicaLogDir, int]:
     o = AlterReplicaLogDir.__new__(AlterReplicaLogDir)
     o.path, pos = read_string(buf, pos)
+    if o.path is None:
+        null_field('Path')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -83,7 +87,7 @@ def _decode_AlterReplicaLogDirsRequest_0(buf: Buffer, pos: int) -> tuple[AlterRe
     o = AlterReplicaLogDirsRequest.__new__(AlterReplicaLogDirsRequest)
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.dirs = None
+        null_field('Dirs')
     else:
         items = []
         append = items.append
@@ -97,9 +101,11 @@ def _decode_AlterReplicaLogDirsRequest_0(buf: Buffer, pos: int) -> tuple[AlterRe
 def _decode_AlterReplicaLogDirTopic_1(buf: Buffer, pos: int) -> tuple[AlterReplicaLogDirTopic, int]:
     o = AlterReplicaLogDirTopic.__new__(AlterReplicaLogDirTopic)
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         o.partitions = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
@@ -113,9 +119,11 @@ def _decode_AlterReplicaLogDirTopic_1(buf: Buffer, pos: int) -> tuple[AlterRepli
 def _decode_AlterReplicaLogDir_1(buf: Buffer, pos: int) -> tuple[AlterReplicaLogDir, int]:
     o = AlterReplicaLogDir.__new__(AlterReplicaLogDir)
     o.path, pos = read_compact_string(buf, pos)
+    if o.path is None:
+        null_field('Path')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -134,7 +142,7 @@ def _decode_AlterReplicaLogDirsRequest_1(buf: Buffer, pos: int) -> tuple[AlterRe
     o = AlterReplicaLogDirsRequest.__new__(AlterReplicaLogDirsRequest)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.dirs = None
+        null_field('Dirs')
     else:
         items = []
         append = items.append

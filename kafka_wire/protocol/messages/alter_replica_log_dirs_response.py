@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'AlterReplicaLogDirsResponse'
@@ -64,9 +64,11 @@ def _decode_AlterReplicaLogDirPartitionResult_0(buf: Buffer, pos: int) -> tuple[
 def _decode_AlterReplicaLogDirTopicResult_0(buf: Buffer, pos: int) -> tuple[AlterReplicaLogDirTopicResult, int]:
     o = AlterReplicaLogDirTopicResult.__new__(AlterReplicaLogDirTopicResult)
     o.topic_name, pos = read_string(buf, pos)
+    if o.topic_name is None:
+        null_field('TopicName')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -83,7 +85,7 @@ def _decode_AlterReplicaLogDirsResponse_0(buf: Buffer, pos: int) -> tuple[AlterR
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.results = None
+        null_field('Results')
     else:
         items = []
         append = items.append
@@ -108,9 +110,11 @@ def _decode_AlterReplicaLogDirPartitionResult_1(buf: Buffer, pos: int) -> tuple[
 def _decode_AlterReplicaLogDirTopicResult_1(buf: Buffer, pos: int) -> tuple[AlterReplicaLogDirTopicResult, int]:
     o = AlterReplicaLogDirTopicResult.__new__(AlterReplicaLogDirTopicResult)
     o.topic_name, pos = read_compact_string(buf, pos)
+    if o.topic_name is None:
+        null_field('TopicName')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -131,7 +135,7 @@ def _decode_AlterReplicaLogDirsResponse_1(buf: Buffer, pos: int) -> tuple[AlterR
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.results = None
+        null_field('Results')
     else:
         items = []
         append = items.append

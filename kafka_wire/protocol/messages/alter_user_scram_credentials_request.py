@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'AlterUserScramCredentialsRequest'
@@ -60,6 +60,8 @@ class ScramCredentialUpsertion(Struct):
 def _decode_ScramCredentialDeletion_0(buf: Buffer, pos: int) -> tuple[ScramCredentialDeletion, int]:
     o = ScramCredentialDeletion.__new__(ScramCredentialDeletion)
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     (o.mechanism,) = _S0.unpack_from(buf, pos)
     pos += 1
     if buf[pos] == 0:
@@ -72,10 +74,16 @@ def _decode_ScramCredentialDeletion_0(buf: Buffer, pos: int) -> tuple[ScramCrede
 def _decode_ScramCredentialUpsertion_0(buf: Buffer, pos: int) -> tuple[ScramCredentialUpsertion, int]:
     o = ScramCredentialUpsertion.__new__(ScramCredentialUpsertion)
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     (o.mechanism, o.iterations,) = _S1.unpack_from(buf, pos)
     pos += 5
     o.salt, pos = read_compact_bytes(buf, pos)
+    if o.salt is None:
+        null_field('Salt')
     o.salted_password, pos = read_compact_bytes(buf, pos)
+    if o.salted_password is None:
+        null_field('SaltedPassword')
     if buf[pos] == 0:
         pos += 1
     else:
@@ -87,7 +95,7 @@ def _decode_AlterUserScramCredentialsRequest_0(buf: Buffer, pos: int) -> tuple[A
     o = AlterUserScramCredentialsRequest.__new__(AlterUserScramCredentialsRequest)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.deletions = None
+        null_field('Deletions')
     else:
         items = []
         append = items.append
@@ -97,7 +105,7 @@ def _decode_AlterUserScramCredentialsRequest_0(buf: Buffer, pos: int) -> tuple[A
         o.deletions = items
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.upsertions = None
+        null_field('Upsertions')
     else:
         items = []
         append = items.append

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'AlterUserScramCredentialsResponse'
@@ -50,6 +50,8 @@ class AlterUserScramCredentialsResult(Struct):
 def _decode_AlterUserScramCredentialsResult_0(buf: Buffer, pos: int) -> tuple[AlterUserScramCredentialsResult, int]:
     o = AlterUserScramCredentialsResult.__new__(AlterUserScramCredentialsResult)
     o.user, pos = read_compact_string(buf, pos)
+    if o.user is None:
+        null_field('User')
     (o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 2
     o.error_message, pos = read_compact_string(buf, pos)
@@ -66,7 +68,7 @@ def _decode_AlterUserScramCredentialsResponse_0(buf: Buffer, pos: int) -> tuple[
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.results = None
+        null_field('Results')
     else:
         items = []
         append = items.append

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'ApiVersionsRequest'
@@ -46,7 +46,11 @@ def _decode_ApiVersionsRequest_0(buf: Buffer, pos: int) -> tuple[ApiVersionsRequ
 def _decode_ApiVersionsRequest_1(buf: Buffer, pos: int) -> tuple[ApiVersionsRequest, int]:
     o = ApiVersionsRequest.__new__(ApiVersionsRequest)
     o.client_software_name, pos = read_compact_string(buf, pos)
+    if o.client_software_name is None:
+        null_field('ClientSoftwareName')
     o.client_software_version, pos = read_compact_string(buf, pos)
+    if o.client_software_version is None:
+        null_field('ClientSoftwareVersion')
     if buf[pos] == 0:
         pos += 1
     else:

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'ApiVersionsResponse'
@@ -92,7 +92,7 @@ def _decode_ApiVersionsResponse_0(buf: Buffer, pos: int) -> tuple[ApiVersionsRes
     pos += 2
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.api_keys = None
+        null_field('ApiKeys')
     else:
         items = []
         append = items.append
@@ -113,7 +113,7 @@ def _decode_ApiVersionsResponse_1(buf: Buffer, pos: int) -> tuple[ApiVersionsRes
     pos += 2
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.api_keys = None
+        null_field('ApiKeys')
     else:
         items = []
         append = items.append
@@ -140,6 +140,8 @@ def _decode_ApiVersion_1(buf: Buffer, pos: int) -> tuple[ApiVersion, int]:
 def _decode_SupportedFeatureKey_0(buf: Buffer, pos: int) -> tuple[SupportedFeatureKey, int]:
     o = SupportedFeatureKey.__new__(SupportedFeatureKey)
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     (o.min_version, o.max_version,) = _S3.unpack_from(buf, pos)
     pos += 4
     if buf[pos] == 0:
@@ -152,6 +154,8 @@ def _decode_SupportedFeatureKey_0(buf: Buffer, pos: int) -> tuple[SupportedFeatu
 def _decode_FinalizedFeatureKey_0(buf: Buffer, pos: int) -> tuple[FinalizedFeatureKey, int]:
     o = FinalizedFeatureKey.__new__(FinalizedFeatureKey)
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     (o.max_version_level, o.min_version_level,) = _S3.unpack_from(buf, pos)
     pos += 4
     if buf[pos] == 0:
@@ -171,7 +175,7 @@ def _decode_ApiVersionsResponse_2(buf: Buffer, pos: int) -> tuple[ApiVersionsRes
     pos += 2
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.api_keys = None
+        null_field('ApiKeys')
     else:
         items = []
         append = items.append
@@ -189,7 +193,7 @@ def _decode_ApiVersionsResponse_2(buf: Buffer, pos: int) -> tuple[ApiVersionsRes
         if tag == 0:
             n, pos = read_compact_array_len(buf, pos)
             if n < 0:
-                o.supported_features = None
+                null_field('SupportedFeatures')
             else:
                 items = []
                 append = items.append
@@ -203,7 +207,7 @@ def _decode_ApiVersionsResponse_2(buf: Buffer, pos: int) -> tuple[ApiVersionsRes
         elif tag == 2:
             n, pos = read_compact_array_len(buf, pos)
             if n < 0:
-                o.finalized_features = None
+                null_field('FinalizedFeatures')
             else:
                 items = []
                 append = items.append

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'ConsumerProtocolAssignment'
@@ -46,9 +46,11 @@ class TopicPartition(Struct):
 def _decode_TopicPartition_0(buf: Buffer, pos: int) -> tuple[TopicPartition, int]:
     o = TopicPartition.__new__(TopicPartition)
     o.topic, pos = read_string(buf, pos)
+    if o.topic is None:
+        null_field('Topic')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         o.partitions = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
@@ -59,7 +61,7 @@ def _decode_ConsumerProtocolAssignment_0(buf: Buffer, pos: int) -> tuple[Consume
     o = ConsumerProtocolAssignment.__new__(ConsumerProtocolAssignment)
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.assigned_partitions = None
+        null_field('AssignedPartitions')
     else:
         items = []
         append = items.append

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'ConsumerProtocolSubscription'
@@ -54,12 +54,14 @@ def _decode_ConsumerProtocolSubscription_0(buf: Buffer, pos: int) -> tuple[Consu
     o.rack_id = None
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
         for _ in range(n):
             x, pos = read_string(buf, pos)
+            if x is None:
+                null_field('Topics')
             append(x)
         o.topics = items
     o.user_data, pos = read_bytes(buf, pos)
@@ -69,9 +71,11 @@ def _decode_ConsumerProtocolSubscription_0(buf: Buffer, pos: int) -> tuple[Consu
 def _decode_TopicPartition_0(buf: Buffer, pos: int) -> tuple[TopicPartition, int]:
     o = TopicPartition.__new__(TopicPartition)
     o.topic, pos = read_string(buf, pos)
+    if o.topic is None:
+        null_field('Topic')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         o.partitions = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
@@ -84,18 +88,20 @@ def _decode_ConsumerProtocolSubscription_1(buf: Buffer, pos: int) -> tuple[Consu
     o.rack_id = None
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
         for _ in range(n):
             x, pos = read_string(buf, pos)
+            if x is None:
+                null_field('Topics')
             append(x)
         o.topics = items
     o.user_data, pos = read_bytes(buf, pos)
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.owned_partitions = None
+        null_field('OwnedPartitions')
     else:
         items = []
         append = items.append
@@ -111,18 +117,20 @@ def _decode_ConsumerProtocolSubscription_2(buf: Buffer, pos: int) -> tuple[Consu
     o.rack_id = None
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
         for _ in range(n):
             x, pos = read_string(buf, pos)
+            if x is None:
+                null_field('Topics')
             append(x)
         o.topics = items
     o.user_data, pos = read_bytes(buf, pos)
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.owned_partitions = None
+        null_field('OwnedPartitions')
     else:
         items = []
         append = items.append
@@ -139,18 +147,20 @@ def _decode_ConsumerProtocolSubscription_3(buf: Buffer, pos: int) -> tuple[Consu
     o = ConsumerProtocolSubscription.__new__(ConsumerProtocolSubscription)
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
         for _ in range(n):
             x, pos = read_string(buf, pos)
+            if x is None:
+                null_field('Topics')
             append(x)
         o.topics = items
     o.user_data, pos = read_bytes(buf, pos)
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.owned_partitions = None
+        null_field('OwnedPartitions')
     else:
         items = []
         append = items.append

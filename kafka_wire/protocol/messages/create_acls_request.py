@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'CreateAclsRequest'
@@ -55,10 +55,16 @@ def _decode_AclCreation_0(buf: Buffer, pos: int) -> tuple[AclCreation, int]:
     (o.resource_type,) = _S0.unpack_from(buf, pos)
     pos += 1
     o.resource_name, pos = read_string(buf, pos)
+    if o.resource_name is None:
+        null_field('ResourceName')
     (o.resource_pattern_type,) = _S0.unpack_from(buf, pos)
     pos += 1
     o.principal, pos = read_string(buf, pos)
+    if o.principal is None:
+        null_field('Principal')
     o.host, pos = read_string(buf, pos)
+    if o.host is None:
+        null_field('Host')
     (o.operation, o.permission_type,) = _S1.unpack_from(buf, pos)
     pos += 2
     return o, pos
@@ -68,7 +74,7 @@ def _decode_CreateAclsRequest_0(buf: Buffer, pos: int) -> tuple[CreateAclsReques
     o = CreateAclsRequest.__new__(CreateAclsRequest)
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.creations = None
+        null_field('Creations')
     else:
         items = []
         append = items.append
@@ -84,10 +90,16 @@ def _decode_AclCreation_1(buf: Buffer, pos: int) -> tuple[AclCreation, int]:
     (o.resource_type,) = _S0.unpack_from(buf, pos)
     pos += 1
     o.resource_name, pos = read_compact_string(buf, pos)
+    if o.resource_name is None:
+        null_field('ResourceName')
     (o.resource_pattern_type,) = _S0.unpack_from(buf, pos)
     pos += 1
     o.principal, pos = read_compact_string(buf, pos)
+    if o.principal is None:
+        null_field('Principal')
     o.host, pos = read_compact_string(buf, pos)
+    if o.host is None:
+        null_field('Host')
     (o.operation, o.permission_type,) = _S1.unpack_from(buf, pos)
     pos += 2
     if buf[pos] == 0:
@@ -101,7 +113,7 @@ def _decode_CreateAclsRequest_1(buf: Buffer, pos: int) -> tuple[CreateAclsReques
     o = CreateAclsRequest.__new__(CreateAclsRequest)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.creations = None
+        null_field('Creations')
     else:
         items = []
         append = items.append

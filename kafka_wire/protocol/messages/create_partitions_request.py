@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'CreatePartitionsRequest'
@@ -59,7 +59,7 @@ def _decode_CreatePartitionsAssignment_0(buf: Buffer, pos: int) -> tuple[CreateP
     o = CreatePartitionsAssignment.__new__(CreatePartitionsAssignment)
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.broker_ids = None
+        null_field('BrokerIds')
     else:
         o.broker_ids = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
@@ -69,6 +69,8 @@ def _decode_CreatePartitionsAssignment_0(buf: Buffer, pos: int) -> tuple[CreateP
 def _decode_CreatePartitionsTopic_0(buf: Buffer, pos: int) -> tuple[CreatePartitionsTopic, int]:
     o = CreatePartitionsTopic.__new__(CreatePartitionsTopic)
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     (o.count,) = _S0.unpack_from(buf, pos)
     pos += 4
     n, pos = read_array_len(buf, pos)
@@ -88,7 +90,7 @@ def _decode_CreatePartitionsRequest_0(buf: Buffer, pos: int) -> tuple[CreatePart
     o = CreatePartitionsRequest.__new__(CreatePartitionsRequest)
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -105,7 +107,7 @@ def _decode_CreatePartitionsAssignment_1(buf: Buffer, pos: int) -> tuple[CreateP
     o = CreatePartitionsAssignment.__new__(CreatePartitionsAssignment)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.broker_ids = None
+        null_field('BrokerIds')
     else:
         o.broker_ids = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
@@ -119,6 +121,8 @@ def _decode_CreatePartitionsAssignment_1(buf: Buffer, pos: int) -> tuple[CreateP
 def _decode_CreatePartitionsTopic_1(buf: Buffer, pos: int) -> tuple[CreatePartitionsTopic, int]:
     o = CreatePartitionsTopic.__new__(CreatePartitionsTopic)
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     (o.count,) = _S0.unpack_from(buf, pos)
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
@@ -142,7 +146,7 @@ def _decode_CreatePartitionsRequest_1(buf: Buffer, pos: int) -> tuple[CreatePart
     o = CreatePartitionsRequest.__new__(CreatePartitionsRequest)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append

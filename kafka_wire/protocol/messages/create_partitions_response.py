@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'CreatePartitionsResponse'
@@ -50,6 +50,8 @@ class CreatePartitionsTopicResult(Struct):
 def _decode_CreatePartitionsTopicResult_0(buf: Buffer, pos: int) -> tuple[CreatePartitionsTopicResult, int]:
     o = CreatePartitionsTopicResult.__new__(CreatePartitionsTopicResult)
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     (o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 2
     o.error_message, pos = read_string(buf, pos)
@@ -62,7 +64,7 @@ def _decode_CreatePartitionsResponse_0(buf: Buffer, pos: int) -> tuple[CreatePar
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.results = None
+        null_field('Results')
     else:
         items = []
         append = items.append
@@ -76,6 +78,8 @@ def _decode_CreatePartitionsResponse_0(buf: Buffer, pos: int) -> tuple[CreatePar
 def _decode_CreatePartitionsTopicResult_1(buf: Buffer, pos: int) -> tuple[CreatePartitionsTopicResult, int]:
     o = CreatePartitionsTopicResult.__new__(CreatePartitionsTopicResult)
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     (o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 2
     o.error_message, pos = read_compact_string(buf, pos)
@@ -92,7 +96,7 @@ def _decode_CreatePartitionsResponse_1(buf: Buffer, pos: int) -> tuple[CreatePar
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.results = None
+        null_field('Results')
     else:
         items = []
         append = items.append

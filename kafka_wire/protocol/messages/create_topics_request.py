@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'CreateTopicsRequest'
@@ -73,7 +73,7 @@ def _decode_CreatableReplicaAssignment_0(buf: Buffer, pos: int) -> tuple[Creatab
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.broker_ids = None
+        null_field('BrokerIds')
     else:
         o.broker_ids = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
@@ -83,6 +83,8 @@ def _decode_CreatableReplicaAssignment_0(buf: Buffer, pos: int) -> tuple[Creatab
 def _decode_CreatableTopicConfig_0(buf: Buffer, pos: int) -> tuple[CreatableTopicConfig, int]:
     o = CreatableTopicConfig.__new__(CreatableTopicConfig)
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     o.value, pos = read_string(buf, pos)
     return o, pos
 
@@ -90,11 +92,13 @@ def _decode_CreatableTopicConfig_0(buf: Buffer, pos: int) -> tuple[CreatableTopi
 def _decode_CreatableTopic_0(buf: Buffer, pos: int) -> tuple[CreatableTopic, int]:
     o = CreatableTopic.__new__(CreatableTopic)
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     (o.num_partitions, o.replication_factor,) = _S0.unpack_from(buf, pos)
     pos += 6
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.assignments = None
+        null_field('Assignments')
     else:
         items = []
         append = items.append
@@ -104,7 +108,7 @@ def _decode_CreatableTopic_0(buf: Buffer, pos: int) -> tuple[CreatableTopic, int
         o.assignments = items
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.configs = None
+        null_field('Configs')
     else:
         items = []
         append = items.append
@@ -119,7 +123,7 @@ def _decode_CreateTopicsRequest_0(buf: Buffer, pos: int) -> tuple[CreateTopicsRe
     o = CreateTopicsRequest.__new__(CreateTopicsRequest)
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -138,7 +142,7 @@ def _decode_CreatableReplicaAssignment_1(buf: Buffer, pos: int) -> tuple[Creatab
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.broker_ids = None
+        null_field('BrokerIds')
     else:
         o.broker_ids = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
@@ -152,6 +156,8 @@ def _decode_CreatableReplicaAssignment_1(buf: Buffer, pos: int) -> tuple[Creatab
 def _decode_CreatableTopicConfig_1(buf: Buffer, pos: int) -> tuple[CreatableTopicConfig, int]:
     o = CreatableTopicConfig.__new__(CreatableTopicConfig)
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     o.value, pos = read_compact_string(buf, pos)
     if buf[pos] == 0:
         pos += 1
@@ -163,11 +169,13 @@ def _decode_CreatableTopicConfig_1(buf: Buffer, pos: int) -> tuple[CreatableTopi
 def _decode_CreatableTopic_1(buf: Buffer, pos: int) -> tuple[CreatableTopic, int]:
     o = CreatableTopic.__new__(CreatableTopic)
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     (o.num_partitions, o.replication_factor,) = _S0.unpack_from(buf, pos)
     pos += 6
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.assignments = None
+        null_field('Assignments')
     else:
         items = []
         append = items.append
@@ -177,7 +185,7 @@ def _decode_CreatableTopic_1(buf: Buffer, pos: int) -> tuple[CreatableTopic, int
         o.assignments = items
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.configs = None
+        null_field('Configs')
     else:
         items = []
         append = items.append
@@ -196,7 +204,7 @@ def _decode_CreateTopicsRequest_1(buf: Buffer, pos: int) -> tuple[CreateTopicsRe
     o = CreateTopicsRequest.__new__(CreateTopicsRequest)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append

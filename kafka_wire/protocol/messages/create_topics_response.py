@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'CreateTopicsResponse'
@@ -74,6 +74,8 @@ def _decode_CreatableTopicResult_0(buf: Buffer, pos: int) -> tuple[CreatableTopi
     o.replication_factor = -1
     o.configs = []
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     (o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 2
     o.error_message, pos = read_string(buf, pos)
@@ -86,7 +88,7 @@ def _decode_CreateTopicsResponse_0(buf: Buffer, pos: int) -> tuple[CreateTopicsR
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -100,6 +102,8 @@ def _decode_CreateTopicsResponse_0(buf: Buffer, pos: int) -> tuple[CreateTopicsR
 def _decode_CreatableTopicConfigs_0(buf: Buffer, pos: int) -> tuple[CreatableTopicConfigs, int]:
     o = CreatableTopicConfigs.__new__(CreatableTopicConfigs)
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     o.value, pos = read_compact_string(buf, pos)
     (o.read_only, o.config_source, o.is_sensitive,) = _S3.unpack_from(buf, pos)
     pos += 3
@@ -115,6 +119,8 @@ def _decode_CreatableTopicResult_1(buf: Buffer, pos: int) -> tuple[CreatableTopi
     o.topic_id = ZERO_UUID
     o.topic_config_error_code = 0
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     (o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 2
     o.error_message, pos = read_compact_string(buf, pos)
@@ -148,7 +154,7 @@ def _decode_CreateTopicsResponse_1(buf: Buffer, pos: int) -> tuple[CreateTopicsR
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -167,6 +173,8 @@ def _decode_CreatableTopicResult_2(buf: Buffer, pos: int) -> tuple[CreatableTopi
     o = CreatableTopicResult.__new__(CreatableTopicResult)
     o.topic_config_error_code = 0
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     (o.topic_id, o.error_code,) = _S4.unpack_from(buf, pos)
     pos += 18
     o.error_message, pos = read_compact_string(buf, pos)
@@ -200,7 +208,7 @@ def _decode_CreateTopicsResponse_2(buf: Buffer, pos: int) -> tuple[CreateTopicsR
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'DeleteAclsRequest'
@@ -68,7 +68,7 @@ def _decode_DeleteAclsRequest_0(buf: Buffer, pos: int) -> tuple[DeleteAclsReques
     o = DeleteAclsRequest.__new__(DeleteAclsRequest)
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.filters = None
+        null_field('Filters')
     else:
         items = []
         append = items.append
@@ -101,7 +101,7 @@ def _decode_DeleteAclsRequest_1(buf: Buffer, pos: int) -> tuple[DeleteAclsReques
     o = DeleteAclsRequest.__new__(DeleteAclsRequest)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.filters = None
+        null_field('Filters')
     else:
         items = []
         append = items.append

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'DeleteAclsResponse'
@@ -72,10 +72,16 @@ def _decode_DeleteAclsMatchingAcl_0(buf: Buffer, pos: int) -> tuple[DeleteAclsMa
     (o.resource_type,) = _S2.unpack_from(buf, pos)
     pos += 1
     o.resource_name, pos = read_string(buf, pos)
+    if o.resource_name is None:
+        null_field('ResourceName')
     (o.pattern_type,) = _S2.unpack_from(buf, pos)
     pos += 1
     o.principal, pos = read_string(buf, pos)
+    if o.principal is None:
+        null_field('Principal')
     o.host, pos = read_string(buf, pos)
+    if o.host is None:
+        null_field('Host')
     (o.operation, o.permission_type,) = _S3.unpack_from(buf, pos)
     pos += 2
     return o, pos
@@ -88,7 +94,7 @@ def _decode_DeleteAclsFilterResult_0(buf: Buffer, pos: int) -> tuple[DeleteAclsF
     o.error_message, pos = read_string(buf, pos)
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.matching_acls = None
+        null_field('MatchingAcls')
     else:
         items = []
         append = items.append
@@ -105,7 +111,7 @@ def _decode_DeleteAclsResponse_0(buf: Buffer, pos: int) -> tuple[DeleteAclsRespo
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.filter_results = None
+        null_field('FilterResults')
     else:
         items = []
         append = items.append
@@ -124,10 +130,16 @@ def _decode_DeleteAclsMatchingAcl_1(buf: Buffer, pos: int) -> tuple[DeleteAclsMa
     (o.resource_type,) = _S2.unpack_from(buf, pos)
     pos += 1
     o.resource_name, pos = read_compact_string(buf, pos)
+    if o.resource_name is None:
+        null_field('ResourceName')
     (o.pattern_type,) = _S2.unpack_from(buf, pos)
     pos += 1
     o.principal, pos = read_compact_string(buf, pos)
+    if o.principal is None:
+        null_field('Principal')
     o.host, pos = read_compact_string(buf, pos)
+    if o.host is None:
+        null_field('Host')
     (o.operation, o.permission_type,) = _S3.unpack_from(buf, pos)
     pos += 2
     if buf[pos] == 0:
@@ -144,7 +156,7 @@ def _decode_DeleteAclsFilterResult_1(buf: Buffer, pos: int) -> tuple[DeleteAclsF
     o.error_message, pos = read_compact_string(buf, pos)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.matching_acls = None
+        null_field('MatchingAcls')
     else:
         items = []
         append = items.append
@@ -165,7 +177,7 @@ def _decode_DeleteAclsResponse_1(buf: Buffer, pos: int) -> tuple[DeleteAclsRespo
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.filter_results = None
+        null_field('FilterResults')
     else:
         items = []
         append = items.append

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'DeleteGroupsRequest'
@@ -39,12 +39,14 @@ def _decode_DeleteGroupsRequest_0(buf: Buffer, pos: int) -> tuple[DeleteGroupsRe
     o = DeleteGroupsRequest.__new__(DeleteGroupsRequest)
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.groups_names = None
+        null_field('GroupsNames')
     else:
         items = []
         append = items.append
         for _ in range(n):
             x, pos = read_string(buf, pos)
+            if x is None:
+                null_field('GroupsNames')
             append(x)
         o.groups_names = items
     return o, pos
@@ -54,12 +56,14 @@ def _decode_DeleteGroupsRequest_1(buf: Buffer, pos: int) -> tuple[DeleteGroupsRe
     o = DeleteGroupsRequest.__new__(DeleteGroupsRequest)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.groups_names = None
+        null_field('GroupsNames')
     else:
         items = []
         append = items.append
         for _ in range(n):
             x, pos = read_compact_string(buf, pos)
+            if x is None:
+                null_field('GroupsNames')
             append(x)
         o.groups_names = items
     if buf[pos] == 0:

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'DeleteGroupsResponse'
@@ -49,6 +49,8 @@ class DeletableGroupResult(Struct):
 def _decode_DeletableGroupResult_0(buf: Buffer, pos: int) -> tuple[DeletableGroupResult, int]:
     o = DeletableGroupResult.__new__(DeletableGroupResult)
     o.group_id, pos = read_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     (o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 2
     return o, pos
@@ -60,7 +62,7 @@ def _decode_DeleteGroupsResponse_0(buf: Buffer, pos: int) -> tuple[DeleteGroupsR
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.results = None
+        null_field('Results')
     else:
         items = []
         append = items.append
@@ -74,6 +76,8 @@ def _decode_DeleteGroupsResponse_0(buf: Buffer, pos: int) -> tuple[DeleteGroupsR
 def _decode_DeletableGroupResult_1(buf: Buffer, pos: int) -> tuple[DeletableGroupResult, int]:
     o = DeletableGroupResult.__new__(DeletableGroupResult)
     o.group_id, pos = read_compact_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     (o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 2
     if buf[pos] == 0:
@@ -89,7 +93,7 @@ def _decode_DeleteGroupsResponse_1(buf: Buffer, pos: int) -> tuple[DeleteGroupsR
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.results = None
+        null_field('Results')
     else:
         items = []
         append = items.append

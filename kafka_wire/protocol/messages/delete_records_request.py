@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'DeleteRecordsRequest'
@@ -64,9 +64,11 @@ def _decode_DeleteRecordsPartition_0(buf: Buffer, pos: int) -> tuple[DeleteRecor
 def _decode_DeleteRecordsTopic_0(buf: Buffer, pos: int) -> tuple[DeleteRecordsTopic, int]:
     o = DeleteRecordsTopic.__new__(DeleteRecordsTopic)
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -81,7 +83,7 @@ def _decode_DeleteRecordsRequest_0(buf: Buffer, pos: int) -> tuple[DeleteRecords
     o = DeleteRecordsRequest.__new__(DeleteRecordsRequest)
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -108,9 +110,11 @@ def _decode_DeleteRecordsPartition_1(buf: Buffer, pos: int) -> tuple[DeleteRecor
 def _decode_DeleteRecordsTopic_1(buf: Buffer, pos: int) -> tuple[DeleteRecordsTopic, int]:
     o = DeleteRecordsTopic.__new__(DeleteRecordsTopic)
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -129,7 +133,7 @@ def _decode_DeleteRecordsRequest_1(buf: Buffer, pos: int) -> tuple[DeleteRecords
     o = DeleteRecordsRequest.__new__(DeleteRecordsRequest)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append

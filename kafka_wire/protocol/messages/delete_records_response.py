@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'DeleteRecordsResponse'
@@ -65,9 +65,11 @@ def _decode_DeleteRecordsPartitionResult_0(buf: Buffer, pos: int) -> tuple[Delet
 def _decode_DeleteRecordsTopicResult_0(buf: Buffer, pos: int) -> tuple[DeleteRecordsTopicResult, int]:
     o = DeleteRecordsTopicResult.__new__(DeleteRecordsTopicResult)
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -84,7 +86,7 @@ def _decode_DeleteRecordsResponse_0(buf: Buffer, pos: int) -> tuple[DeleteRecord
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -109,9 +111,11 @@ def _decode_DeleteRecordsPartitionResult_1(buf: Buffer, pos: int) -> tuple[Delet
 def _decode_DeleteRecordsTopicResult_1(buf: Buffer, pos: int) -> tuple[DeleteRecordsTopicResult, int]:
     o = DeleteRecordsTopicResult.__new__(DeleteRecordsTopicResult)
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -132,7 +136,7 @@ def _decode_DeleteRecordsResponse_1(buf: Buffer, pos: int) -> tuple[DeleteRecord
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'DeleteTopicsRequest'
@@ -52,12 +52,14 @@ def _decode_DeleteTopicsRequest_0(buf: Buffer, pos: int) -> tuple[DeleteTopicsRe
     o.topics = []
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topic_names = None
+        null_field('TopicNames')
     else:
         items = []
         append = items.append
         for _ in range(n):
             x, pos = read_string(buf, pos)
+            if x is None:
+                null_field('TopicNames')
             append(x)
         o.topic_names = items
     (o.timeout_ms,) = _S0.unpack_from(buf, pos)
@@ -70,12 +72,14 @@ def _decode_DeleteTopicsRequest_1(buf: Buffer, pos: int) -> tuple[DeleteTopicsRe
     o.topics = []
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topic_names = None
+        null_field('TopicNames')
     else:
         items = []
         append = items.append
         for _ in range(n):
             x, pos = read_compact_string(buf, pos)
+            if x is None:
+                null_field('TopicNames')
             append(x)
         o.topic_names = items
     (o.timeout_ms,) = _S0.unpack_from(buf, pos)
@@ -104,7 +108,7 @@ def _decode_DeleteTopicsRequest_2(buf: Buffer, pos: int) -> tuple[DeleteTopicsRe
     o.topic_names = []
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append

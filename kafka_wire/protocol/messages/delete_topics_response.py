@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'DeleteTopicsResponse'
@@ -54,6 +54,8 @@ def _decode_DeletableTopicResult_0(buf: Buffer, pos: int) -> tuple[DeletableTopi
     o.topic_id = ZERO_UUID
     o.error_message = None
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     (o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 2
     return o, pos
@@ -65,7 +67,7 @@ def _decode_DeleteTopicsResponse_0(buf: Buffer, pos: int) -> tuple[DeleteTopicsR
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.responses = None
+        null_field('Responses')
     else:
         items = []
         append = items.append
@@ -81,6 +83,8 @@ def _decode_DeletableTopicResult_1(buf: Buffer, pos: int) -> tuple[DeletableTopi
     o.topic_id = ZERO_UUID
     o.error_message = None
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     (o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 2
     if buf[pos] == 0:
@@ -96,7 +100,7 @@ def _decode_DeleteTopicsResponse_1(buf: Buffer, pos: int) -> tuple[DeleteTopicsR
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.responses = None
+        null_field('Responses')
     else:
         items = []
         append = items.append
@@ -115,6 +119,8 @@ def _decode_DeletableTopicResult_2(buf: Buffer, pos: int) -> tuple[DeletableTopi
     o = DeletableTopicResult.__new__(DeletableTopicResult)
     o.topic_id = ZERO_UUID
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     (o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 2
     o.error_message, pos = read_compact_string(buf, pos)
@@ -131,7 +137,7 @@ def _decode_DeleteTopicsResponse_2(buf: Buffer, pos: int) -> tuple[DeleteTopicsR
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.responses = None
+        null_field('Responses')
     else:
         items = []
         append = items.append
@@ -165,7 +171,7 @@ def _decode_DeleteTopicsResponse_3(buf: Buffer, pos: int) -> tuple[DeleteTopicsR
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.responses = None
+        null_field('Responses')
     else:
         items = []
         append = items.append

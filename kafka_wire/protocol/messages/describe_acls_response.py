@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'DescribeAclsResponse'
@@ -64,7 +64,11 @@ class AclDescription(Struct):
 def _decode_AclDescription_0(buf: Buffer, pos: int) -> tuple[AclDescription, int]:
     o = AclDescription.__new__(AclDescription)
     o.principal, pos = read_string(buf, pos)
+    if o.principal is None:
+        null_field('Principal')
     o.host, pos = read_string(buf, pos)
+    if o.host is None:
+        null_field('Host')
     (o.operation, o.permission_type,) = _S2.unpack_from(buf, pos)
     pos += 2
     return o, pos
@@ -75,11 +79,13 @@ def _decode_DescribeAclsResource_0(buf: Buffer, pos: int) -> tuple[DescribeAclsR
     (o.resource_type,) = _S1.unpack_from(buf, pos)
     pos += 1
     o.resource_name, pos = read_string(buf, pos)
+    if o.resource_name is None:
+        null_field('ResourceName')
     (o.pattern_type,) = _S1.unpack_from(buf, pos)
     pos += 1
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.acls = None
+        null_field('Acls')
     else:
         items = []
         append = items.append
@@ -97,7 +103,7 @@ def _decode_DescribeAclsResponse_0(buf: Buffer, pos: int) -> tuple[DescribeAclsR
     o.error_message, pos = read_string(buf, pos)
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.resources = None
+        null_field('Resources')
     else:
         items = []
         append = items.append
@@ -111,7 +117,11 @@ def _decode_DescribeAclsResponse_0(buf: Buffer, pos: int) -> tuple[DescribeAclsR
 def _decode_AclDescription_1(buf: Buffer, pos: int) -> tuple[AclDescription, int]:
     o = AclDescription.__new__(AclDescription)
     o.principal, pos = read_compact_string(buf, pos)
+    if o.principal is None:
+        null_field('Principal')
     o.host, pos = read_compact_string(buf, pos)
+    if o.host is None:
+        null_field('Host')
     (o.operation, o.permission_type,) = _S2.unpack_from(buf, pos)
     pos += 2
     if buf[pos] == 0:
@@ -126,11 +136,13 @@ def _decode_DescribeAclsResource_1(buf: Buffer, pos: int) -> tuple[DescribeAclsR
     (o.resource_type,) = _S1.unpack_from(buf, pos)
     pos += 1
     o.resource_name, pos = read_compact_string(buf, pos)
+    if o.resource_name is None:
+        null_field('ResourceName')
     (o.pattern_type,) = _S1.unpack_from(buf, pos)
     pos += 1
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.acls = None
+        null_field('Acls')
     else:
         items = []
         append = items.append
@@ -152,7 +164,7 @@ def _decode_DescribeAclsResponse_1(buf: Buffer, pos: int) -> tuple[DescribeAclsR
     o.error_message, pos = read_compact_string(buf, pos)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.resources = None
+        null_field('Resources')
     else:
         items = []
         append = items.append

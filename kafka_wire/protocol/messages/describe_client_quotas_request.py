@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'DescribeClientQuotasRequest'
@@ -50,6 +50,8 @@ class ComponentData(Struct):
 def _decode_ComponentData_0(buf: Buffer, pos: int) -> tuple[ComponentData, int]:
     o = ComponentData.__new__(ComponentData)
     o.entity_type, pos = read_string(buf, pos)
+    if o.entity_type is None:
+        null_field('EntityType')
     (o.match_type,) = _S0.unpack_from(buf, pos)
     pos += 1
     o.match, pos = read_string(buf, pos)
@@ -60,7 +62,7 @@ def _decode_DescribeClientQuotasRequest_0(buf: Buffer, pos: int) -> tuple[Descri
     o = DescribeClientQuotasRequest.__new__(DescribeClientQuotasRequest)
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.components = None
+        null_field('Components')
     else:
         items = []
         append = items.append
@@ -76,6 +78,8 @@ def _decode_DescribeClientQuotasRequest_0(buf: Buffer, pos: int) -> tuple[Descri
 def _decode_ComponentData_1(buf: Buffer, pos: int) -> tuple[ComponentData, int]:
     o = ComponentData.__new__(ComponentData)
     o.entity_type, pos = read_compact_string(buf, pos)
+    if o.entity_type is None:
+        null_field('EntityType')
     (o.match_type,) = _S0.unpack_from(buf, pos)
     pos += 1
     o.match, pos = read_compact_string(buf, pos)
@@ -90,7 +94,7 @@ def _decode_DescribeClientQuotasRequest_1(buf: Buffer, pos: int) -> tuple[Descri
     o = DescribeClientQuotasRequest.__new__(DescribeClientQuotasRequest)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.components = None
+        null_field('Components')
     else:
         items = []
         append = items.append

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'DescribeClientQuotasResponse'
@@ -67,6 +67,8 @@ class ValueData(Struct):
 def _decode_EntityData_0(buf: Buffer, pos: int) -> tuple[EntityData, int]:
     o = EntityData.__new__(EntityData)
     o.entity_type, pos = read_string(buf, pos)
+    if o.entity_type is None:
+        null_field('EntityType')
     o.entity_name, pos = read_string(buf, pos)
     return o, pos
 
@@ -74,6 +76,8 @@ def _decode_EntityData_0(buf: Buffer, pos: int) -> tuple[EntityData, int]:
 def _decode_ValueData_0(buf: Buffer, pos: int) -> tuple[ValueData, int]:
     o = ValueData.__new__(ValueData)
     o.key, pos = read_string(buf, pos)
+    if o.key is None:
+        null_field('Key')
     (o.value,) = _S1.unpack_from(buf, pos)
     pos += 8
     return o, pos
@@ -83,7 +87,7 @@ def _decode_EntryData_0(buf: Buffer, pos: int) -> tuple[EntryData, int]:
     o = EntryData.__new__(EntryData)
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.entity = None
+        null_field('Entity')
     else:
         items = []
         append = items.append
@@ -93,7 +97,7 @@ def _decode_EntryData_0(buf: Buffer, pos: int) -> tuple[EntryData, int]:
         o.entity = items
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.values = None
+        null_field('Values')
     else:
         items = []
         append = items.append
@@ -125,6 +129,8 @@ def _decode_DescribeClientQuotasResponse_0(buf: Buffer, pos: int) -> tuple[Descr
 def _decode_EntityData_1(buf: Buffer, pos: int) -> tuple[EntityData, int]:
     o = EntityData.__new__(EntityData)
     o.entity_type, pos = read_compact_string(buf, pos)
+    if o.entity_type is None:
+        null_field('EntityType')
     o.entity_name, pos = read_compact_string(buf, pos)
     if buf[pos] == 0:
         pos += 1
@@ -136,6 +142,8 @@ def _decode_EntityData_1(buf: Buffer, pos: int) -> tuple[EntityData, int]:
 def _decode_ValueData_1(buf: Buffer, pos: int) -> tuple[ValueData, int]:
     o = ValueData.__new__(ValueData)
     o.key, pos = read_compact_string(buf, pos)
+    if o.key is None:
+        null_field('Key')
     (o.value,) = _S1.unpack_from(buf, pos)
     pos += 8
     if buf[pos] == 0:
@@ -149,7 +157,7 @@ def _decode_EntryData_1(buf: Buffer, pos: int) -> tuple[EntryData, int]:
     o = EntryData.__new__(EntryData)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.entity = None
+        null_field('Entity')
     else:
         items = []
         append = items.append
@@ -159,7 +167,7 @@ def _decode_EntryData_1(buf: Buffer, pos: int) -> tuple[EntryData, int]:
         o.entity = items
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.values = None
+        null_field('Values')
     else:
         items = []
         append = items.append

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'DescribeClusterResponse'
@@ -63,6 +63,8 @@ def _decode_DescribeClusterBroker_0(buf: Buffer, pos: int) -> tuple[DescribeClus
     (o.broker_id,) = _S1.unpack_from(buf, pos)
     pos += 4
     o.host, pos = read_compact_string(buf, pos)
+    if o.host is None:
+        null_field('Host')
     (o.port,) = _S1.unpack_from(buf, pos)
     pos += 4
     o.rack, pos = read_compact_string(buf, pos)
@@ -80,11 +82,13 @@ def _decode_DescribeClusterResponse_0(buf: Buffer, pos: int) -> tuple[DescribeCl
     pos += 6
     o.error_message, pos = read_compact_string(buf, pos)
     o.cluster_id, pos = read_compact_string(buf, pos)
+    if o.cluster_id is None:
+        null_field('ClusterId')
     (o.controller_id,) = _S1.unpack_from(buf, pos)
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.brokers = None
+        null_field('Brokers')
     else:
         items = []
         append = items.append
@@ -109,11 +113,13 @@ def _decode_DescribeClusterResponse_1(buf: Buffer, pos: int) -> tuple[DescribeCl
     (o.endpoint_type,) = _S2.unpack_from(buf, pos)
     pos += 1
     o.cluster_id, pos = read_compact_string(buf, pos)
+    if o.cluster_id is None:
+        null_field('ClusterId')
     (o.controller_id,) = _S1.unpack_from(buf, pos)
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.brokers = None
+        null_field('Brokers')
     else:
         items = []
         append = items.append
@@ -135,6 +141,8 @@ def _decode_DescribeClusterBroker_1(buf: Buffer, pos: int) -> tuple[DescribeClus
     (o.broker_id,) = _S1.unpack_from(buf, pos)
     pos += 4
     o.host, pos = read_compact_string(buf, pos)
+    if o.host is None:
+        null_field('Host')
     (o.port,) = _S1.unpack_from(buf, pos)
     pos += 4
     o.rack, pos = read_compact_string(buf, pos)
@@ -155,11 +163,13 @@ def _decode_DescribeClusterResponse_2(buf: Buffer, pos: int) -> tuple[DescribeCl
     (o.endpoint_type,) = _S2.unpack_from(buf, pos)
     pos += 1
     o.cluster_id, pos = read_compact_string(buf, pos)
+    if o.cluster_id is None:
+        null_field('ClusterId')
     (o.controller_id,) = _S1.unpack_from(buf, pos)
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.brokers = None
+        null_field('Brokers')
     else:
         items = []
         append = items.append

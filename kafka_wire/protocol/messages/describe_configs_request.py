@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'DescribeConfigsRequest'
@@ -54,6 +54,8 @@ def _decode_DescribeConfigsResource_0(buf: Buffer, pos: int) -> tuple[DescribeCo
     (o.resource_type,) = _S0.unpack_from(buf, pos)
     pos += 1
     o.resource_name, pos = read_string(buf, pos)
+    if o.resource_name is None:
+        null_field('ResourceName')
     n, pos = read_array_len(buf, pos)
     if n < 0:
         o.configuration_keys = None
@@ -62,6 +64,8 @@ def _decode_DescribeConfigsResource_0(buf: Buffer, pos: int) -> tuple[DescribeCo
         append = items.append
         for _ in range(n):
             x, pos = read_string(buf, pos)
+            if x is None:
+                null_field('ConfigurationKeys')
             append(x)
         o.configuration_keys = items
     return o, pos
@@ -72,7 +76,7 @@ def _decode_DescribeConfigsRequest_0(buf: Buffer, pos: int) -> tuple[DescribeCon
     o.include_documentation = False
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.resources = None
+        null_field('Resources')
     else:
         items = []
         append = items.append
@@ -89,7 +93,7 @@ def _decode_DescribeConfigsRequest_1(buf: Buffer, pos: int) -> tuple[DescribeCon
     o = DescribeConfigsRequest.__new__(DescribeConfigsRequest)
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.resources = None
+        null_field('Resources')
     else:
         items = []
         append = items.append
@@ -107,6 +111,8 @@ def _decode_DescribeConfigsResource_1(buf: Buffer, pos: int) -> tuple[DescribeCo
     (o.resource_type,) = _S0.unpack_from(buf, pos)
     pos += 1
     o.resource_name, pos = read_compact_string(buf, pos)
+    if o.resource_name is None:
+        null_field('ResourceName')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
         o.configuration_keys = None
@@ -115,6 +121,8 @@ def _decode_DescribeConfigsResource_1(buf: Buffer, pos: int) -> tuple[DescribeCo
         append = items.append
         for _ in range(n):
             x, pos = read_compact_string(buf, pos)
+            if x is None:
+                null_field('ConfigurationKeys')
             append(x)
         o.configuration_keys = items
     if buf[pos] == 0:
@@ -128,7 +136,7 @@ def _decode_DescribeConfigsRequest_2(buf: Buffer, pos: int) -> tuple[DescribeCon
     o = DescribeConfigsRequest.__new__(DescribeConfigsRequest)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.resources = None
+        null_field('Resources')
     else:
         items = []
         append = items.append

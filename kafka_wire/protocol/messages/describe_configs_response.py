@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'DescribeConfigsResponse'
@@ -78,6 +78,8 @@ class DescribeConfigsSynonym(Struct):
 def _decode_DescribeConfigsSynonym_0(buf: Buffer, pos: int) -> tuple[DescribeConfigsSynonym, int]:
     o = DescribeConfigsSynonym.__new__(DescribeConfigsSynonym)
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     o.value, pos = read_string(buf, pos)
     (o.source,) = _S2.unpack_from(buf, pos)
     pos += 1
@@ -90,12 +92,14 @@ def _decode_DescribeConfigsResourceResult_0(buf: Buffer, pos: int) -> tuple[Desc
     o.config_type = 0
     o.documentation = ''
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     o.value, pos = read_string(buf, pos)
     (o.read_only, o.config_source, o.is_sensitive,) = _S3.unpack_from(buf, pos)
     pos += 3
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.synonyms = None
+        null_field('Synonyms')
     else:
         items = []
         append = items.append
@@ -114,9 +118,11 @@ def _decode_DescribeConfigsResult_0(buf: Buffer, pos: int) -> tuple[DescribeConf
     (o.resource_type,) = _S2.unpack_from(buf, pos)
     pos += 1
     o.resource_name, pos = read_string(buf, pos)
+    if o.resource_name is None:
+        null_field('ResourceName')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.configs = None
+        null_field('Configs')
     else:
         items = []
         append = items.append
@@ -133,7 +139,7 @@ def _decode_DescribeConfigsResponse_0(buf: Buffer, pos: int) -> tuple[DescribeCo
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.results = None
+        null_field('Results')
     else:
         items = []
         append = items.append
@@ -148,12 +154,14 @@ def _decode_DescribeConfigsResourceResult_1(buf: Buffer, pos: int) -> tuple[Desc
     o = DescribeConfigsResourceResult.__new__(DescribeConfigsResourceResult)
     o.is_default = False
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     o.value, pos = read_string(buf, pos)
     (o.read_only, o.config_source, o.is_sensitive,) = _S3.unpack_from(buf, pos)
     pos += 3
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.synonyms = None
+        null_field('Synonyms')
     else:
         items = []
         append = items.append
@@ -175,9 +183,11 @@ def _decode_DescribeConfigsResult_1(buf: Buffer, pos: int) -> tuple[DescribeConf
     (o.resource_type,) = _S2.unpack_from(buf, pos)
     pos += 1
     o.resource_name, pos = read_string(buf, pos)
+    if o.resource_name is None:
+        null_field('ResourceName')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.configs = None
+        null_field('Configs')
     else:
         items = []
         append = items.append
@@ -194,7 +204,7 @@ def _decode_DescribeConfigsResponse_1(buf: Buffer, pos: int) -> tuple[DescribeCo
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.results = None
+        null_field('Results')
     else:
         items = []
         append = items.append
@@ -208,6 +218,8 @@ def _decode_DescribeConfigsResponse_1(buf: Buffer, pos: int) -> tuple[DescribeCo
 def _decode_DescribeConfigsSynonym_1(buf: Buffer, pos: int) -> tuple[DescribeConfigsSynonym, int]:
     o = DescribeConfigsSynonym.__new__(DescribeConfigsSynonym)
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     o.value, pos = read_compact_string(buf, pos)
     (o.source,) = _S2.unpack_from(buf, pos)
     pos += 1
@@ -222,12 +234,14 @@ def _decode_DescribeConfigsResourceResult_2(buf: Buffer, pos: int) -> tuple[Desc
     o = DescribeConfigsResourceResult.__new__(DescribeConfigsResourceResult)
     o.is_default = False
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     o.value, pos = read_compact_string(buf, pos)
     (o.read_only, o.config_source, o.is_sensitive,) = _S3.unpack_from(buf, pos)
     pos += 3
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.synonyms = None
+        null_field('Synonyms')
     else:
         items = []
         append = items.append
@@ -253,9 +267,11 @@ def _decode_DescribeConfigsResult_2(buf: Buffer, pos: int) -> tuple[DescribeConf
     (o.resource_type,) = _S2.unpack_from(buf, pos)
     pos += 1
     o.resource_name, pos = read_compact_string(buf, pos)
+    if o.resource_name is None:
+        null_field('ResourceName')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.configs = None
+        null_field('Configs')
     else:
         items = []
         append = items.append
@@ -276,7 +292,7 @@ def _decode_DescribeConfigsResponse_2(buf: Buffer, pos: int) -> tuple[DescribeCo
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.results = None
+        null_field('Results')
     else:
         items = []
         append = items.append

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'DescribeGroupsRequest'
@@ -42,12 +42,14 @@ def _decode_DescribeGroupsRequest_0(buf: Buffer, pos: int) -> tuple[DescribeGrou
     o.include_authorized_operations = False
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.groups = None
+        null_field('Groups')
     else:
         items = []
         append = items.append
         for _ in range(n):
             x, pos = read_string(buf, pos)
+            if x is None:
+                null_field('Groups')
             append(x)
         o.groups = items
     return o, pos
@@ -57,12 +59,14 @@ def _decode_DescribeGroupsRequest_1(buf: Buffer, pos: int) -> tuple[DescribeGrou
     o = DescribeGroupsRequest.__new__(DescribeGroupsRequest)
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.groups = None
+        null_field('Groups')
     else:
         items = []
         append = items.append
         for _ in range(n):
             x, pos = read_string(buf, pos)
+            if x is None:
+                null_field('Groups')
             append(x)
         o.groups = items
     (o.include_authorized_operations,) = _S0.unpack_from(buf, pos)
@@ -74,12 +78,14 @@ def _decode_DescribeGroupsRequest_2(buf: Buffer, pos: int) -> tuple[DescribeGrou
     o = DescribeGroupsRequest.__new__(DescribeGroupsRequest)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.groups = None
+        null_field('Groups')
     else:
         items = []
         append = items.append
         for _ in range(n):
             x, pos = read_compact_string(buf, pos)
+            if x is None:
+                null_field('Groups')
             append(x)
         o.groups = items
     (o.include_authorized_operations,) = _S0.unpack_from(buf, pos)

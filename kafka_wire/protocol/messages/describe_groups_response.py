@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'DescribeGroupsResponse'
@@ -68,10 +68,20 @@ def _decode_DescribedGroupMember_0(buf: Buffer, pos: int) -> tuple[DescribedGrou
     o = DescribedGroupMember.__new__(DescribedGroupMember)
     o.group_instance_id = None
     o.member_id, pos = read_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     o.client_id, pos = read_string(buf, pos)
+    if o.client_id is None:
+        null_field('ClientId')
     o.client_host, pos = read_string(buf, pos)
+    if o.client_host is None:
+        null_field('ClientHost')
     o.member_metadata, pos = read_bytes(buf, pos)
+    if o.member_metadata is None:
+        null_field('MemberMetadata')
     o.member_assignment, pos = read_bytes(buf, pos)
+    if o.member_assignment is None:
+        null_field('MemberAssignment')
     return o, pos
 
 
@@ -82,12 +92,20 @@ def _decode_DescribedGroup_0(buf: Buffer, pos: int) -> tuple[DescribedGroup, int
     (o.error_code,) = _S0.unpack_from(buf, pos)
     pos += 2
     o.group_id, pos = read_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     o.group_state, pos = read_string(buf, pos)
+    if o.group_state is None:
+        null_field('GroupState')
     o.protocol_type, pos = read_string(buf, pos)
+    if o.protocol_type is None:
+        null_field('ProtocolType')
     o.protocol_data, pos = read_string(buf, pos)
+    if o.protocol_data is None:
+        null_field('ProtocolData')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.members = None
+        null_field('Members')
     else:
         items = []
         append = items.append
@@ -103,7 +121,7 @@ def _decode_DescribeGroupsResponse_0(buf: Buffer, pos: int) -> tuple[DescribeGro
     o.throttle_time_ms = 0
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.groups = None
+        null_field('Groups')
     else:
         items = []
         append = items.append
@@ -120,7 +138,7 @@ def _decode_DescribeGroupsResponse_1(buf: Buffer, pos: int) -> tuple[DescribeGro
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.groups = None
+        null_field('Groups')
     else:
         items = []
         append = items.append
@@ -137,12 +155,20 @@ def _decode_DescribedGroup_1(buf: Buffer, pos: int) -> tuple[DescribedGroup, int
     (o.error_code,) = _S0.unpack_from(buf, pos)
     pos += 2
     o.group_id, pos = read_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     o.group_state, pos = read_string(buf, pos)
+    if o.group_state is None:
+        null_field('GroupState')
     o.protocol_type, pos = read_string(buf, pos)
+    if o.protocol_type is None:
+        null_field('ProtocolType')
     o.protocol_data, pos = read_string(buf, pos)
+    if o.protocol_data is None:
+        null_field('ProtocolData')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.members = None
+        null_field('Members')
     else:
         items = []
         append = items.append
@@ -161,7 +187,7 @@ def _decode_DescribeGroupsResponse_2(buf: Buffer, pos: int) -> tuple[DescribeGro
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.groups = None
+        null_field('Groups')
     else:
         items = []
         append = items.append
@@ -175,11 +201,21 @@ def _decode_DescribeGroupsResponse_2(buf: Buffer, pos: int) -> tuple[DescribeGro
 def _decode_DescribedGroupMember_1(buf: Buffer, pos: int) -> tuple[DescribedGroupMember, int]:
     o = DescribedGroupMember.__new__(DescribedGroupMember)
     o.member_id, pos = read_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     o.group_instance_id, pos = read_string(buf, pos)
     o.client_id, pos = read_string(buf, pos)
+    if o.client_id is None:
+        null_field('ClientId')
     o.client_host, pos = read_string(buf, pos)
+    if o.client_host is None:
+        null_field('ClientHost')
     o.member_metadata, pos = read_bytes(buf, pos)
+    if o.member_metadata is None:
+        null_field('MemberMetadata')
     o.member_assignment, pos = read_bytes(buf, pos)
+    if o.member_assignment is None:
+        null_field('MemberAssignment')
     return o, pos
 
 
@@ -189,12 +225,20 @@ def _decode_DescribedGroup_2(buf: Buffer, pos: int) -> tuple[DescribedGroup, int
     (o.error_code,) = _S0.unpack_from(buf, pos)
     pos += 2
     o.group_id, pos = read_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     o.group_state, pos = read_string(buf, pos)
+    if o.group_state is None:
+        null_field('GroupState')
     o.protocol_type, pos = read_string(buf, pos)
+    if o.protocol_type is None:
+        null_field('ProtocolType')
     o.protocol_data, pos = read_string(buf, pos)
+    if o.protocol_data is None:
+        null_field('ProtocolData')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.members = None
+        null_field('Members')
     else:
         items = []
         append = items.append
@@ -213,7 +257,7 @@ def _decode_DescribeGroupsResponse_3(buf: Buffer, pos: int) -> tuple[DescribeGro
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.groups = None
+        null_field('Groups')
     else:
         items = []
         append = items.append
@@ -227,11 +271,21 @@ def _decode_DescribeGroupsResponse_3(buf: Buffer, pos: int) -> tuple[DescribeGro
 def _decode_DescribedGroupMember_2(buf: Buffer, pos: int) -> tuple[DescribedGroupMember, int]:
     o = DescribedGroupMember.__new__(DescribedGroupMember)
     o.member_id, pos = read_compact_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     o.group_instance_id, pos = read_compact_string(buf, pos)
     o.client_id, pos = read_compact_string(buf, pos)
+    if o.client_id is None:
+        null_field('ClientId')
     o.client_host, pos = read_compact_string(buf, pos)
+    if o.client_host is None:
+        null_field('ClientHost')
     o.member_metadata, pos = read_compact_bytes(buf, pos)
+    if o.member_metadata is None:
+        null_field('MemberMetadata')
     o.member_assignment, pos = read_compact_bytes(buf, pos)
+    if o.member_assignment is None:
+        null_field('MemberAssignment')
     if buf[pos] == 0:
         pos += 1
     else:
@@ -245,12 +299,20 @@ def _decode_DescribedGroup_3(buf: Buffer, pos: int) -> tuple[DescribedGroup, int
     (o.error_code,) = _S0.unpack_from(buf, pos)
     pos += 2
     o.group_id, pos = read_compact_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     o.group_state, pos = read_compact_string(buf, pos)
+    if o.group_state is None:
+        null_field('GroupState')
     o.protocol_type, pos = read_compact_string(buf, pos)
+    if o.protocol_type is None:
+        null_field('ProtocolType')
     o.protocol_data, pos = read_compact_string(buf, pos)
+    if o.protocol_data is None:
+        null_field('ProtocolData')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.members = None
+        null_field('Members')
     else:
         items = []
         append = items.append
@@ -273,7 +335,7 @@ def _decode_DescribeGroupsResponse_4(buf: Buffer, pos: int) -> tuple[DescribeGro
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.groups = None
+        null_field('Groups')
     else:
         items = []
         append = items.append
@@ -294,12 +356,20 @@ def _decode_DescribedGroup_4(buf: Buffer, pos: int) -> tuple[DescribedGroup, int
     pos += 2
     o.error_message, pos = read_compact_string(buf, pos)
     o.group_id, pos = read_compact_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     o.group_state, pos = read_compact_string(buf, pos)
+    if o.group_state is None:
+        null_field('GroupState')
     o.protocol_type, pos = read_compact_string(buf, pos)
+    if o.protocol_type is None:
+        null_field('ProtocolType')
     o.protocol_data, pos = read_compact_string(buf, pos)
+    if o.protocol_data is None:
+        null_field('ProtocolData')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.members = None
+        null_field('Members')
     else:
         items = []
         append = items.append
@@ -322,7 +392,7 @@ def _decode_DescribeGroupsResponse_5(buf: Buffer, pos: int) -> tuple[DescribeGro
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.groups = None
+        null_field('Groups')
     else:
         items = []
         append = items.append

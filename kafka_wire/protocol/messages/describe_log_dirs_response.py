@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'DescribeLogDirsResponse'
@@ -83,9 +83,11 @@ def _decode_DescribeLogDirsPartition_0(buf: Buffer, pos: int) -> tuple[DescribeL
 def _decode_DescribeLogDirsTopic_0(buf: Buffer, pos: int) -> tuple[DescribeLogDirsTopic, int]:
     o = DescribeLogDirsTopic.__new__(DescribeLogDirsTopic)
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -104,9 +106,11 @@ def _decode_DescribeLogDirsResult_0(buf: Buffer, pos: int) -> tuple[DescribeLogD
     (o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 2
     o.log_dir, pos = read_string(buf, pos)
+    if o.log_dir is None:
+        null_field('LogDir')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -124,7 +128,7 @@ def _decode_DescribeLogDirsResponse_0(buf: Buffer, pos: int) -> tuple[DescribeLo
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.results = None
+        null_field('Results')
     else:
         items = []
         append = items.append
@@ -149,9 +153,11 @@ def _decode_DescribeLogDirsPartition_1(buf: Buffer, pos: int) -> tuple[DescribeL
 def _decode_DescribeLogDirsTopic_1(buf: Buffer, pos: int) -> tuple[DescribeLogDirsTopic, int]:
     o = DescribeLogDirsTopic.__new__(DescribeLogDirsTopic)
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -174,9 +180,11 @@ def _decode_DescribeLogDirsResult_1(buf: Buffer, pos: int) -> tuple[DescribeLogD
     (o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 2
     o.log_dir, pos = read_compact_string(buf, pos)
+    if o.log_dir is None:
+        null_field('LogDir')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -198,7 +206,7 @@ def _decode_DescribeLogDirsResponse_1(buf: Buffer, pos: int) -> tuple[DescribeLo
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.results = None
+        null_field('Results')
     else:
         items = []
         append = items.append
@@ -219,7 +227,7 @@ def _decode_DescribeLogDirsResponse_2(buf: Buffer, pos: int) -> tuple[DescribeLo
     pos += 6
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.results = None
+        null_field('Results')
     else:
         items = []
         append = items.append
@@ -240,9 +248,11 @@ def _decode_DescribeLogDirsResult_2(buf: Buffer, pos: int) -> tuple[DescribeLogD
     (o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 2
     o.log_dir, pos = read_compact_string(buf, pos)
+    if o.log_dir is None:
+        null_field('LogDir')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -265,7 +275,7 @@ def _decode_DescribeLogDirsResponse_3(buf: Buffer, pos: int) -> tuple[DescribeLo
     pos += 6
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.results = None
+        null_field('Results')
     else:
         items = []
         append = items.append
@@ -285,9 +295,11 @@ def _decode_DescribeLogDirsResult_3(buf: Buffer, pos: int) -> tuple[DescribeLogD
     (o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 2
     o.log_dir, pos = read_compact_string(buf, pos)
+    if o.log_dir is None:
+        null_field('LogDir')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -310,7 +322,7 @@ def _decode_DescribeLogDirsResponse_4(buf: Buffer, pos: int) -> tuple[DescribeLo
     pos += 6
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.results = None
+        null_field('Results')
     else:
         items = []
         append = items.append

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'DescribeProducersRequest'
@@ -46,9 +46,11 @@ class TopicRequest(Struct):
 def _decode_TopicRequest_0(buf: Buffer, pos: int) -> tuple[TopicRequest, int]:
     o = TopicRequest.__new__(TopicRequest)
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partition_indexes = None
+        null_field('PartitionIndexes')
     else:
         o.partition_indexes = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
@@ -63,7 +65,7 @@ def _decode_DescribeProducersRequest_0(buf: Buffer, pos: int) -> tuple[DescribeP
     o = DescribeProducersRequest.__new__(DescribeProducersRequest)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append

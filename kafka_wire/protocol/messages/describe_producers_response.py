@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'DescribeProducersResponse'
@@ -87,7 +87,7 @@ def _decode_PartitionResponse_0(buf: Buffer, pos: int) -> tuple[PartitionRespons
     o.error_message, pos = read_compact_string(buf, pos)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.active_producers = None
+        null_field('ActiveProducers')
     else:
         items = []
         append = items.append
@@ -105,9 +105,11 @@ def _decode_PartitionResponse_0(buf: Buffer, pos: int) -> tuple[PartitionRespons
 def _decode_TopicResponse_0(buf: Buffer, pos: int) -> tuple[TopicResponse, int]:
     o = TopicResponse.__new__(TopicResponse)
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -128,7 +130,7 @@ def _decode_DescribeProducersResponse_0(buf: Buffer, pos: int) -> tuple[Describe
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'DescribeQuorumRequest'
@@ -65,9 +65,11 @@ def _decode_PartitionData_0(buf: Buffer, pos: int) -> tuple[PartitionData, int]:
 def _decode_TopicData_0(buf: Buffer, pos: int) -> tuple[TopicData, int]:
     o = TopicData.__new__(TopicData)
     o.topic_name, pos = read_compact_string(buf, pos)
+    if o.topic_name is None:
+        null_field('TopicName')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -86,7 +88,7 @@ def _decode_DescribeQuorumRequest_0(buf: Buffer, pos: int) -> tuple[DescribeQuor
     o = DescribeQuorumRequest.__new__(DescribeQuorumRequest)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append

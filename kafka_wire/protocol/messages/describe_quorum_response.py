@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'DescribeQuorumResponse'
@@ -118,7 +118,7 @@ def _decode_PartitionData_0(buf: Buffer, pos: int) -> tuple[PartitionData, int]:
     pos += 22
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.current_voters = None
+        null_field('CurrentVoters')
     else:
         items = []
         append = items.append
@@ -128,7 +128,7 @@ def _decode_PartitionData_0(buf: Buffer, pos: int) -> tuple[PartitionData, int]:
         o.current_voters = items
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.observers = None
+        null_field('Observers')
     else:
         items = []
         append = items.append
@@ -146,9 +146,11 @@ def _decode_PartitionData_0(buf: Buffer, pos: int) -> tuple[PartitionData, int]:
 def _decode_TopicData_0(buf: Buffer, pos: int) -> tuple[TopicData, int]:
     o = TopicData.__new__(TopicData)
     o.topic_name, pos = read_compact_string(buf, pos)
+    if o.topic_name is None:
+        null_field('TopicName')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -171,7 +173,7 @@ def _decode_DescribeQuorumResponse_0(buf: Buffer, pos: int) -> tuple[DescribeQuo
     pos += 2
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -205,7 +207,7 @@ def _decode_PartitionData_1(buf: Buffer, pos: int) -> tuple[PartitionData, int]:
     pos += 22
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.current_voters = None
+        null_field('CurrentVoters')
     else:
         items = []
         append = items.append
@@ -215,7 +217,7 @@ def _decode_PartitionData_1(buf: Buffer, pos: int) -> tuple[PartitionData, int]:
         o.current_voters = items
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.observers = None
+        null_field('Observers')
     else:
         items = []
         append = items.append
@@ -233,9 +235,11 @@ def _decode_PartitionData_1(buf: Buffer, pos: int) -> tuple[PartitionData, int]:
 def _decode_TopicData_1(buf: Buffer, pos: int) -> tuple[TopicData, int]:
     o = TopicData.__new__(TopicData)
     o.topic_name, pos = read_compact_string(buf, pos)
+    if o.topic_name is None:
+        null_field('TopicName')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -258,7 +262,7 @@ def _decode_DescribeQuorumResponse_1(buf: Buffer, pos: int) -> tuple[DescribeQuo
     pos += 2
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -293,7 +297,7 @@ def _decode_PartitionData_2(buf: Buffer, pos: int) -> tuple[PartitionData, int]:
     pos += 16
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.current_voters = None
+        null_field('CurrentVoters')
     else:
         items = []
         append = items.append
@@ -303,7 +307,7 @@ def _decode_PartitionData_2(buf: Buffer, pos: int) -> tuple[PartitionData, int]:
         o.current_voters = items
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.observers = None
+        null_field('Observers')
     else:
         items = []
         append = items.append
@@ -321,9 +325,11 @@ def _decode_PartitionData_2(buf: Buffer, pos: int) -> tuple[PartitionData, int]:
 def _decode_TopicData_2(buf: Buffer, pos: int) -> tuple[TopicData, int]:
     o = TopicData.__new__(TopicData)
     o.topic_name, pos = read_compact_string(buf, pos)
+    if o.topic_name is None:
+        null_field('TopicName')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -341,7 +347,11 @@ def _decode_TopicData_2(buf: Buffer, pos: int) -> tuple[TopicData, int]:
 def _decode_Listener_0(buf: Buffer, pos: int) -> tuple[Listener, int]:
     o = Listener.__new__(Listener)
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     o.host, pos = read_compact_string(buf, pos)
+    if o.host is None:
+        null_field('Host')
     (o.port,) = _S8.unpack_from(buf, pos)
     pos += 2
     if buf[pos] == 0:
@@ -357,7 +367,7 @@ def _decode_Node_0(buf: Buffer, pos: int) -> tuple[Node, int]:
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.listeners = None
+        null_field('Listeners')
     else:
         items = []
         append = items.append
@@ -379,7 +389,7 @@ def _decode_DescribeQuorumResponse_2(buf: Buffer, pos: int) -> tuple[DescribeQuo
     o.error_message, pos = read_compact_string(buf, pos)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -389,7 +399,7 @@ def _decode_DescribeQuorumResponse_2(buf: Buffer, pos: int) -> tuple[DescribeQuo
         o.topics = items
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.nodes = None
+        null_field('Nodes')
     else:
         items = []
         append = items.append

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'DescribeTopicPartitionsRequest'
@@ -57,6 +57,8 @@ class Cursor(Struct):
 def _decode_TopicRequest_0(buf: Buffer, pos: int) -> tuple[TopicRequest, int]:
     o = TopicRequest.__new__(TopicRequest)
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     if buf[pos] == 0:
         pos += 1
     else:
@@ -67,6 +69,8 @@ def _decode_TopicRequest_0(buf: Buffer, pos: int) -> tuple[TopicRequest, int]:
 def _decode_Cursor_0(buf: Buffer, pos: int) -> tuple[Cursor, int]:
     o = Cursor.__new__(Cursor)
     o.topic_name, pos = read_compact_string(buf, pos)
+    if o.topic_name is None:
+        null_field('TopicName')
     (o.partition_index,) = _S0.unpack_from(buf, pos)
     pos += 4
     if buf[pos] == 0:
@@ -80,7 +84,7 @@ def _decode_DescribeTopicPartitionsRequest_0(buf: Buffer, pos: int) -> tuple[Des
     o = DescribeTopicPartitionsRequest.__new__(DescribeTopicPartitionsRequest)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append

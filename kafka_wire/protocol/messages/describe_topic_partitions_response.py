@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'DescribeTopicPartitionsResponse'
@@ -83,13 +83,13 @@ def _decode_DescribeTopicPartitionsResponsePartition_0(buf: Buffer, pos: int) ->
     pos += 14
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.replica_nodes = None
+        null_field('ReplicaNodes')
     else:
         o.replica_nodes = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.isr_nodes = None
+        null_field('IsrNodes')
     else:
         o.isr_nodes = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
@@ -107,7 +107,7 @@ def _decode_DescribeTopicPartitionsResponsePartition_0(buf: Buffer, pos: int) ->
         pos += n * 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.offline_replicas = None
+        null_field('OfflineReplicas')
     else:
         o.offline_replicas = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
@@ -127,7 +127,7 @@ def _decode_DescribeTopicPartitionsResponseTopic_0(buf: Buffer, pos: int) -> tup
     pos += 17
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -147,6 +147,8 @@ def _decode_DescribeTopicPartitionsResponseTopic_0(buf: Buffer, pos: int) -> tup
 def _decode_Cursor_0(buf: Buffer, pos: int) -> tuple[Cursor, int]:
     o = Cursor.__new__(Cursor)
     o.topic_name, pos = read_compact_string(buf, pos)
+    if o.topic_name is None:
+        null_field('TopicName')
     (o.partition_index,) = _S0.unpack_from(buf, pos)
     pos += 4
     if buf[pos] == 0:
@@ -162,7 +164,7 @@ def _decode_DescribeTopicPartitionsResponse_0(buf: Buffer, pos: int) -> tuple[De
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'DescribeTransactionsRequest'
@@ -39,12 +39,14 @@ def _decode_DescribeTransactionsRequest_0(buf: Buffer, pos: int) -> tuple[Descri
     o = DescribeTransactionsRequest.__new__(DescribeTransactionsRequest)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.transactional_ids = None
+        null_field('TransactionalIds')
     else:
         items = []
         append = items.append
         for _ in range(n):
             x, pos = read_compact_string(buf, pos)
+            if x is None:
+                null_field('TransactionalIds')
             append(x)
         o.transactional_ids = items
     if buf[pos] == 0:

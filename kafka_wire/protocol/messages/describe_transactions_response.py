@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'DescribeTransactionsResponse'
@@ -64,9 +64,11 @@ class TopicData(Struct):
 def _decode_TopicData_0(buf: Buffer, pos: int) -> tuple[TopicData, int]:
     o = TopicData.__new__(TopicData)
     o.topic, pos = read_compact_string(buf, pos)
+    if o.topic is None:
+        null_field('Topic')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         o.partitions = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
@@ -82,12 +84,16 @@ def _decode_TransactionState_0(buf: Buffer, pos: int) -> tuple[TransactionState,
     (o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 2
     o.transactional_id, pos = read_compact_string(buf, pos)
+    if o.transactional_id is None:
+        null_field('TransactionalId')
     o.transaction_state, pos = read_compact_string(buf, pos)
+    if o.transaction_state is None:
+        null_field('TransactionState')
     (o.transaction_timeout_ms, o.transaction_start_time_ms, o.producer_id, o.producer_epoch,) = _S2.unpack_from(buf, pos)
     pos += 22
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -108,7 +114,7 @@ def _decode_DescribeTransactionsResponse_0(buf: Buffer, pos: int) -> tuple[Descr
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.transaction_states = None
+        null_field('TransactionStates')
     else:
         items = []
         append = items.append

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'DescribeUserScramCredentialsRequest'
@@ -45,6 +45,8 @@ class UserName(Struct):
 def _decode_UserName_0(buf: Buffer, pos: int) -> tuple[UserName, int]:
     o = UserName.__new__(UserName)
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     if buf[pos] == 0:
         pos += 1
     else:

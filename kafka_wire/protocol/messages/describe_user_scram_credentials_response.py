@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'DescribeUserScramCredentialsResponse'
@@ -73,12 +73,14 @@ def _decode_CredentialInfo_0(buf: Buffer, pos: int) -> tuple[CredentialInfo, int
 def _decode_DescribeUserScramCredentialsResult_0(buf: Buffer, pos: int) -> tuple[DescribeUserScramCredentialsResult, int]:
     o = DescribeUserScramCredentialsResult.__new__(DescribeUserScramCredentialsResult)
     o.user, pos = read_compact_string(buf, pos)
+    if o.user is None:
+        null_field('User')
     (o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 2
     o.error_message, pos = read_compact_string(buf, pos)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.credential_infos = None
+        null_field('CredentialInfos')
     else:
         items = []
         append = items.append
@@ -100,7 +102,7 @@ def _decode_DescribeUserScramCredentialsResponse_0(buf: Buffer, pos: int) -> tup
     o.error_message, pos = read_compact_string(buf, pos)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.results = None
+        null_field('Results')
     else:
         items = []
         append = items.append

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'ElectLeadersRequest'
@@ -50,9 +50,11 @@ class TopicPartitions(Struct):
 def _decode_TopicPartitions_0(buf: Buffer, pos: int) -> tuple[TopicPartitions, int]:
     o = TopicPartitions.__new__(TopicPartitions)
     o.topic, pos = read_string(buf, pos)
+    if o.topic is None:
+        null_field('Topic')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         o.partitions = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
@@ -99,9 +101,11 @@ def _decode_ElectLeadersRequest_1(buf: Buffer, pos: int) -> tuple[ElectLeadersRe
 def _decode_TopicPartitions_1(buf: Buffer, pos: int) -> tuple[TopicPartitions, int]:
     o = TopicPartitions.__new__(TopicPartitions)
     o.topic, pos = read_compact_string(buf, pos)
+    if o.topic is None:
+        null_field('Topic')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         o.partitions = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4

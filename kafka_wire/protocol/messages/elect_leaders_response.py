@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'ElectLeadersResponse'
@@ -67,9 +67,11 @@ def _decode_PartitionResult_0(buf: Buffer, pos: int) -> tuple[PartitionResult, i
 def _decode_ReplicaElectionResult_0(buf: Buffer, pos: int) -> tuple[ReplicaElectionResult, int]:
     o = ReplicaElectionResult.__new__(ReplicaElectionResult)
     o.topic, pos = read_string(buf, pos)
+    if o.topic is None:
+        null_field('Topic')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partition_result = None
+        null_field('PartitionResult')
     else:
         items = []
         append = items.append
@@ -87,7 +89,7 @@ def _decode_ElectLeadersResponse_0(buf: Buffer, pos: int) -> tuple[ElectLeadersR
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.replica_election_results = None
+        null_field('ReplicaElectionResults')
     else:
         items = []
         append = items.append
@@ -104,7 +106,7 @@ def _decode_ElectLeadersResponse_1(buf: Buffer, pos: int) -> tuple[ElectLeadersR
     pos += 6
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.replica_election_results = None
+        null_field('ReplicaElectionResults')
     else:
         items = []
         append = items.append
@@ -130,9 +132,11 @@ def _decode_PartitionResult_1(buf: Buffer, pos: int) -> tuple[PartitionResult, i
 def _decode_ReplicaElectionResult_1(buf: Buffer, pos: int) -> tuple[ReplicaElectionResult, int]:
     o = ReplicaElectionResult.__new__(ReplicaElectionResult)
     o.topic, pos = read_compact_string(buf, pos)
+    if o.topic is None:
+        null_field('Topic')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partition_result = None
+        null_field('PartitionResult')
     else:
         items = []
         append = items.append
@@ -153,7 +157,7 @@ def _decode_ElectLeadersResponse_2(buf: Buffer, pos: int) -> tuple[ElectLeadersR
     pos += 6
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.replica_election_results = None
+        null_field('ReplicaElectionResults')
     else:
         items = []
         append = items.append

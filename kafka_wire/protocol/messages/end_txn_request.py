@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'EndTxnRequest'
@@ -42,6 +42,8 @@ class EndTxnRequest(Struct):
 def _decode_EndTxnRequest_0(buf: Buffer, pos: int) -> tuple[EndTxnRequest, int]:
     o = EndTxnRequest.__new__(EndTxnRequest)
     o.transactional_id, pos = read_string(buf, pos)
+    if o.transactional_id is None:
+        null_field('TransactionalId')
     (o.producer_id, o.producer_epoch, o.committed,) = _S0.unpack_from(buf, pos)
     pos += 11
     return o, pos
@@ -50,6 +52,8 @@ def _decode_EndTxnRequest_0(buf: Buffer, pos: int) -> tuple[EndTxnRequest, int]:
 def _decode_EndTxnRequest_1(buf: Buffer, pos: int) -> tuple[EndTxnRequest, int]:
     o = EndTxnRequest.__new__(EndTxnRequest)
     o.transactional_id, pos = read_compact_string(buf, pos)
+    if o.transactional_id is None:
+        null_field('TransactionalId')
     (o.producer_id, o.producer_epoch, o.committed,) = _S0.unpack_from(buf, pos)
     pos += 11
     if buf[pos] == 0:

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'FetchRequest'
@@ -112,9 +112,11 @@ def _decode_FetchTopic_0(buf: Buffer, pos: int) -> tuple[FetchTopic, int]:
     o = FetchTopic.__new__(FetchTopic)
     o.topic_id = ZERO_UUID
     o.topic, pos = read_string(buf, pos)
+    if o.topic is None:
+        null_field('Topic')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -137,7 +139,7 @@ def _decode_FetchRequest_0(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
     pos += 17
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -163,9 +165,11 @@ def _decode_FetchTopic_1(buf: Buffer, pos: int) -> tuple[FetchTopic, int]:
     o = FetchTopic.__new__(FetchTopic)
     o.topic_id = ZERO_UUID
     o.topic, pos = read_string(buf, pos)
+    if o.topic is None:
+        null_field('Topic')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -188,7 +192,7 @@ def _decode_FetchRequest_1(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
     pos += 17
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -203,9 +207,11 @@ def _decode_ForgottenTopic_0(buf: Buffer, pos: int) -> tuple[ForgottenTopic, int
     o = ForgottenTopic.__new__(ForgottenTopic)
     o.topic_id = ZERO_UUID
     o.topic, pos = read_string(buf, pos)
+    if o.topic is None:
+        null_field('Topic')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         o.partitions = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
@@ -221,7 +227,7 @@ def _decode_FetchRequest_2(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
     pos += 25
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -231,7 +237,7 @@ def _decode_FetchRequest_2(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
         o.topics = items
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.forgotten_topics_data = None
+        null_field('ForgottenTopicsData')
     else:
         items = []
         append = items.append
@@ -256,9 +262,11 @@ def _decode_FetchTopic_2(buf: Buffer, pos: int) -> tuple[FetchTopic, int]:
     o = FetchTopic.__new__(FetchTopic)
     o.topic_id = ZERO_UUID
     o.topic, pos = read_string(buf, pos)
+    if o.topic is None:
+        null_field('Topic')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -278,7 +286,7 @@ def _decode_FetchRequest_3(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
     pos += 25
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -288,7 +296,7 @@ def _decode_FetchRequest_3(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
         o.topics = items
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.forgotten_topics_data = None
+        null_field('ForgottenTopicsData')
     else:
         items = []
         append = items.append
@@ -307,7 +315,7 @@ def _decode_FetchRequest_4(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
     pos += 25
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -317,7 +325,7 @@ def _decode_FetchRequest_4(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
         o.topics = items
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.forgotten_topics_data = None
+        null_field('ForgottenTopicsData')
     else:
         items = []
         append = items.append
@@ -326,6 +334,8 @@ def _decode_FetchRequest_4(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
             append(x)
         o.forgotten_topics_data = items
     o.rack_id, pos = read_string(buf, pos)
+    if o.rack_id is None:
+        null_field('RackId')
     return o, pos
 
 
@@ -346,9 +356,11 @@ def _decode_FetchTopic_3(buf: Buffer, pos: int) -> tuple[FetchTopic, int]:
     o = FetchTopic.__new__(FetchTopic)
     o.topic_id = ZERO_UUID
     o.topic, pos = read_compact_string(buf, pos)
+    if o.topic is None:
+        null_field('Topic')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -367,9 +379,11 @@ def _decode_ForgottenTopic_1(buf: Buffer, pos: int) -> tuple[ForgottenTopic, int
     o = ForgottenTopic.__new__(ForgottenTopic)
     o.topic_id = ZERO_UUID
     o.topic, pos = read_compact_string(buf, pos)
+    if o.topic is None:
+        null_field('Topic')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         o.partitions = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
@@ -388,7 +402,7 @@ def _decode_FetchRequest_5(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
     pos += 25
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -398,7 +412,7 @@ def _decode_FetchRequest_5(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
         o.topics = items
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.forgotten_topics_data = None
+        null_field('ForgottenTopicsData')
     else:
         items = []
         append = items.append
@@ -407,6 +421,8 @@ def _decode_FetchRequest_5(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
             append(x)
         o.forgotten_topics_data = items
     o.rack_id, pos = read_compact_string(buf, pos)
+    if o.rack_id is None:
+        null_field('RackId')
     count, pos = read_uvarint(buf, pos)
     for _ in range(count):
         tag, pos = read_uvarint(buf, pos)
@@ -425,7 +441,7 @@ def _decode_FetchTopic_4(buf: Buffer, pos: int) -> tuple[FetchTopic, int]:
     pos += 16
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -447,7 +463,7 @@ def _decode_ForgottenTopic_2(buf: Buffer, pos: int) -> tuple[ForgottenTopic, int
     pos += 16
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         o.partitions = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
@@ -466,7 +482,7 @@ def _decode_FetchRequest_6(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
     pos += 25
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -476,7 +492,7 @@ def _decode_FetchRequest_6(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
         o.topics = items
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.forgotten_topics_data = None
+        null_field('ForgottenTopicsData')
     else:
         items = []
         append = items.append
@@ -485,6 +501,8 @@ def _decode_FetchRequest_6(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
             append(x)
         o.forgotten_topics_data = items
     o.rack_id, pos = read_compact_string(buf, pos)
+    if o.rack_id is None:
+        null_field('RackId')
     count, pos = read_uvarint(buf, pos)
     for _ in range(count):
         tag, pos = read_uvarint(buf, pos)
@@ -516,7 +534,7 @@ def _decode_FetchRequest_7(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
     pos += 21
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -526,7 +544,7 @@ def _decode_FetchRequest_7(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
         o.topics = items
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.forgotten_topics_data = None
+        null_field('ForgottenTopicsData')
     else:
         items = []
         append = items.append
@@ -535,6 +553,8 @@ def _decode_FetchRequest_7(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
             append(x)
         o.forgotten_topics_data = items
     o.rack_id, pos = read_compact_string(buf, pos)
+    if o.rack_id is None:
+        null_field('RackId')
     count, pos = read_uvarint(buf, pos)
     for _ in range(count):
         tag, pos = read_uvarint(buf, pos)
@@ -573,7 +593,7 @@ def _decode_FetchTopic_5(buf: Buffer, pos: int) -> tuple[FetchTopic, int]:
     pos += 16
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -597,7 +617,7 @@ def _decode_FetchRequest_8(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
     pos += 21
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -607,7 +627,7 @@ def _decode_FetchRequest_8(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
         o.topics = items
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.forgotten_topics_data = None
+        null_field('ForgottenTopicsData')
     else:
         items = []
         append = items.append
@@ -616,6 +636,8 @@ def _decode_FetchRequest_8(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
             append(x)
         o.forgotten_topics_data = items
     o.rack_id, pos = read_compact_string(buf, pos)
+    if o.rack_id is None:
+        null_field('RackId')
     count, pos = read_uvarint(buf, pos)
     for _ in range(count):
         tag, pos = read_uvarint(buf, pos)
@@ -657,7 +679,7 @@ def _decode_FetchTopic_6(buf: Buffer, pos: int) -> tuple[FetchTopic, int]:
     pos += 16
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -681,7 +703,7 @@ def _decode_FetchRequest_9(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
     pos += 21
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -691,7 +713,7 @@ def _decode_FetchRequest_9(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
         o.topics = items
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.forgotten_topics_data = None
+        null_field('ForgottenTopicsData')
     else:
         items = []
         append = items.append
@@ -700,6 +722,8 @@ def _decode_FetchRequest_9(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
             append(x)
         o.forgotten_topics_data = items
     o.rack_id, pos = read_compact_string(buf, pos)
+    if o.rack_id is None:
+        null_field('RackId')
     count, pos = read_uvarint(buf, pos)
     for _ in range(count):
         tag, pos = read_uvarint(buf, pos)

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'FetchResponse'
@@ -150,9 +150,11 @@ def _decode_FetchableTopicResponse_0(buf: Buffer, pos: int) -> tuple[FetchableTo
     o = FetchableTopicResponse.__new__(FetchableTopicResponse)
     o.topic_id = ZERO_UUID
     o.topic, pos = read_string(buf, pos)
+    if o.topic is None:
+        null_field('Topic')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -172,7 +174,7 @@ def _decode_FetchResponse_0(buf: Buffer, pos: int) -> tuple[FetchResponse, int]:
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.responses = None
+        null_field('Responses')
     else:
         items = []
         append = items.append
@@ -209,9 +211,11 @@ def _decode_FetchableTopicResponse_1(buf: Buffer, pos: int) -> tuple[FetchableTo
     o = FetchableTopicResponse.__new__(FetchableTopicResponse)
     o.topic_id = ZERO_UUID
     o.topic, pos = read_string(buf, pos)
+    if o.topic is None:
+        null_field('Topic')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -231,7 +235,7 @@ def _decode_FetchResponse_1(buf: Buffer, pos: int) -> tuple[FetchResponse, int]:
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.responses = None
+        null_field('Responses')
     else:
         items = []
         append = items.append
@@ -249,7 +253,7 @@ def _decode_FetchResponse_2(buf: Buffer, pos: int) -> tuple[FetchResponse, int]:
     pos += 10
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.responses = None
+        null_field('Responses')
     else:
         items = []
         append = items.append
@@ -287,9 +291,11 @@ def _decode_FetchableTopicResponse_2(buf: Buffer, pos: int) -> tuple[FetchableTo
     o = FetchableTopicResponse.__new__(FetchableTopicResponse)
     o.topic_id = ZERO_UUID
     o.topic, pos = read_string(buf, pos)
+    if o.topic is None:
+        null_field('Topic')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -307,7 +313,7 @@ def _decode_FetchResponse_3(buf: Buffer, pos: int) -> tuple[FetchResponse, int]:
     pos += 10
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.responses = None
+        null_field('Responses')
     else:
         items = []
         append = items.append
@@ -401,9 +407,11 @@ def _decode_FetchableTopicResponse_3(buf: Buffer, pos: int) -> tuple[FetchableTo
     o = FetchableTopicResponse.__new__(FetchableTopicResponse)
     o.topic_id = ZERO_UUID
     o.topic, pos = read_compact_string(buf, pos)
+    if o.topic is None:
+        null_field('Topic')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -425,7 +433,7 @@ def _decode_FetchResponse_4(buf: Buffer, pos: int) -> tuple[FetchResponse, int]:
     pos += 10
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.responses = None
+        null_field('Responses')
     else:
         items = []
         append = items.append
@@ -447,7 +455,7 @@ def _decode_FetchableTopicResponse_4(buf: Buffer, pos: int) -> tuple[FetchableTo
     pos += 16
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -469,7 +477,7 @@ def _decode_FetchResponse_5(buf: Buffer, pos: int) -> tuple[FetchResponse, int]:
     pos += 10
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.responses = None
+        null_field('Responses')
     else:
         items = []
         append = items.append
@@ -489,6 +497,8 @@ def _decode_NodeEndpoint_0(buf: Buffer, pos: int) -> tuple[NodeEndpoint, int]:
     (o.node_id,) = _S0.unpack_from(buf, pos)
     pos += 4
     o.host, pos = read_compact_string(buf, pos)
+    if o.host is None:
+        null_field('Host')
     (o.port,) = _S0.unpack_from(buf, pos)
     pos += 4
     o.rack, pos = read_compact_string(buf, pos)
@@ -506,7 +516,7 @@ def _decode_FetchResponse_6(buf: Buffer, pos: int) -> tuple[FetchResponse, int]:
     pos += 10
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.responses = None
+        null_field('Responses')
     else:
         items = []
         append = items.append
@@ -522,7 +532,7 @@ def _decode_FetchResponse_6(buf: Buffer, pos: int) -> tuple[FetchResponse, int]:
         if tag == 0:
             n, pos = read_compact_array_len(buf, pos)
             if n < 0:
-                o.node_endpoints = None
+                null_field('NodeEndpoints')
             else:
                 items = []
                 append = items.append

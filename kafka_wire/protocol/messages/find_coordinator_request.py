@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'FindCoordinatorRequest'
@@ -43,6 +43,8 @@ def _decode_FindCoordinatorRequest_0(buf: Buffer, pos: int) -> tuple[FindCoordin
     o.key_type = 0
     o.coordinator_keys = []
     o.key, pos = read_string(buf, pos)
+    if o.key is None:
+        null_field('Key')
     return o, pos
 
 
@@ -50,6 +52,8 @@ def _decode_FindCoordinatorRequest_1(buf: Buffer, pos: int) -> tuple[FindCoordin
     o = FindCoordinatorRequest.__new__(FindCoordinatorRequest)
     o.coordinator_keys = []
     o.key, pos = read_string(buf, pos)
+    if o.key is None:
+        null_field('Key')
     (o.key_type,) = _S0.unpack_from(buf, pos)
     pos += 1
     return o, pos
@@ -59,6 +63,8 @@ def _decode_FindCoordinatorRequest_2(buf: Buffer, pos: int) -> tuple[FindCoordin
     o = FindCoordinatorRequest.__new__(FindCoordinatorRequest)
     o.coordinator_keys = []
     o.key, pos = read_compact_string(buf, pos)
+    if o.key is None:
+        null_field('Key')
     (o.key_type,) = _S0.unpack_from(buf, pos)
     pos += 1
     if buf[pos] == 0:
@@ -75,12 +81,14 @@ def _decode_FindCoordinatorRequest_3(buf: Buffer, pos: int) -> tuple[FindCoordin
     pos += 1
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.coordinator_keys = None
+        null_field('CoordinatorKeys')
     else:
         items = []
         append = items.append
         for _ in range(n):
             x, pos = read_compact_string(buf, pos)
+            if x is None:
+                null_field('CoordinatorKeys')
             append(x)
         o.coordinator_keys = items
     if buf[pos] == 0:

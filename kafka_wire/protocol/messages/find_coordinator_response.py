@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'FindCoordinatorResponse'
@@ -64,6 +64,8 @@ def _decode_FindCoordinatorResponse_0(buf: Buffer, pos: int) -> tuple[FindCoordi
     (o.error_code, o.node_id,) = _S0.unpack_from(buf, pos)
     pos += 6
     o.host, pos = read_string(buf, pos)
+    if o.host is None:
+        null_field('Host')
     (o.port,) = _S1.unpack_from(buf, pos)
     pos += 4
     return o, pos
@@ -78,6 +80,8 @@ def _decode_FindCoordinatorResponse_1(buf: Buffer, pos: int) -> tuple[FindCoordi
     (o.node_id,) = _S1.unpack_from(buf, pos)
     pos += 4
     o.host, pos = read_string(buf, pos)
+    if o.host is None:
+        null_field('Host')
     (o.port,) = _S1.unpack_from(buf, pos)
     pos += 4
     return o, pos
@@ -92,6 +96,8 @@ def _decode_FindCoordinatorResponse_2(buf: Buffer, pos: int) -> tuple[FindCoordi
     (o.node_id,) = _S1.unpack_from(buf, pos)
     pos += 4
     o.host, pos = read_compact_string(buf, pos)
+    if o.host is None:
+        null_field('Host')
     (o.port,) = _S1.unpack_from(buf, pos)
     pos += 4
     if buf[pos] == 0:
@@ -104,9 +110,13 @@ def _decode_FindCoordinatorResponse_2(buf: Buffer, pos: int) -> tuple[FindCoordi
 def _decode_Coordinator_0(buf: Buffer, pos: int) -> tuple[Coordinator, int]:
     o = Coordinator.__new__(Coordinator)
     o.key, pos = read_compact_string(buf, pos)
+    if o.key is None:
+        null_field('Key')
     (o.node_id,) = _S1.unpack_from(buf, pos)
     pos += 4
     o.host, pos = read_compact_string(buf, pos)
+    if o.host is None:
+        null_field('Host')
     (o.port, o.error_code,) = _S2.unpack_from(buf, pos)
     pos += 6
     o.error_message, pos = read_compact_string(buf, pos)
@@ -128,7 +138,7 @@ def _decode_FindCoordinatorResponse_3(buf: Buffer, pos: int) -> tuple[FindCoordi
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.coordinators = None
+        null_field('Coordinators')
     else:
         items = []
         append = items.append

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'HeartbeatRequest'
@@ -43,18 +43,26 @@ def _decode_HeartbeatRequest_0(buf: Buffer, pos: int) -> tuple[HeartbeatRequest,
     o = HeartbeatRequest.__new__(HeartbeatRequest)
     o.group_instance_id = None
     o.group_id, pos = read_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     (o.generation_id,) = _S0.unpack_from(buf, pos)
     pos += 4
     o.member_id, pos = read_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     return o, pos
 
 
 def _decode_HeartbeatRequest_1(buf: Buffer, pos: int) -> tuple[HeartbeatRequest, int]:
     o = HeartbeatRequest.__new__(HeartbeatRequest)
     o.group_id, pos = read_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     (o.generation_id,) = _S0.unpack_from(buf, pos)
     pos += 4
     o.member_id, pos = read_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     o.group_instance_id, pos = read_string(buf, pos)
     return o, pos
 
@@ -62,9 +70,13 @@ def _decode_HeartbeatRequest_1(buf: Buffer, pos: int) -> tuple[HeartbeatRequest,
 def _decode_HeartbeatRequest_2(buf: Buffer, pos: int) -> tuple[HeartbeatRequest, int]:
     o = HeartbeatRequest.__new__(HeartbeatRequest)
     o.group_id, pos = read_compact_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     (o.generation_id,) = _S0.unpack_from(buf, pos)
     pos += 4
     o.member_id, pos = read_compact_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     o.group_instance_id, pos = read_compact_string(buf, pos)
     if buf[pos] == 0:
         pos += 1

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'IncrementalAlterConfigsRequest'
@@ -59,6 +59,8 @@ class AlterableConfig(Struct):
 def _decode_AlterableConfig_0(buf: Buffer, pos: int) -> tuple[AlterableConfig, int]:
     o = AlterableConfig.__new__(AlterableConfig)
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     (o.config_operation,) = _S0.unpack_from(buf, pos)
     pos += 1
     o.value, pos = read_string(buf, pos)
@@ -70,9 +72,11 @@ def _decode_AlterConfigsResource_0(buf: Buffer, pos: int) -> tuple[AlterConfigsR
     (o.resource_type,) = _S0.unpack_from(buf, pos)
     pos += 1
     o.resource_name, pos = read_string(buf, pos)
+    if o.resource_name is None:
+        null_field('ResourceName')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.configs = None
+        null_field('Configs')
     else:
         items = []
         append = items.append
@@ -87,7 +91,7 @@ def _decode_IncrementalAlterConfigsRequest_0(buf: Buffer, pos: int) -> tuple[Inc
     o = IncrementalAlterConfigsRequest.__new__(IncrementalAlterConfigsRequest)
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.resources = None
+        null_field('Resources')
     else:
         items = []
         append = items.append
@@ -103,6 +107,8 @@ def _decode_IncrementalAlterConfigsRequest_0(buf: Buffer, pos: int) -> tuple[Inc
 def _decode_AlterableConfig_1(buf: Buffer, pos: int) -> tuple[AlterableConfig, int]:
     o = AlterableConfig.__new__(AlterableConfig)
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     (o.config_operation,) = _S0.unpack_from(buf, pos)
     pos += 1
     o.value, pos = read_compact_string(buf, pos)
@@ -118,9 +124,11 @@ def _decode_AlterConfigsResource_1(buf: Buffer, pos: int) -> tuple[AlterConfigsR
     (o.resource_type,) = _S0.unpack_from(buf, pos)
     pos += 1
     o.resource_name, pos = read_compact_string(buf, pos)
+    if o.resource_name is None:
+        null_field('ResourceName')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.configs = None
+        null_field('Configs')
     else:
         items = []
         append = items.append
@@ -139,7 +147,7 @@ def _decode_IncrementalAlterConfigsRequest_1(buf: Buffer, pos: int) -> tuple[Inc
     o = IncrementalAlterConfigsRequest.__new__(IncrementalAlterConfigsRequest)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.resources = None
+        null_field('Resources')
     else:
         items = []
         append = items.append

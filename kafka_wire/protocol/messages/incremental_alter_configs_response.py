@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'IncrementalAlterConfigsResponse'
@@ -57,6 +57,8 @@ def _decode_AlterConfigsResourceResponse_0(buf: Buffer, pos: int) -> tuple[Alter
     (o.resource_type,) = _S2.unpack_from(buf, pos)
     pos += 1
     o.resource_name, pos = read_string(buf, pos)
+    if o.resource_name is None:
+        null_field('ResourceName')
     return o, pos
 
 
@@ -66,7 +68,7 @@ def _decode_IncrementalAlterConfigsResponse_0(buf: Buffer, pos: int) -> tuple[In
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.responses = None
+        null_field('Responses')
     else:
         items = []
         append = items.append
@@ -85,6 +87,8 @@ def _decode_AlterConfigsResourceResponse_1(buf: Buffer, pos: int) -> tuple[Alter
     (o.resource_type,) = _S2.unpack_from(buf, pos)
     pos += 1
     o.resource_name, pos = read_compact_string(buf, pos)
+    if o.resource_name is None:
+        null_field('ResourceName')
     if buf[pos] == 0:
         pos += 1
     else:
@@ -98,7 +102,7 @@ def _decode_IncrementalAlterConfigsResponse_1(buf: Buffer, pos: int) -> tuple[In
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.responses = None
+        null_field('Responses')
     else:
         items = []
         append = items.append

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'JoinGroupRequest'
@@ -55,7 +55,11 @@ class JoinGroupRequestProtocol(Struct):
 def _decode_JoinGroupRequestProtocol_0(buf: Buffer, pos: int) -> tuple[JoinGroupRequestProtocol, int]:
     o = JoinGroupRequestProtocol.__new__(JoinGroupRequestProtocol)
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     o.metadata, pos = read_bytes(buf, pos)
+    if o.metadata is None:
+        null_field('Metadata')
     return o, pos
 
 
@@ -65,13 +69,19 @@ def _decode_JoinGroupRequest_0(buf: Buffer, pos: int) -> tuple[JoinGroupRequest,
     o.group_instance_id = None
     o.reason = None
     o.group_id, pos = read_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     (o.session_timeout_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
     o.member_id, pos = read_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     o.protocol_type, pos = read_string(buf, pos)
+    if o.protocol_type is None:
+        null_field('ProtocolType')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.protocols = None
+        null_field('Protocols')
     else:
         items = []
         append = items.append
@@ -87,13 +97,19 @@ def _decode_JoinGroupRequest_1(buf: Buffer, pos: int) -> tuple[JoinGroupRequest,
     o.group_instance_id = None
     o.reason = None
     o.group_id, pos = read_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     (o.session_timeout_ms, o.rebalance_timeout_ms,) = _S1.unpack_from(buf, pos)
     pos += 8
     o.member_id, pos = read_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     o.protocol_type, pos = read_string(buf, pos)
+    if o.protocol_type is None:
+        null_field('ProtocolType')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.protocols = None
+        null_field('Protocols')
     else:
         items = []
         append = items.append
@@ -108,14 +124,20 @@ def _decode_JoinGroupRequest_2(buf: Buffer, pos: int) -> tuple[JoinGroupRequest,
     o = JoinGroupRequest.__new__(JoinGroupRequest)
     o.reason = None
     o.group_id, pos = read_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     (o.session_timeout_ms, o.rebalance_timeout_ms,) = _S1.unpack_from(buf, pos)
     pos += 8
     o.member_id, pos = read_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     o.group_instance_id, pos = read_string(buf, pos)
     o.protocol_type, pos = read_string(buf, pos)
+    if o.protocol_type is None:
+        null_field('ProtocolType')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.protocols = None
+        null_field('Protocols')
     else:
         items = []
         append = items.append
@@ -129,7 +151,11 @@ def _decode_JoinGroupRequest_2(buf: Buffer, pos: int) -> tuple[JoinGroupRequest,
 def _decode_JoinGroupRequestProtocol_1(buf: Buffer, pos: int) -> tuple[JoinGroupRequestProtocol, int]:
     o = JoinGroupRequestProtocol.__new__(JoinGroupRequestProtocol)
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     o.metadata, pos = read_compact_bytes(buf, pos)
+    if o.metadata is None:
+        null_field('Metadata')
     if buf[pos] == 0:
         pos += 1
     else:
@@ -141,14 +167,20 @@ def _decode_JoinGroupRequest_3(buf: Buffer, pos: int) -> tuple[JoinGroupRequest,
     o = JoinGroupRequest.__new__(JoinGroupRequest)
     o.reason = None
     o.group_id, pos = read_compact_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     (o.session_timeout_ms, o.rebalance_timeout_ms,) = _S1.unpack_from(buf, pos)
     pos += 8
     o.member_id, pos = read_compact_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     o.group_instance_id, pos = read_compact_string(buf, pos)
     o.protocol_type, pos = read_compact_string(buf, pos)
+    if o.protocol_type is None:
+        null_field('ProtocolType')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.protocols = None
+        null_field('Protocols')
     else:
         items = []
         append = items.append
@@ -166,14 +198,20 @@ def _decode_JoinGroupRequest_3(buf: Buffer, pos: int) -> tuple[JoinGroupRequest,
 def _decode_JoinGroupRequest_4(buf: Buffer, pos: int) -> tuple[JoinGroupRequest, int]:
     o = JoinGroupRequest.__new__(JoinGroupRequest)
     o.group_id, pos = read_compact_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     (o.session_timeout_ms, o.rebalance_timeout_ms,) = _S1.unpack_from(buf, pos)
     pos += 8
     o.member_id, pos = read_compact_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     o.group_instance_id, pos = read_compact_string(buf, pos)
     o.protocol_type, pos = read_compact_string(buf, pos)
+    if o.protocol_type is None:
+        null_field('ProtocolType')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.protocols = None
+        null_field('Protocols')
     else:
         items = []
         append = items.append

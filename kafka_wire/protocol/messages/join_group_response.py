@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'JoinGroupResponse'
@@ -59,7 +59,11 @@ def _decode_JoinGroupResponseMember_0(buf: Buffer, pos: int) -> tuple[JoinGroupR
     o = JoinGroupResponseMember.__new__(JoinGroupResponseMember)
     o.group_instance_id = None
     o.member_id, pos = read_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     o.metadata, pos = read_bytes(buf, pos)
+    if o.metadata is None:
+        null_field('Metadata')
     return o, pos
 
 
@@ -71,11 +75,17 @@ def _decode_JoinGroupResponse_0(buf: Buffer, pos: int) -> tuple[JoinGroupRespons
     (o.error_code, o.generation_id,) = _S0.unpack_from(buf, pos)
     pos += 6
     o.protocol_name, pos = read_string(buf, pos)
+    if o.protocol_name is None:
+        null_field('ProtocolName')
     o.leader, pos = read_string(buf, pos)
+    if o.leader is None:
+        null_field('Leader')
     o.member_id, pos = read_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.members = None
+        null_field('Members')
     else:
         items = []
         append = items.append
@@ -93,11 +103,17 @@ def _decode_JoinGroupResponse_1(buf: Buffer, pos: int) -> tuple[JoinGroupRespons
     (o.throttle_time_ms, o.error_code, o.generation_id,) = _S1.unpack_from(buf, pos)
     pos += 10
     o.protocol_name, pos = read_string(buf, pos)
+    if o.protocol_name is None:
+        null_field('ProtocolName')
     o.leader, pos = read_string(buf, pos)
+    if o.leader is None:
+        null_field('Leader')
     o.member_id, pos = read_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.members = None
+        null_field('Members')
     else:
         items = []
         append = items.append
@@ -111,8 +127,12 @@ def _decode_JoinGroupResponse_1(buf: Buffer, pos: int) -> tuple[JoinGroupRespons
 def _decode_JoinGroupResponseMember_1(buf: Buffer, pos: int) -> tuple[JoinGroupResponseMember, int]:
     o = JoinGroupResponseMember.__new__(JoinGroupResponseMember)
     o.member_id, pos = read_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     o.group_instance_id, pos = read_string(buf, pos)
     o.metadata, pos = read_bytes(buf, pos)
+    if o.metadata is None:
+        null_field('Metadata')
     return o, pos
 
 
@@ -123,11 +143,17 @@ def _decode_JoinGroupResponse_2(buf: Buffer, pos: int) -> tuple[JoinGroupRespons
     (o.throttle_time_ms, o.error_code, o.generation_id,) = _S1.unpack_from(buf, pos)
     pos += 10
     o.protocol_name, pos = read_string(buf, pos)
+    if o.protocol_name is None:
+        null_field('ProtocolName')
     o.leader, pos = read_string(buf, pos)
+    if o.leader is None:
+        null_field('Leader')
     o.member_id, pos = read_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.members = None
+        null_field('Members')
     else:
         items = []
         append = items.append
@@ -141,8 +167,12 @@ def _decode_JoinGroupResponse_2(buf: Buffer, pos: int) -> tuple[JoinGroupRespons
 def _decode_JoinGroupResponseMember_2(buf: Buffer, pos: int) -> tuple[JoinGroupResponseMember, int]:
     o = JoinGroupResponseMember.__new__(JoinGroupResponseMember)
     o.member_id, pos = read_compact_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     o.group_instance_id, pos = read_compact_string(buf, pos)
     o.metadata, pos = read_compact_bytes(buf, pos)
+    if o.metadata is None:
+        null_field('Metadata')
     if buf[pos] == 0:
         pos += 1
     else:
@@ -157,11 +187,17 @@ def _decode_JoinGroupResponse_3(buf: Buffer, pos: int) -> tuple[JoinGroupRespons
     (o.throttle_time_ms, o.error_code, o.generation_id,) = _S1.unpack_from(buf, pos)
     pos += 10
     o.protocol_name, pos = read_compact_string(buf, pos)
+    if o.protocol_name is None:
+        null_field('ProtocolName')
     o.leader, pos = read_compact_string(buf, pos)
+    if o.leader is None:
+        null_field('Leader')
     o.member_id, pos = read_compact_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.members = None
+        null_field('Members')
     else:
         items = []
         append = items.append
@@ -184,10 +220,14 @@ def _decode_JoinGroupResponse_4(buf: Buffer, pos: int) -> tuple[JoinGroupRespons
     o.protocol_type, pos = read_compact_string(buf, pos)
     o.protocol_name, pos = read_compact_string(buf, pos)
     o.leader, pos = read_compact_string(buf, pos)
+    if o.leader is None:
+        null_field('Leader')
     o.member_id, pos = read_compact_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.members = None
+        null_field('Members')
     else:
         items = []
         append = items.append
@@ -209,12 +249,16 @@ def _decode_JoinGroupResponse_5(buf: Buffer, pos: int) -> tuple[JoinGroupRespons
     o.protocol_type, pos = read_compact_string(buf, pos)
     o.protocol_name, pos = read_compact_string(buf, pos)
     o.leader, pos = read_compact_string(buf, pos)
+    if o.leader is None:
+        null_field('Leader')
     (o.skip_assignment,) = _S2.unpack_from(buf, pos)
     pos += 1
     o.member_id, pos = read_compact_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.members = None
+        null_field('Members')
     else:
         items = []
         append = items.append

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'LeaveGroupRequest'
@@ -50,7 +50,11 @@ def _decode_LeaveGroupRequest_0(buf: Buffer, pos: int) -> tuple[LeaveGroupReques
     o = LeaveGroupRequest.__new__(LeaveGroupRequest)
     o.members = []
     o.group_id, pos = read_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     o.member_id, pos = read_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     return o, pos
 
 
@@ -58,6 +62,8 @@ def _decode_MemberIdentity_0(buf: Buffer, pos: int) -> tuple[MemberIdentity, int
     o = MemberIdentity.__new__(MemberIdentity)
     o.reason = None
     o.member_id, pos = read_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     o.group_instance_id, pos = read_string(buf, pos)
     return o, pos
 
@@ -66,9 +72,11 @@ def _decode_LeaveGroupRequest_1(buf: Buffer, pos: int) -> tuple[LeaveGroupReques
     o = LeaveGroupRequest.__new__(LeaveGroupRequest)
     o.member_id = ''
     o.group_id, pos = read_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.members = None
+        null_field('Members')
     else:
         items = []
         append = items.append
@@ -83,6 +91,8 @@ def _decode_MemberIdentity_1(buf: Buffer, pos: int) -> tuple[MemberIdentity, int
     o = MemberIdentity.__new__(MemberIdentity)
     o.reason = None
     o.member_id, pos = read_compact_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     o.group_instance_id, pos = read_compact_string(buf, pos)
     if buf[pos] == 0:
         pos += 1
@@ -95,9 +105,11 @@ def _decode_LeaveGroupRequest_2(buf: Buffer, pos: int) -> tuple[LeaveGroupReques
     o = LeaveGroupRequest.__new__(LeaveGroupRequest)
     o.member_id = ''
     o.group_id, pos = read_compact_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.members = None
+        null_field('Members')
     else:
         items = []
         append = items.append
@@ -115,6 +127,8 @@ def _decode_LeaveGroupRequest_2(buf: Buffer, pos: int) -> tuple[LeaveGroupReques
 def _decode_MemberIdentity_2(buf: Buffer, pos: int) -> tuple[MemberIdentity, int]:
     o = MemberIdentity.__new__(MemberIdentity)
     o.member_id, pos = read_compact_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     o.group_instance_id, pos = read_compact_string(buf, pos)
     o.reason, pos = read_compact_string(buf, pos)
     if buf[pos] == 0:
@@ -128,9 +142,11 @@ def _decode_LeaveGroupRequest_3(buf: Buffer, pos: int) -> tuple[LeaveGroupReques
     o = LeaveGroupRequest.__new__(LeaveGroupRequest)
     o.member_id = ''
     o.group_id, pos = read_compact_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.members = None
+        null_field('Members')
     else:
         items = []
         append = items.append

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'LeaveGroupResponse'
@@ -68,6 +68,8 @@ def _decode_LeaveGroupResponse_1(buf: Buffer, pos: int) -> tuple[LeaveGroupRespo
 def _decode_MemberResponse_0(buf: Buffer, pos: int) -> tuple[MemberResponse, int]:
     o = MemberResponse.__new__(MemberResponse)
     o.member_id, pos = read_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     o.group_instance_id, pos = read_string(buf, pos)
     (o.error_code,) = _S0.unpack_from(buf, pos)
     pos += 2
@@ -80,7 +82,7 @@ def _decode_LeaveGroupResponse_2(buf: Buffer, pos: int) -> tuple[LeaveGroupRespo
     pos += 6
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.members = None
+        null_field('Members')
     else:
         items = []
         append = items.append
@@ -94,6 +96,8 @@ def _decode_LeaveGroupResponse_2(buf: Buffer, pos: int) -> tuple[LeaveGroupRespo
 def _decode_MemberResponse_1(buf: Buffer, pos: int) -> tuple[MemberResponse, int]:
     o = MemberResponse.__new__(MemberResponse)
     o.member_id, pos = read_compact_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     o.group_instance_id, pos = read_compact_string(buf, pos)
     (o.error_code,) = _S0.unpack_from(buf, pos)
     pos += 2
@@ -110,7 +114,7 @@ def _decode_LeaveGroupResponse_3(buf: Buffer, pos: int) -> tuple[LeaveGroupRespo
     pos += 6
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.members = None
+        null_field('Members')
     else:
         items = []
         append = items.append

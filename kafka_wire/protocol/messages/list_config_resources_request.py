@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'ListConfigResourcesRequest'
@@ -49,7 +49,7 @@ def _decode_ListConfigResourcesRequest_1(buf: Buffer, pos: int) -> tuple[ListCon
     o = ListConfigResourcesRequest.__new__(ListConfigResourcesRequest)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.resource_types = None
+        null_field('ResourceTypes')
     else:
         o.resource_types = list(struct.unpack_from('>%db' % n, buf, pos))
         pos += n * 1

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'ListConfigResourcesResponse'
@@ -51,6 +51,8 @@ def _decode_ConfigResource_0(buf: Buffer, pos: int) -> tuple[ConfigResource, int
     o = ConfigResource.__new__(ConfigResource)
     o.resource_type = 16
     o.resource_name, pos = read_compact_string(buf, pos)
+    if o.resource_name is None:
+        null_field('ResourceName')
     if buf[pos] == 0:
         pos += 1
     else:
@@ -64,7 +66,7 @@ def _decode_ListConfigResourcesResponse_0(buf: Buffer, pos: int) -> tuple[ListCo
     pos += 6
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.config_resources = None
+        null_field('ConfigResources')
     else:
         items = []
         append = items.append
@@ -82,6 +84,8 @@ def _decode_ListConfigResourcesResponse_0(buf: Buffer, pos: int) -> tuple[ListCo
 def _decode_ConfigResource_1(buf: Buffer, pos: int) -> tuple[ConfigResource, int]:
     o = ConfigResource.__new__(ConfigResource)
     o.resource_name, pos = read_compact_string(buf, pos)
+    if o.resource_name is None:
+        null_field('ResourceName')
     (o.resource_type,) = _S1.unpack_from(buf, pos)
     pos += 1
     if buf[pos] == 0:
@@ -97,7 +101,7 @@ def _decode_ListConfigResourcesResponse_1(buf: Buffer, pos: int) -> tuple[ListCo
     pos += 6
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.config_resources = None
+        null_field('ConfigResources')
     else:
         items = []
         append = items.append

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'ListGroupsRequest'
@@ -59,12 +59,14 @@ def _decode_ListGroupsRequest_2(buf: Buffer, pos: int) -> tuple[ListGroupsReques
     o.types_filter = []
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.states_filter = None
+        null_field('StatesFilter')
     else:
         items = []
         append = items.append
         for _ in range(n):
             x, pos = read_compact_string(buf, pos)
+            if x is None:
+                null_field('StatesFilter')
             append(x)
         o.states_filter = items
     if buf[pos] == 0:
@@ -78,22 +80,26 @@ def _decode_ListGroupsRequest_3(buf: Buffer, pos: int) -> tuple[ListGroupsReques
     o = ListGroupsRequest.__new__(ListGroupsRequest)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.states_filter = None
+        null_field('StatesFilter')
     else:
         items = []
         append = items.append
         for _ in range(n):
             x, pos = read_compact_string(buf, pos)
+            if x is None:
+                null_field('StatesFilter')
             append(x)
         o.states_filter = items
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.types_filter = None
+        null_field('TypesFilter')
     else:
         items = []
         append = items.append
         for _ in range(n):
             x, pos = read_compact_string(buf, pos)
+            if x is None:
+                null_field('TypesFilter')
             append(x)
         o.types_filter = items
     if buf[pos] == 0:

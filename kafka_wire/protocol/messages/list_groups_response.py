@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'ListGroupsResponse'
@@ -54,7 +54,11 @@ def _decode_ListedGroup_0(buf: Buffer, pos: int) -> tuple[ListedGroup, int]:
     o.group_state = ''
     o.group_type = ''
     o.group_id, pos = read_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     o.protocol_type, pos = read_string(buf, pos)
+    if o.protocol_type is None:
+        null_field('ProtocolType')
     return o, pos
 
 
@@ -65,7 +69,7 @@ def _decode_ListGroupsResponse_0(buf: Buffer, pos: int) -> tuple[ListGroupsRespo
     pos += 2
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.groups = None
+        null_field('Groups')
     else:
         items = []
         append = items.append
@@ -82,7 +86,7 @@ def _decode_ListGroupsResponse_1(buf: Buffer, pos: int) -> tuple[ListGroupsRespo
     pos += 6
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.groups = None
+        null_field('Groups')
     else:
         items = []
         append = items.append
@@ -98,7 +102,11 @@ def _decode_ListedGroup_1(buf: Buffer, pos: int) -> tuple[ListedGroup, int]:
     o.group_state = ''
     o.group_type = ''
     o.group_id, pos = read_compact_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     o.protocol_type, pos = read_compact_string(buf, pos)
+    if o.protocol_type is None:
+        null_field('ProtocolType')
     if buf[pos] == 0:
         pos += 1
     else:
@@ -112,7 +120,7 @@ def _decode_ListGroupsResponse_2(buf: Buffer, pos: int) -> tuple[ListGroupsRespo
     pos += 6
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.groups = None
+        null_field('Groups')
     else:
         items = []
         append = items.append
@@ -131,8 +139,14 @@ def _decode_ListedGroup_2(buf: Buffer, pos: int) -> tuple[ListedGroup, int]:
     o = ListedGroup.__new__(ListedGroup)
     o.group_type = ''
     o.group_id, pos = read_compact_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     o.protocol_type, pos = read_compact_string(buf, pos)
+    if o.protocol_type is None:
+        null_field('ProtocolType')
     o.group_state, pos = read_compact_string(buf, pos)
+    if o.group_state is None:
+        null_field('GroupState')
     if buf[pos] == 0:
         pos += 1
     else:
@@ -146,7 +160,7 @@ def _decode_ListGroupsResponse_3(buf: Buffer, pos: int) -> tuple[ListGroupsRespo
     pos += 6
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.groups = None
+        null_field('Groups')
     else:
         items = []
         append = items.append
@@ -164,9 +178,17 @@ def _decode_ListGroupsResponse_3(buf: Buffer, pos: int) -> tuple[ListGroupsRespo
 def _decode_ListedGroup_3(buf: Buffer, pos: int) -> tuple[ListedGroup, int]:
     o = ListedGroup.__new__(ListedGroup)
     o.group_id, pos = read_compact_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     o.protocol_type, pos = read_compact_string(buf, pos)
+    if o.protocol_type is None:
+        null_field('ProtocolType')
     o.group_state, pos = read_compact_string(buf, pos)
+    if o.group_state is None:
+        null_field('GroupState')
     o.group_type, pos = read_compact_string(buf, pos)
+    if o.group_type is None:
+        null_field('GroupType')
     if buf[pos] == 0:
         pos += 1
     else:
@@ -180,7 +202,7 @@ def _decode_ListGroupsResponse_4(buf: Buffer, pos: int) -> tuple[ListGroupsRespo
     pos += 6
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.groups = None
+        null_field('Groups')
     else:
         items = []
         append = items.append

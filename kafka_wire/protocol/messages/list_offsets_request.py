@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'ListOffsetsRequest'
@@ -72,9 +72,11 @@ def _decode_ListOffsetsPartition_0(buf: Buffer, pos: int) -> tuple[ListOffsetsPa
 def _decode_ListOffsetsTopic_0(buf: Buffer, pos: int) -> tuple[ListOffsetsTopic, int]:
     o = ListOffsetsTopic.__new__(ListOffsetsTopic)
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -93,7 +95,7 @@ def _decode_ListOffsetsRequest_0(buf: Buffer, pos: int) -> tuple[ListOffsetsRequ
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -111,7 +113,7 @@ def _decode_ListOffsetsRequest_1(buf: Buffer, pos: int) -> tuple[ListOffsetsRequ
     pos += 5
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -133,9 +135,11 @@ def _decode_ListOffsetsPartition_1(buf: Buffer, pos: int) -> tuple[ListOffsetsPa
 def _decode_ListOffsetsTopic_1(buf: Buffer, pos: int) -> tuple[ListOffsetsTopic, int]:
     o = ListOffsetsTopic.__new__(ListOffsetsTopic)
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -153,7 +157,7 @@ def _decode_ListOffsetsRequest_2(buf: Buffer, pos: int) -> tuple[ListOffsetsRequ
     pos += 5
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -179,9 +183,11 @@ def _decode_ListOffsetsPartition_2(buf: Buffer, pos: int) -> tuple[ListOffsetsPa
 def _decode_ListOffsetsTopic_2(buf: Buffer, pos: int) -> tuple[ListOffsetsTopic, int]:
     o = ListOffsetsTopic.__new__(ListOffsetsTopic)
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -203,7 +209,7 @@ def _decode_ListOffsetsRequest_3(buf: Buffer, pos: int) -> tuple[ListOffsetsRequ
     pos += 5
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -224,7 +230,7 @@ def _decode_ListOffsetsRequest_4(buf: Buffer, pos: int) -> tuple[ListOffsetsRequ
     pos += 5
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append

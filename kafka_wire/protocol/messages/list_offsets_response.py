@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'ListOffsetsResponse'
@@ -71,9 +71,11 @@ def _decode_ListOffsetsPartitionResponse_0(buf: Buffer, pos: int) -> tuple[ListO
 def _decode_ListOffsetsTopicResponse_0(buf: Buffer, pos: int) -> tuple[ListOffsetsTopicResponse, int]:
     o = ListOffsetsTopicResponse.__new__(ListOffsetsTopicResponse)
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -89,7 +91,7 @@ def _decode_ListOffsetsResponse_0(buf: Buffer, pos: int) -> tuple[ListOffsetsRes
     o.throttle_time_ms = 0
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -106,7 +108,7 @@ def _decode_ListOffsetsResponse_1(buf: Buffer, pos: int) -> tuple[ListOffsetsRes
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -128,9 +130,11 @@ def _decode_ListOffsetsPartitionResponse_1(buf: Buffer, pos: int) -> tuple[ListO
 def _decode_ListOffsetsTopicResponse_1(buf: Buffer, pos: int) -> tuple[ListOffsetsTopicResponse, int]:
     o = ListOffsetsTopicResponse.__new__(ListOffsetsTopicResponse)
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -147,7 +151,7 @@ def _decode_ListOffsetsResponse_2(buf: Buffer, pos: int) -> tuple[ListOffsetsRes
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -173,9 +177,11 @@ def _decode_ListOffsetsPartitionResponse_2(buf: Buffer, pos: int) -> tuple[ListO
 def _decode_ListOffsetsTopicResponse_2(buf: Buffer, pos: int) -> tuple[ListOffsetsTopicResponse, int]:
     o = ListOffsetsTopicResponse.__new__(ListOffsetsTopicResponse)
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -196,7 +202,7 @@ def _decode_ListOffsetsResponse_3(buf: Buffer, pos: int) -> tuple[ListOffsetsRes
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'ListPartitionReassignmentsRequest'
@@ -48,9 +48,11 @@ class ListPartitionReassignmentsTopics(Struct):
 def _decode_ListPartitionReassignmentsTopics_0(buf: Buffer, pos: int) -> tuple[ListPartitionReassignmentsTopics, int]:
     o = ListPartitionReassignmentsTopics.__new__(ListPartitionReassignmentsTopics)
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partition_indexes = None
+        null_field('PartitionIndexes')
     else:
         o.partition_indexes = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4

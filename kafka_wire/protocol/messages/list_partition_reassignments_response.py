@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'ListPartitionReassignmentsResponse'
@@ -64,19 +64,19 @@ def _decode_OngoingPartitionReassignment_0(buf: Buffer, pos: int) -> tuple[Ongoi
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.replicas = None
+        null_field('Replicas')
     else:
         o.replicas = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.adding_replicas = None
+        null_field('AddingReplicas')
     else:
         o.adding_replicas = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.removing_replicas = None
+        null_field('RemovingReplicas')
     else:
         o.removing_replicas = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
@@ -90,9 +90,11 @@ def _decode_OngoingPartitionReassignment_0(buf: Buffer, pos: int) -> tuple[Ongoi
 def _decode_OngoingTopicReassignment_0(buf: Buffer, pos: int) -> tuple[OngoingTopicReassignment, int]:
     o = OngoingTopicReassignment.__new__(OngoingTopicReassignment)
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -114,7 +116,7 @@ def _decode_ListPartitionReassignmentsResponse_0(buf: Buffer, pos: int) -> tuple
     o.error_message, pos = read_compact_string(buf, pos)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'ListTransactionsRequest'
@@ -45,17 +45,19 @@ def _decode_ListTransactionsRequest_0(buf: Buffer, pos: int) -> tuple[ListTransa
     o.transactional_id_pattern = None
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.state_filters = None
+        null_field('StateFilters')
     else:
         items = []
         append = items.append
         for _ in range(n):
             x, pos = read_compact_string(buf, pos)
+            if x is None:
+                null_field('StateFilters')
             append(x)
         o.state_filters = items
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.producer_id_filters = None
+        null_field('ProducerIdFilters')
     else:
         o.producer_id_filters = list(struct.unpack_from('>%dq' % n, buf, pos))
         pos += n * 8
@@ -71,17 +73,19 @@ def _decode_ListTransactionsRequest_1(buf: Buffer, pos: int) -> tuple[ListTransa
     o.transactional_id_pattern = None
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.state_filters = None
+        null_field('StateFilters')
     else:
         items = []
         append = items.append
         for _ in range(n):
             x, pos = read_compact_string(buf, pos)
+            if x is None:
+                null_field('StateFilters')
             append(x)
         o.state_filters = items
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.producer_id_filters = None
+        null_field('ProducerIdFilters')
     else:
         o.producer_id_filters = list(struct.unpack_from('>%dq' % n, buf, pos))
         pos += n * 8
@@ -98,17 +102,19 @@ def _decode_ListTransactionsRequest_2(buf: Buffer, pos: int) -> tuple[ListTransa
     o = ListTransactionsRequest.__new__(ListTransactionsRequest)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.state_filters = None
+        null_field('StateFilters')
     else:
         items = []
         append = items.append
         for _ in range(n):
             x, pos = read_compact_string(buf, pos)
+            if x is None:
+                null_field('StateFilters')
             append(x)
         o.state_filters = items
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.producer_id_filters = None
+        null_field('ProducerIdFilters')
     else:
         o.producer_id_filters = list(struct.unpack_from('>%dq' % n, buf, pos))
         pos += n * 8

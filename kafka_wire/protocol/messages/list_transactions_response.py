@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'ListTransactionsResponse'
@@ -52,9 +52,13 @@ class TransactionState(Struct):
 def _decode_TransactionState_0(buf: Buffer, pos: int) -> tuple[TransactionState, int]:
     o = TransactionState.__new__(TransactionState)
     o.transactional_id, pos = read_compact_string(buf, pos)
+    if o.transactional_id is None:
+        null_field('TransactionalId')
     (o.producer_id,) = _S1.unpack_from(buf, pos)
     pos += 8
     o.transaction_state, pos = read_compact_string(buf, pos)
+    if o.transaction_state is None:
+        null_field('TransactionState')
     if buf[pos] == 0:
         pos += 1
     else:
@@ -68,17 +72,19 @@ def _decode_ListTransactionsResponse_0(buf: Buffer, pos: int) -> tuple[ListTrans
     pos += 6
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.unknown_state_filters = None
+        null_field('UnknownStateFilters')
     else:
         items = []
         append = items.append
         for _ in range(n):
             x, pos = read_compact_string(buf, pos)
+            if x is None:
+                null_field('UnknownStateFilters')
             append(x)
         o.unknown_state_filters = items
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.transaction_states = None
+        null_field('TransactionStates')
     else:
         items = []
         append = items.append

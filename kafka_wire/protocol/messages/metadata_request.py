@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'MetadataRequest'
@@ -54,10 +54,30 @@ def _decode_MetadataRequestTopic_0(buf: Buffer, pos: int) -> tuple[MetadataReque
     o = MetadataRequestTopic.__new__(MetadataRequestTopic)
     o.topic_id = ZERO_UUID
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     return o, pos
 
 
 def _decode_MetadataRequest_0(buf: Buffer, pos: int) -> tuple[MetadataRequest, int]:
+    o = MetadataRequest.__new__(MetadataRequest)
+    o.allow_auto_topic_creation = True
+    o.include_cluster_authorized_operations = False
+    o.include_topic_authorized_operations = False
+    n, pos = read_array_len(buf, pos)
+    if n < 0:
+        null_field('Topics')
+    else:
+        items = []
+        append = items.append
+        for _ in range(n):
+            x, pos = _decode_MetadataRequestTopic_0(buf, pos)
+            append(x)
+        o.topics = items
+    return o, pos
+
+
+def _decode_MetadataRequest_1(buf: Buffer, pos: int) -> tuple[MetadataRequest, int]:
     o = MetadataRequest.__new__(MetadataRequest)
     o.allow_auto_topic_creation = True
     o.include_cluster_authorized_operations = False
@@ -75,7 +95,7 @@ def _decode_MetadataRequest_0(buf: Buffer, pos: int) -> tuple[MetadataRequest, i
     return o, pos
 
 
-def _decode_MetadataRequest_1(buf: Buffer, pos: int) -> tuple[MetadataRequest, int]:
+def _decode_MetadataRequest_2(buf: Buffer, pos: int) -> tuple[MetadataRequest, int]:
     o = MetadataRequest.__new__(MetadataRequest)
     o.include_cluster_authorized_operations = False
     o.include_topic_authorized_operations = False
@@ -94,7 +114,7 @@ def _decode_MetadataRequest_1(buf: Buffer, pos: int) -> tuple[MetadataRequest, i
     return o, pos
 
 
-def _decode_MetadataRequest_2(buf: Buffer, pos: int) -> tuple[MetadataRequest, int]:
+def _decode_MetadataRequest_3(buf: Buffer, pos: int) -> tuple[MetadataRequest, int]:
     o = MetadataRequest.__new__(MetadataRequest)
     n, pos = read_array_len(buf, pos)
     if n < 0:
@@ -115,6 +135,8 @@ def _decode_MetadataRequestTopic_1(buf: Buffer, pos: int) -> tuple[MetadataReque
     o = MetadataRequestTopic.__new__(MetadataRequestTopic)
     o.topic_id = ZERO_UUID
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     if buf[pos] == 0:
         pos += 1
     else:
@@ -122,7 +144,7 @@ def _decode_MetadataRequestTopic_1(buf: Buffer, pos: int) -> tuple[MetadataReque
     return o, pos
 
 
-def _decode_MetadataRequest_3(buf: Buffer, pos: int) -> tuple[MetadataRequest, int]:
+def _decode_MetadataRequest_4(buf: Buffer, pos: int) -> tuple[MetadataRequest, int]:
     o = MetadataRequest.__new__(MetadataRequest)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
@@ -155,7 +177,7 @@ def _decode_MetadataRequestTopic_2(buf: Buffer, pos: int) -> tuple[MetadataReque
     return o, pos
 
 
-def _decode_MetadataRequest_4(buf: Buffer, pos: int) -> tuple[MetadataRequest, int]:
+def _decode_MetadataRequest_5(buf: Buffer, pos: int) -> tuple[MetadataRequest, int]:
     o = MetadataRequest.__new__(MetadataRequest)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
@@ -176,7 +198,7 @@ def _decode_MetadataRequest_4(buf: Buffer, pos: int) -> tuple[MetadataRequest, i
     return o, pos
 
 
-def _decode_MetadataRequest_5(buf: Buffer, pos: int) -> tuple[MetadataRequest, int]:
+def _decode_MetadataRequest_6(buf: Buffer, pos: int) -> tuple[MetadataRequest, int]:
     o = MetadataRequest.__new__(MetadataRequest)
     o.include_cluster_authorized_operations = False
     n, pos = read_compact_array_len(buf, pos)
@@ -269,6 +291,6 @@ def _encode_MetadataRequest_5(o: MetadataRequest, out: list[Any]) -> None:
     out.append(b'\x00')
 
 
-DECODERS = {0: _decode_MetadataRequest_0, 1: _decode_MetadataRequest_0, 2: _decode_MetadataRequest_0, 3: _decode_MetadataRequest_0, 4: _decode_MetadataRequest_1, 5: _decode_MetadataRequest_1, 6: _decode_MetadataRequest_1, 7: _decode_MetadataRequest_1, 8: _decode_MetadataRequest_2, 9: _decode_MetadataRequest_3, 10: _decode_MetadataRequest_4, 11: _decode_MetadataRequest_5, 12: _decode_MetadataRequest_5, 13: _decode_MetadataRequest_5}
+DECODERS = {0: _decode_MetadataRequest_0, 1: _decode_MetadataRequest_1, 2: _decode_MetadataRequest_1, 3: _decode_MetadataRequest_1, 4: _decode_MetadataRequest_2, 5: _decode_MetadataRequest_2, 6: _decode_MetadataRequest_2, 7: _decode_MetadataRequest_2, 8: _decode_MetadataRequest_3, 9: _decode_MetadataRequest_4, 10: _decode_MetadataRequest_5, 11: _decode_MetadataRequest_6, 12: _decode_MetadataRequest_6, 13: _decode_MetadataRequest_6}
 ENCODERS = {0: _encode_MetadataRequest_0, 1: _encode_MetadataRequest_0, 2: _encode_MetadataRequest_0, 3: _encode_MetadataRequest_0, 4: _encode_MetadataRequest_1, 5: _encode_MetadataRequest_1, 6: _encode_MetadataRequest_1, 7: _encode_MetadataRequest_1, 8: _encode_MetadataRequest_2, 9: _encode_MetadataRequest_3, 10: _encode_MetadataRequest_4, 11: _encode_MetadataRequest_5, 12: _encode_MetadataRequest_5, 13: _encode_MetadataRequest_5}
 MESSAGE = MetadataRequest

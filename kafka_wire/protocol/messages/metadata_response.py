@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'MetadataResponse'
@@ -88,6 +88,8 @@ def _decode_MetadataResponseBroker_0(buf: Buffer, pos: int) -> tuple[MetadataRes
     (o.node_id,) = _S0.unpack_from(buf, pos)
     pos += 4
     o.host, pos = read_string(buf, pos)
+    if o.host is None:
+        null_field('Host')
     (o.port,) = _S0.unpack_from(buf, pos)
     pos += 4
     return o, pos
@@ -101,13 +103,13 @@ def _decode_MetadataResponsePartition_0(buf: Buffer, pos: int) -> tuple[Metadata
     pos += 10
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.replica_nodes = None
+        null_field('ReplicaNodes')
     else:
         o.replica_nodes = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.isr_nodes = None
+        null_field('IsrNodes')
     else:
         o.isr_nodes = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
@@ -122,9 +124,11 @@ def _decode_MetadataResponseTopic_0(buf: Buffer, pos: int) -> tuple[MetadataResp
     (o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 2
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -144,7 +148,7 @@ def _decode_MetadataResponse_0(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     o.error_code = 0
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.brokers = None
+        null_field('Brokers')
     else:
         items = []
         append = items.append
@@ -154,7 +158,7 @@ def _decode_MetadataResponse_0(buf: Buffer, pos: int) -> tuple[MetadataResponse,
         o.brokers = items
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -170,6 +174,8 @@ def _decode_MetadataResponseBroker_1(buf: Buffer, pos: int) -> tuple[MetadataRes
     (o.node_id,) = _S0.unpack_from(buf, pos)
     pos += 4
     o.host, pos = read_string(buf, pos)
+    if o.host is None:
+        null_field('Host')
     (o.port,) = _S0.unpack_from(buf, pos)
     pos += 4
     o.rack, pos = read_string(buf, pos)
@@ -183,11 +189,13 @@ def _decode_MetadataResponseTopic_1(buf: Buffer, pos: int) -> tuple[MetadataResp
     (o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 2
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     (o.is_internal,) = _S3.unpack_from(buf, pos)
     pos += 1
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -206,7 +214,7 @@ def _decode_MetadataResponse_1(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     o.error_code = 0
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.brokers = None
+        null_field('Brokers')
     else:
         items = []
         append = items.append
@@ -218,7 +226,7 @@ def _decode_MetadataResponse_1(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -236,7 +244,7 @@ def _decode_MetadataResponse_2(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     o.error_code = 0
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.brokers = None
+        null_field('Brokers')
     else:
         items = []
         append = items.append
@@ -249,7 +257,7 @@ def _decode_MetadataResponse_2(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -268,7 +276,7 @@ def _decode_MetadataResponse_3(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.brokers = None
+        null_field('Brokers')
     else:
         items = []
         append = items.append
@@ -281,7 +289,7 @@ def _decode_MetadataResponse_3(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -299,19 +307,19 @@ def _decode_MetadataResponsePartition_1(buf: Buffer, pos: int) -> tuple[Metadata
     pos += 10
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.replica_nodes = None
+        null_field('ReplicaNodes')
     else:
         o.replica_nodes = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.isr_nodes = None
+        null_field('IsrNodes')
     else:
         o.isr_nodes = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.offline_replicas = None
+        null_field('OfflineReplicas')
     else:
         o.offline_replicas = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
@@ -325,11 +333,13 @@ def _decode_MetadataResponseTopic_2(buf: Buffer, pos: int) -> tuple[MetadataResp
     (o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 2
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     (o.is_internal,) = _S3.unpack_from(buf, pos)
     pos += 1
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -348,7 +358,7 @@ def _decode_MetadataResponse_4(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.brokers = None
+        null_field('Brokers')
     else:
         items = []
         append = items.append
@@ -361,7 +371,7 @@ def _decode_MetadataResponse_4(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -378,19 +388,19 @@ def _decode_MetadataResponsePartition_2(buf: Buffer, pos: int) -> tuple[Metadata
     pos += 14
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.replica_nodes = None
+        null_field('ReplicaNodes')
     else:
         o.replica_nodes = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.isr_nodes = None
+        null_field('IsrNodes')
     else:
         o.isr_nodes = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.offline_replicas = None
+        null_field('OfflineReplicas')
     else:
         o.offline_replicas = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
@@ -404,11 +414,13 @@ def _decode_MetadataResponseTopic_3(buf: Buffer, pos: int) -> tuple[MetadataResp
     (o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 2
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     (o.is_internal,) = _S3.unpack_from(buf, pos)
     pos += 1
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -427,7 +439,7 @@ def _decode_MetadataResponse_5(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.brokers = None
+        null_field('Brokers')
     else:
         items = []
         append = items.append
@@ -440,7 +452,7 @@ def _decode_MetadataResponse_5(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -457,11 +469,13 @@ def _decode_MetadataResponseTopic_4(buf: Buffer, pos: int) -> tuple[MetadataResp
     (o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 2
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     (o.is_internal,) = _S3.unpack_from(buf, pos)
     pos += 1
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -481,7 +495,7 @@ def _decode_MetadataResponse_6(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.brokers = None
+        null_field('Brokers')
     else:
         items = []
         append = items.append
@@ -494,7 +508,7 @@ def _decode_MetadataResponse_6(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -512,6 +526,8 @@ def _decode_MetadataResponseBroker_2(buf: Buffer, pos: int) -> tuple[MetadataRes
     (o.node_id,) = _S0.unpack_from(buf, pos)
     pos += 4
     o.host, pos = read_compact_string(buf, pos)
+    if o.host is None:
+        null_field('Host')
     (o.port,) = _S0.unpack_from(buf, pos)
     pos += 4
     o.rack, pos = read_compact_string(buf, pos)
@@ -528,19 +544,19 @@ def _decode_MetadataResponsePartition_3(buf: Buffer, pos: int) -> tuple[Metadata
     pos += 14
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.replica_nodes = None
+        null_field('ReplicaNodes')
     else:
         o.replica_nodes = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.isr_nodes = None
+        null_field('IsrNodes')
     else:
         o.isr_nodes = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.offline_replicas = None
+        null_field('OfflineReplicas')
     else:
         o.offline_replicas = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
@@ -557,11 +573,13 @@ def _decode_MetadataResponseTopic_5(buf: Buffer, pos: int) -> tuple[MetadataResp
     (o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 2
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     (o.is_internal,) = _S3.unpack_from(buf, pos)
     pos += 1
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -585,7 +603,7 @@ def _decode_MetadataResponse_7(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.brokers = None
+        null_field('Brokers')
     else:
         items = []
         append = items.append
@@ -598,7 +616,7 @@ def _decode_MetadataResponse_7(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -620,11 +638,13 @@ def _decode_MetadataResponseTopic_6(buf: Buffer, pos: int) -> tuple[MetadataResp
     (o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 2
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     (o.topic_id, o.is_internal,) = _S5.unpack_from(buf, pos)
     pos += 17
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -648,7 +668,7 @@ def _decode_MetadataResponse_8(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.brokers = None
+        null_field('Brokers')
     else:
         items = []
         append = items.append
@@ -661,7 +681,7 @@ def _decode_MetadataResponse_8(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -686,7 +706,7 @@ def _decode_MetadataResponse_9(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.brokers = None
+        null_field('Brokers')
     else:
         items = []
         append = items.append
@@ -699,7 +719,7 @@ def _decode_MetadataResponse_9(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -714,14 +734,41 @@ def _decode_MetadataResponse_9(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     return o, pos
 
 
+def _decode_MetadataResponseTopic_7(buf: Buffer, pos: int) -> tuple[MetadataResponseTopic, int]:
+    o = MetadataResponseTopic.__new__(MetadataResponseTopic)
+    (o.error_code,) = _S1.unpack_from(buf, pos)
+    pos += 2
+    o.name, pos = read_compact_string(buf, pos)
+    (o.topic_id, o.is_internal,) = _S5.unpack_from(buf, pos)
+    pos += 17
+    n, pos = read_compact_array_len(buf, pos)
+    if n < 0:
+        null_field('Partitions')
+    else:
+        items = []
+        append = items.append
+        for _ in range(n):
+            x, pos = _decode_MetadataResponsePartition_3(buf, pos)
+            append(x)
+        o.partitions = items
+    (o.topic_authorized_operations,) = _S0.unpack_from(buf, pos)
+    pos += 4
+    if buf[pos] == 0:
+        pos += 1
+    else:
+        pos = skip_tagged_fields(buf, pos)
+    return o, pos
+
+
 def _decode_MetadataResponse_10(buf: Buffer, pos: int) -> tuple[MetadataResponse, int]:
     o = MetadataResponse.__new__(MetadataResponse)
     o.cluster_authorized_operations = -2147483648
+    o.error_code = 0
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.brokers = None
+        null_field('Brokers')
     else:
         items = []
         append = items.append
@@ -734,12 +781,47 @@ def _decode_MetadataResponse_10(buf: Buffer, pos: int) -> tuple[MetadataResponse
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
         for _ in range(n):
-            x, pos = _decode_MetadataResponseTopic_6(buf, pos)
+            x, pos = _decode_MetadataResponseTopic_7(buf, pos)
+            append(x)
+        o.topics = items
+    if buf[pos] == 0:
+        pos += 1
+    else:
+        pos = skip_tagged_fields(buf, pos)
+    return o, pos
+
+
+def _decode_MetadataResponse_11(buf: Buffer, pos: int) -> tuple[MetadataResponse, int]:
+    o = MetadataResponse.__new__(MetadataResponse)
+    o.cluster_authorized_operations = -2147483648
+    (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
+    pos += 4
+    n, pos = read_compact_array_len(buf, pos)
+    if n < 0:
+        null_field('Brokers')
+    else:
+        items = []
+        append = items.append
+        for _ in range(n):
+            x, pos = _decode_MetadataResponseBroker_2(buf, pos)
+            append(x)
+        o.brokers = items
+    o.cluster_id, pos = read_compact_string(buf, pos)
+    (o.controller_id,) = _S0.unpack_from(buf, pos)
+    pos += 4
+    n, pos = read_compact_array_len(buf, pos)
+    if n < 0:
+        null_field('Topics')
+    else:
+        items = []
+        append = items.append
+        for _ in range(n):
+            x, pos = _decode_MetadataResponseTopic_7(buf, pos)
             append(x)
         o.topics = items
     (o.error_code,) = _S1.unpack_from(buf, pos)
@@ -1092,6 +1174,6 @@ def _encode_MetadataResponse_10(o: MetadataResponse, out: list[Any]) -> None:
     out.append(b'\x00')
 
 
-DECODERS = {0: _decode_MetadataResponse_0, 1: _decode_MetadataResponse_1, 2: _decode_MetadataResponse_2, 3: _decode_MetadataResponse_3, 4: _decode_MetadataResponse_3, 5: _decode_MetadataResponse_4, 6: _decode_MetadataResponse_4, 7: _decode_MetadataResponse_5, 8: _decode_MetadataResponse_6, 9: _decode_MetadataResponse_7, 10: _decode_MetadataResponse_8, 11: _decode_MetadataResponse_9, 12: _decode_MetadataResponse_9, 13: _decode_MetadataResponse_10}
+DECODERS = {0: _decode_MetadataResponse_0, 1: _decode_MetadataResponse_1, 2: _decode_MetadataResponse_2, 3: _decode_MetadataResponse_3, 4: _decode_MetadataResponse_3, 5: _decode_MetadataResponse_4, 6: _decode_MetadataResponse_4, 7: _decode_MetadataResponse_5, 8: _decode_MetadataResponse_6, 9: _decode_MetadataResponse_7, 10: _decode_MetadataResponse_8, 11: _decode_MetadataResponse_9, 12: _decode_MetadataResponse_10, 13: _decode_MetadataResponse_11}
 ENCODERS = {0: _encode_MetadataResponse_0, 1: _encode_MetadataResponse_1, 2: _encode_MetadataResponse_2, 3: _encode_MetadataResponse_3, 4: _encode_MetadataResponse_3, 5: _encode_MetadataResponse_4, 6: _encode_MetadataResponse_4, 7: _encode_MetadataResponse_5, 8: _encode_MetadataResponse_6, 9: _encode_MetadataResponse_7, 10: _encode_MetadataResponse_8, 11: _encode_MetadataResponse_9, 12: _encode_MetadataResponse_9, 13: _encode_MetadataResponse_10}
 MESSAGE = MetadataResponse

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'OffsetCommitRequest'
@@ -79,9 +79,11 @@ def _decode_OffsetCommitRequestTopic_0(buf: Buffer, pos: int) -> tuple[OffsetCom
     o = OffsetCommitRequestTopic.__new__(OffsetCommitRequestTopic)
     o.topic_id = ZERO_UUID
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -96,14 +98,18 @@ def _decode_OffsetCommitRequest_0(buf: Buffer, pos: int) -> tuple[OffsetCommitRe
     o = OffsetCommitRequest.__new__(OffsetCommitRequest)
     o.group_instance_id = None
     o.group_id, pos = read_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     (o.generation_id_or_member_epoch,) = _S0.unpack_from(buf, pos)
     pos += 4
     o.member_id, pos = read_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     (o.retention_time_ms,) = _S1.unpack_from(buf, pos)
     pos += 8
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -119,12 +125,16 @@ def _decode_OffsetCommitRequest_1(buf: Buffer, pos: int) -> tuple[OffsetCommitRe
     o.group_instance_id = None
     o.retention_time_ms = -1
     o.group_id, pos = read_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     (o.generation_id_or_member_epoch,) = _S0.unpack_from(buf, pos)
     pos += 4
     o.member_id, pos = read_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -148,9 +158,11 @@ def _decode_OffsetCommitRequestTopic_1(buf: Buffer, pos: int) -> tuple[OffsetCom
     o = OffsetCommitRequestTopic.__new__(OffsetCommitRequestTopic)
     o.topic_id = ZERO_UUID
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -166,12 +178,16 @@ def _decode_OffsetCommitRequest_2(buf: Buffer, pos: int) -> tuple[OffsetCommitRe
     o.group_instance_id = None
     o.retention_time_ms = -1
     o.group_id, pos = read_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     (o.generation_id_or_member_epoch,) = _S0.unpack_from(buf, pos)
     pos += 4
     o.member_id, pos = read_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -186,13 +202,17 @@ def _decode_OffsetCommitRequest_3(buf: Buffer, pos: int) -> tuple[OffsetCommitRe
     o = OffsetCommitRequest.__new__(OffsetCommitRequest)
     o.retention_time_ms = -1
     o.group_id, pos = read_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     (o.generation_id_or_member_epoch,) = _S0.unpack_from(buf, pos)
     pos += 4
     o.member_id, pos = read_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     o.group_instance_id, pos = read_string(buf, pos)
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -220,9 +240,11 @@ def _decode_OffsetCommitRequestTopic_2(buf: Buffer, pos: int) -> tuple[OffsetCom
     o = OffsetCommitRequestTopic.__new__(OffsetCommitRequestTopic)
     o.topic_id = ZERO_UUID
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -241,13 +263,17 @@ def _decode_OffsetCommitRequest_4(buf: Buffer, pos: int) -> tuple[OffsetCommitRe
     o = OffsetCommitRequest.__new__(OffsetCommitRequest)
     o.retention_time_ms = -1
     o.group_id, pos = read_compact_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     (o.generation_id_or_member_epoch,) = _S0.unpack_from(buf, pos)
     pos += 4
     o.member_id, pos = read_compact_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     o.group_instance_id, pos = read_compact_string(buf, pos)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -269,7 +295,7 @@ def _decode_OffsetCommitRequestTopic_3(buf: Buffer, pos: int) -> tuple[OffsetCom
     pos += 16
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -288,13 +314,17 @@ def _decode_OffsetCommitRequest_5(buf: Buffer, pos: int) -> tuple[OffsetCommitRe
     o = OffsetCommitRequest.__new__(OffsetCommitRequest)
     o.retention_time_ms = -1
     o.group_id, pos = read_compact_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     (o.generation_id_or_member_epoch,) = _S0.unpack_from(buf, pos)
     pos += 4
     o.member_id, pos = read_compact_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     o.group_instance_id, pos = read_compact_string(buf, pos)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append

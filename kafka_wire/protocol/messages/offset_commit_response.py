@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'OffsetCommitResponse'
@@ -67,9 +67,11 @@ def _decode_OffsetCommitResponseTopic_0(buf: Buffer, pos: int) -> tuple[OffsetCo
     o = OffsetCommitResponseTopic.__new__(OffsetCommitResponseTopic)
     o.topic_id = ZERO_UUID
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -85,7 +87,7 @@ def _decode_OffsetCommitResponse_0(buf: Buffer, pos: int) -> tuple[OffsetCommitR
     o.throttle_time_ms = 0
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -102,7 +104,7 @@ def _decode_OffsetCommitResponse_1(buf: Buffer, pos: int) -> tuple[OffsetCommitR
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -128,9 +130,11 @@ def _decode_OffsetCommitResponseTopic_1(buf: Buffer, pos: int) -> tuple[OffsetCo
     o = OffsetCommitResponseTopic.__new__(OffsetCommitResponseTopic)
     o.topic_id = ZERO_UUID
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -151,7 +155,7 @@ def _decode_OffsetCommitResponse_2(buf: Buffer, pos: int) -> tuple[OffsetCommitR
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -173,7 +177,7 @@ def _decode_OffsetCommitResponseTopic_2(buf: Buffer, pos: int) -> tuple[OffsetCo
     pos += 16
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -194,7 +198,7 @@ def _decode_OffsetCommitResponse_3(buf: Buffer, pos: int) -> tuple[OffsetCommitR
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append

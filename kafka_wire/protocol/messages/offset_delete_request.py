@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'OffsetDeleteRequest'
@@ -62,9 +62,11 @@ def _decode_OffsetDeleteRequestPartition_0(buf: Buffer, pos: int) -> tuple[Offse
 def _decode_OffsetDeleteRequestTopic_0(buf: Buffer, pos: int) -> tuple[OffsetDeleteRequestTopic, int]:
     o = OffsetDeleteRequestTopic.__new__(OffsetDeleteRequestTopic)
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -78,9 +80,11 @@ def _decode_OffsetDeleteRequestTopic_0(buf: Buffer, pos: int) -> tuple[OffsetDel
 def _decode_OffsetDeleteRequest_0(buf: Buffer, pos: int) -> tuple[OffsetDeleteRequest, int]:
     o = OffsetDeleteRequest.__new__(OffsetDeleteRequest)
     o.group_id, pos = read_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'OffsetDeleteResponse'
@@ -65,9 +65,11 @@ def _decode_OffsetDeleteResponsePartition_0(buf: Buffer, pos: int) -> tuple[Offs
 def _decode_OffsetDeleteResponseTopic_0(buf: Buffer, pos: int) -> tuple[OffsetDeleteResponseTopic, int]:
     o = OffsetDeleteResponseTopic.__new__(OffsetDeleteResponseTopic)
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -84,7 +86,7 @@ def _decode_OffsetDeleteResponse_0(buf: Buffer, pos: int) -> tuple[OffsetDeleteR
     pos += 6
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append

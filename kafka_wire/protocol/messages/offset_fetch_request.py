@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'OffsetFetchRequest'
@@ -71,9 +71,11 @@ class OffsetFetchRequestTopics(Struct):
 def _decode_OffsetFetchRequestTopic_0(buf: Buffer, pos: int) -> tuple[OffsetFetchRequestTopic, int]:
     o = OffsetFetchRequestTopic.__new__(OffsetFetchRequestTopic)
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partition_indexes = None
+        null_field('PartitionIndexes')
     else:
         o.partition_indexes = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
@@ -85,6 +87,28 @@ def _decode_OffsetFetchRequest_0(buf: Buffer, pos: int) -> tuple[OffsetFetchRequ
     o.groups = []
     o.require_stable = False
     o.group_id, pos = read_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
+    n, pos = read_array_len(buf, pos)
+    if n < 0:
+        null_field('Topics')
+    else:
+        items = []
+        append = items.append
+        for _ in range(n):
+            x, pos = _decode_OffsetFetchRequestTopic_0(buf, pos)
+            append(x)
+        o.topics = items
+    return o, pos
+
+
+def _decode_OffsetFetchRequest_1(buf: Buffer, pos: int) -> tuple[OffsetFetchRequest, int]:
+    o = OffsetFetchRequest.__new__(OffsetFetchRequest)
+    o.groups = []
+    o.require_stable = False
+    o.group_id, pos = read_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     n, pos = read_array_len(buf, pos)
     if n < 0:
         o.topics = None
@@ -101,9 +125,11 @@ def _decode_OffsetFetchRequest_0(buf: Buffer, pos: int) -> tuple[OffsetFetchRequ
 def _decode_OffsetFetchRequestTopic_1(buf: Buffer, pos: int) -> tuple[OffsetFetchRequestTopic, int]:
     o = OffsetFetchRequestTopic.__new__(OffsetFetchRequestTopic)
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partition_indexes = None
+        null_field('PartitionIndexes')
     else:
         o.partition_indexes = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
@@ -114,11 +140,13 @@ def _decode_OffsetFetchRequestTopic_1(buf: Buffer, pos: int) -> tuple[OffsetFetc
     return o, pos
 
 
-def _decode_OffsetFetchRequest_1(buf: Buffer, pos: int) -> tuple[OffsetFetchRequest, int]:
+def _decode_OffsetFetchRequest_2(buf: Buffer, pos: int) -> tuple[OffsetFetchRequest, int]:
     o = OffsetFetchRequest.__new__(OffsetFetchRequest)
     o.groups = []
     o.require_stable = False
     o.group_id, pos = read_compact_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
         o.topics = None
@@ -136,10 +164,12 @@ def _decode_OffsetFetchRequest_1(buf: Buffer, pos: int) -> tuple[OffsetFetchRequ
     return o, pos
 
 
-def _decode_OffsetFetchRequest_2(buf: Buffer, pos: int) -> tuple[OffsetFetchRequest, int]:
+def _decode_OffsetFetchRequest_3(buf: Buffer, pos: int) -> tuple[OffsetFetchRequest, int]:
     o = OffsetFetchRequest.__new__(OffsetFetchRequest)
     o.groups = []
     o.group_id, pos = read_compact_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
         o.topics = None
@@ -163,9 +193,11 @@ def _decode_OffsetFetchRequestTopics_0(buf: Buffer, pos: int) -> tuple[OffsetFet
     o = OffsetFetchRequestTopics.__new__(OffsetFetchRequestTopics)
     o.topic_id = ZERO_UUID
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partition_indexes = None
+        null_field('PartitionIndexes')
     else:
         o.partition_indexes = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
@@ -181,52 +213,8 @@ def _decode_OffsetFetchRequestGroup_0(buf: Buffer, pos: int) -> tuple[OffsetFetc
     o.member_id = None
     o.member_epoch = -1
     o.group_id, pos = read_compact_string(buf, pos)
-    n, pos = read_compact_array_len(buf, pos)
-    if n < 0:
-        o.topics = None
-    else:
-        items = []
-        append = items.append
-        for _ in range(n):
-            x, pos = _decode_OffsetFetchRequestTopics_0(buf, pos)
-            append(x)
-        o.topics = items
-    if buf[pos] == 0:
-        pos += 1
-    else:
-        pos = skip_tagged_fields(buf, pos)
-    return o, pos
-
-
-def _decode_OffsetFetchRequest_3(buf: Buffer, pos: int) -> tuple[OffsetFetchRequest, int]:
-    o = OffsetFetchRequest.__new__(OffsetFetchRequest)
-    o.group_id = ''
-    o.topics = []
-    n, pos = read_compact_array_len(buf, pos)
-    if n < 0:
-        o.groups = None
-    else:
-        items = []
-        append = items.append
-        for _ in range(n):
-            x, pos = _decode_OffsetFetchRequestGroup_0(buf, pos)
-            append(x)
-        o.groups = items
-    (o.require_stable,) = _S0.unpack_from(buf, pos)
-    pos += 1
-    if buf[pos] == 0:
-        pos += 1
-    else:
-        pos = skip_tagged_fields(buf, pos)
-    return o, pos
-
-
-def _decode_OffsetFetchRequestGroup_1(buf: Buffer, pos: int) -> tuple[OffsetFetchRequestGroup, int]:
-    o = OffsetFetchRequestGroup.__new__(OffsetFetchRequestGroup)
-    o.group_id, pos = read_compact_string(buf, pos)
-    o.member_id, pos = read_compact_string(buf, pos)
-    (o.member_epoch,) = _S1.unpack_from(buf, pos)
-    pos += 4
+    if o.group_id is None:
+        null_field('GroupId')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
         o.topics = None
@@ -250,7 +238,55 @@ def _decode_OffsetFetchRequest_4(buf: Buffer, pos: int) -> tuple[OffsetFetchRequ
     o.topics = []
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.groups = None
+        null_field('Groups')
+    else:
+        items = []
+        append = items.append
+        for _ in range(n):
+            x, pos = _decode_OffsetFetchRequestGroup_0(buf, pos)
+            append(x)
+        o.groups = items
+    (o.require_stable,) = _S0.unpack_from(buf, pos)
+    pos += 1
+    if buf[pos] == 0:
+        pos += 1
+    else:
+        pos = skip_tagged_fields(buf, pos)
+    return o, pos
+
+
+def _decode_OffsetFetchRequestGroup_1(buf: Buffer, pos: int) -> tuple[OffsetFetchRequestGroup, int]:
+    o = OffsetFetchRequestGroup.__new__(OffsetFetchRequestGroup)
+    o.group_id, pos = read_compact_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
+    o.member_id, pos = read_compact_string(buf, pos)
+    (o.member_epoch,) = _S1.unpack_from(buf, pos)
+    pos += 4
+    n, pos = read_compact_array_len(buf, pos)
+    if n < 0:
+        o.topics = None
+    else:
+        items = []
+        append = items.append
+        for _ in range(n):
+            x, pos = _decode_OffsetFetchRequestTopics_0(buf, pos)
+            append(x)
+        o.topics = items
+    if buf[pos] == 0:
+        pos += 1
+    else:
+        pos = skip_tagged_fields(buf, pos)
+    return o, pos
+
+
+def _decode_OffsetFetchRequest_5(buf: Buffer, pos: int) -> tuple[OffsetFetchRequest, int]:
+    o = OffsetFetchRequest.__new__(OffsetFetchRequest)
+    o.group_id = ''
+    o.topics = []
+    n, pos = read_compact_array_len(buf, pos)
+    if n < 0:
+        null_field('Groups')
     else:
         items = []
         append = items.append
@@ -274,7 +310,7 @@ def _decode_OffsetFetchRequestTopics_1(buf: Buffer, pos: int) -> tuple[OffsetFet
     pos += 16
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partition_indexes = None
+        null_field('PartitionIndexes')
     else:
         o.partition_indexes = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
@@ -288,6 +324,8 @@ def _decode_OffsetFetchRequestTopics_1(buf: Buffer, pos: int) -> tuple[OffsetFet
 def _decode_OffsetFetchRequestGroup_2(buf: Buffer, pos: int) -> tuple[OffsetFetchRequestGroup, int]:
     o = OffsetFetchRequestGroup.__new__(OffsetFetchRequestGroup)
     o.group_id, pos = read_compact_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     o.member_id, pos = read_compact_string(buf, pos)
     (o.member_epoch,) = _S1.unpack_from(buf, pos)
     pos += 4
@@ -308,13 +346,13 @@ def _decode_OffsetFetchRequestGroup_2(buf: Buffer, pos: int) -> tuple[OffsetFetc
     return o, pos
 
 
-def _decode_OffsetFetchRequest_5(buf: Buffer, pos: int) -> tuple[OffsetFetchRequest, int]:
+def _decode_OffsetFetchRequest_6(buf: Buffer, pos: int) -> tuple[OffsetFetchRequest, int]:
     o = OffsetFetchRequest.__new__(OffsetFetchRequest)
     o.group_id = ''
     o.topics = []
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.groups = None
+        null_field('Groups')
     else:
         items = []
         append = items.append
@@ -460,6 +498,6 @@ def _encode_OffsetFetchRequest_5(o: OffsetFetchRequest, out: list[Any]) -> None:
     out.append(b'\x00')
 
 
-DECODERS = {1: _decode_OffsetFetchRequest_0, 2: _decode_OffsetFetchRequest_0, 3: _decode_OffsetFetchRequest_0, 4: _decode_OffsetFetchRequest_0, 5: _decode_OffsetFetchRequest_0, 6: _decode_OffsetFetchRequest_1, 7: _decode_OffsetFetchRequest_2, 8: _decode_OffsetFetchRequest_3, 9: _decode_OffsetFetchRequest_4, 10: _decode_OffsetFetchRequest_5}
+DECODERS = {1: _decode_OffsetFetchRequest_0, 2: _decode_OffsetFetchRequest_1, 3: _decode_OffsetFetchRequest_1, 4: _decode_OffsetFetchRequest_1, 5: _decode_OffsetFetchRequest_1, 6: _decode_OffsetFetchRequest_2, 7: _decode_OffsetFetchRequest_3, 8: _decode_OffsetFetchRequest_4, 9: _decode_OffsetFetchRequest_5, 10: _decode_OffsetFetchRequest_6}
 ENCODERS = {1: _encode_OffsetFetchRequest_0, 2: _encode_OffsetFetchRequest_0, 3: _encode_OffsetFetchRequest_0, 4: _encode_OffsetFetchRequest_0, 5: _encode_OffsetFetchRequest_0, 6: _encode_OffsetFetchRequest_1, 7: _encode_OffsetFetchRequest_2, 8: _encode_OffsetFetchRequest_3, 9: _encode_OffsetFetchRequest_4, 10: _encode_OffsetFetchRequest_5}
 MESSAGE = OffsetFetchRequest

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'OffsetFetchResponse'
@@ -105,9 +105,11 @@ def _decode_OffsetFetchResponsePartition_0(buf: Buffer, pos: int) -> tuple[Offse
 def _decode_OffsetFetchResponseTopic_0(buf: Buffer, pos: int) -> tuple[OffsetFetchResponseTopic, int]:
     o = OffsetFetchResponseTopic.__new__(OffsetFetchResponseTopic)
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -125,7 +127,7 @@ def _decode_OffsetFetchResponse_0(buf: Buffer, pos: int) -> tuple[OffsetFetchRes
     o.groups = []
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -142,7 +144,7 @@ def _decode_OffsetFetchResponse_1(buf: Buffer, pos: int) -> tuple[OffsetFetchRes
     o.groups = []
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -162,7 +164,7 @@ def _decode_OffsetFetchResponse_2(buf: Buffer, pos: int) -> tuple[OffsetFetchRes
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -188,9 +190,11 @@ def _decode_OffsetFetchResponsePartition_1(buf: Buffer, pos: int) -> tuple[Offse
 def _decode_OffsetFetchResponseTopic_1(buf: Buffer, pos: int) -> tuple[OffsetFetchResponseTopic, int]:
     o = OffsetFetchResponseTopic.__new__(OffsetFetchResponseTopic)
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -208,7 +212,7 @@ def _decode_OffsetFetchResponse_3(buf: Buffer, pos: int) -> tuple[OffsetFetchRes
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -238,9 +242,11 @@ def _decode_OffsetFetchResponsePartition_2(buf: Buffer, pos: int) -> tuple[Offse
 def _decode_OffsetFetchResponseTopic_2(buf: Buffer, pos: int) -> tuple[OffsetFetchResponseTopic, int]:
     o = OffsetFetchResponseTopic.__new__(OffsetFetchResponseTopic)
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -262,7 +268,7 @@ def _decode_OffsetFetchResponse_4(buf: Buffer, pos: int) -> tuple[OffsetFetchRes
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -297,9 +303,11 @@ def _decode_OffsetFetchResponseTopics_0(buf: Buffer, pos: int) -> tuple[OffsetFe
     o = OffsetFetchResponseTopics.__new__(OffsetFetchResponseTopics)
     o.topic_id = ZERO_UUID
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -317,9 +325,11 @@ def _decode_OffsetFetchResponseTopics_0(buf: Buffer, pos: int) -> tuple[OffsetFe
 def _decode_OffsetFetchResponseGroup_0(buf: Buffer, pos: int) -> tuple[OffsetFetchResponseGroup, int]:
     o = OffsetFetchResponseGroup.__new__(OffsetFetchResponseGroup)
     o.group_id, pos = read_compact_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -344,7 +354,7 @@ def _decode_OffsetFetchResponse_5(buf: Buffer, pos: int) -> tuple[OffsetFetchRes
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.groups = None
+        null_field('Groups')
     else:
         items = []
         append = items.append
@@ -366,7 +376,7 @@ def _decode_OffsetFetchResponseTopics_1(buf: Buffer, pos: int) -> tuple[OffsetFe
     pos += 16
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -384,9 +394,11 @@ def _decode_OffsetFetchResponseTopics_1(buf: Buffer, pos: int) -> tuple[OffsetFe
 def _decode_OffsetFetchResponseGroup_1(buf: Buffer, pos: int) -> tuple[OffsetFetchResponseGroup, int]:
     o = OffsetFetchResponseGroup.__new__(OffsetFetchResponseGroup)
     o.group_id, pos = read_compact_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -411,7 +423,7 @@ def _decode_OffsetFetchResponse_6(buf: Buffer, pos: int) -> tuple[OffsetFetchRes
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.groups = None
+        null_field('Groups')
     else:
         items = []
         append = items.append

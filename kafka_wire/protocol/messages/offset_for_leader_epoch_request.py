@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'OffsetForLeaderEpochRequest'
@@ -65,9 +65,11 @@ def _decode_OffsetForLeaderPartition_0(buf: Buffer, pos: int) -> tuple[OffsetFor
 def _decode_OffsetForLeaderTopic_0(buf: Buffer, pos: int) -> tuple[OffsetForLeaderTopic, int]:
     o = OffsetForLeaderTopic.__new__(OffsetForLeaderTopic)
     o.topic, pos = read_string(buf, pos)
+    if o.topic is None:
+        null_field('Topic')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -83,7 +85,7 @@ def _decode_OffsetForLeaderEpochRequest_0(buf: Buffer, pos: int) -> tuple[Offset
     o.replica_id = -2
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -100,7 +102,7 @@ def _decode_OffsetForLeaderEpochRequest_1(buf: Buffer, pos: int) -> tuple[Offset
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -125,9 +127,11 @@ def _decode_OffsetForLeaderPartition_1(buf: Buffer, pos: int) -> tuple[OffsetFor
 def _decode_OffsetForLeaderTopic_1(buf: Buffer, pos: int) -> tuple[OffsetForLeaderTopic, int]:
     o = OffsetForLeaderTopic.__new__(OffsetForLeaderTopic)
     o.topic, pos = read_compact_string(buf, pos)
+    if o.topic is None:
+        null_field('Topic')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -148,7 +152,7 @@ def _decode_OffsetForLeaderEpochRequest_2(buf: Buffer, pos: int) -> tuple[Offset
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append

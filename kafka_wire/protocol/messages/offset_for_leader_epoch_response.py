@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'OffsetForLeaderEpochResponse'
@@ -66,9 +66,11 @@ def _decode_EpochEndOffset_0(buf: Buffer, pos: int) -> tuple[EpochEndOffset, int
 def _decode_OffsetForLeaderTopicResult_0(buf: Buffer, pos: int) -> tuple[OffsetForLeaderTopicResult, int]:
     o = OffsetForLeaderTopicResult.__new__(OffsetForLeaderTopicResult)
     o.topic, pos = read_string(buf, pos)
+    if o.topic is None:
+        null_field('Topic')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -85,7 +87,7 @@ def _decode_OffsetForLeaderEpochResponse_0(buf: Buffer, pos: int) -> tuple[Offse
     pos += 4
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -110,9 +112,11 @@ def _decode_EpochEndOffset_1(buf: Buffer, pos: int) -> tuple[EpochEndOffset, int
 def _decode_OffsetForLeaderTopicResult_1(buf: Buffer, pos: int) -> tuple[OffsetForLeaderTopicResult, int]:
     o = OffsetForLeaderTopicResult.__new__(OffsetForLeaderTopicResult)
     o.topic, pos = read_compact_string(buf, pos)
+    if o.topic is None:
+        null_field('Topic')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -133,7 +137,7 @@ def _decode_OffsetForLeaderEpochResponse_1(buf: Buffer, pos: int) -> tuple[Offse
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'ProduceRequest'
@@ -70,9 +70,11 @@ def _decode_TopicProduceData_0(buf: Buffer, pos: int) -> tuple[TopicProduceData,
     o = TopicProduceData.__new__(TopicProduceData)
     o.topic_id = ZERO_UUID
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partition_data = None
+        null_field('PartitionData')
     else:
         items = []
         append = items.append
@@ -90,7 +92,7 @@ def _decode_ProduceRequest_0(buf: Buffer, pos: int) -> tuple[ProduceRequest, int
     pos += 6
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topic_data = None
+        null_field('TopicData')
     else:
         items = []
         append = items.append
@@ -117,9 +119,11 @@ def _decode_TopicProduceData_1(buf: Buffer, pos: int) -> tuple[TopicProduceData,
     o = TopicProduceData.__new__(TopicProduceData)
     o.topic_id = ZERO_UUID
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partition_data = None
+        null_field('PartitionData')
     else:
         items = []
         append = items.append
@@ -141,7 +145,7 @@ def _decode_ProduceRequest_1(buf: Buffer, pos: int) -> tuple[ProduceRequest, int
     pos += 6
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topic_data = None
+        null_field('TopicData')
     else:
         items = []
         append = items.append
@@ -163,7 +167,7 @@ def _decode_TopicProduceData_2(buf: Buffer, pos: int) -> tuple[TopicProduceData,
     pos += 16
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partition_data = None
+        null_field('PartitionData')
     else:
         items = []
         append = items.append
@@ -185,7 +189,7 @@ def _decode_ProduceRequest_2(buf: Buffer, pos: int) -> tuple[ProduceRequest, int
     pos += 6
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topic_data = None
+        null_field('TopicData')
     else:
         items = []
         append = items.append

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'ProduceResponse'
@@ -106,9 +106,11 @@ def _decode_TopicProduceResponse_0(buf: Buffer, pos: int) -> tuple[TopicProduceR
     o = TopicProduceResponse.__new__(TopicProduceResponse)
     o.topic_id = ZERO_UUID
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partition_responses = None
+        null_field('PartitionResponses')
     else:
         items = []
         append = items.append
@@ -124,7 +126,7 @@ def _decode_ProduceResponse_0(buf: Buffer, pos: int) -> tuple[ProduceResponse, i
     o.node_endpoints = []
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.responses = None
+        null_field('Responses')
     else:
         items = []
         append = items.append
@@ -151,9 +153,11 @@ def _decode_TopicProduceResponse_1(buf: Buffer, pos: int) -> tuple[TopicProduceR
     o = TopicProduceResponse.__new__(TopicProduceResponse)
     o.topic_id = ZERO_UUID
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partition_responses = None
+        null_field('PartitionResponses')
     else:
         items = []
         append = items.append
@@ -169,7 +173,7 @@ def _decode_ProduceResponse_1(buf: Buffer, pos: int) -> tuple[ProduceResponse, i
     o.node_endpoints = []
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.responses = None
+        null_field('Responses')
     else:
         items = []
         append = items.append
@@ -197,7 +201,7 @@ def _decode_PartitionProduceResponse_2(buf: Buffer, pos: int) -> tuple[Partition
     pos += 30
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.record_errors = None
+        null_field('RecordErrors')
     else:
         items = []
         append = items.append
@@ -213,9 +217,11 @@ def _decode_TopicProduceResponse_2(buf: Buffer, pos: int) -> tuple[TopicProduceR
     o = TopicProduceResponse.__new__(TopicProduceResponse)
     o.topic_id = ZERO_UUID
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partition_responses = None
+        null_field('PartitionResponses')
     else:
         items = []
         append = items.append
@@ -231,7 +237,7 @@ def _decode_ProduceResponse_2(buf: Buffer, pos: int) -> tuple[ProduceResponse, i
     o.node_endpoints = []
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.responses = None
+        null_field('Responses')
     else:
         items = []
         append = items.append
@@ -263,7 +269,7 @@ def _decode_PartitionProduceResponse_3(buf: Buffer, pos: int) -> tuple[Partition
     pos += 30
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.record_errors = None
+        null_field('RecordErrors')
     else:
         items = []
         append = items.append
@@ -283,9 +289,11 @@ def _decode_TopicProduceResponse_3(buf: Buffer, pos: int) -> tuple[TopicProduceR
     o = TopicProduceResponse.__new__(TopicProduceResponse)
     o.topic_id = ZERO_UUID
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partition_responses = None
+        null_field('PartitionResponses')
     else:
         items = []
         append = items.append
@@ -305,7 +313,7 @@ def _decode_ProduceResponse_3(buf: Buffer, pos: int) -> tuple[ProduceResponse, i
     o.node_endpoints = []
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.responses = None
+        null_field('Responses')
     else:
         items = []
         append = items.append
@@ -340,7 +348,7 @@ def _decode_PartitionProduceResponse_4(buf: Buffer, pos: int) -> tuple[Partition
     pos += 30
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.record_errors = None
+        null_field('RecordErrors')
     else:
         items = []
         append = items.append
@@ -364,9 +372,11 @@ def _decode_TopicProduceResponse_4(buf: Buffer, pos: int) -> tuple[TopicProduceR
     o = TopicProduceResponse.__new__(TopicProduceResponse)
     o.topic_id = ZERO_UUID
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partition_responses = None
+        null_field('PartitionResponses')
     else:
         items = []
         append = items.append
@@ -386,6 +396,8 @@ def _decode_NodeEndpoint_0(buf: Buffer, pos: int) -> tuple[NodeEndpoint, int]:
     (o.node_id,) = _S1.unpack_from(buf, pos)
     pos += 4
     o.host, pos = read_compact_string(buf, pos)
+    if o.host is None:
+        null_field('Host')
     (o.port,) = _S1.unpack_from(buf, pos)
     pos += 4
     o.rack, pos = read_compact_string(buf, pos)
@@ -401,7 +413,7 @@ def _decode_ProduceResponse_4(buf: Buffer, pos: int) -> tuple[ProduceResponse, i
     o.node_endpoints = []
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.responses = None
+        null_field('Responses')
     else:
         items = []
         append = items.append
@@ -419,7 +431,7 @@ def _decode_ProduceResponse_4(buf: Buffer, pos: int) -> tuple[ProduceResponse, i
         if tag == 0:
             n, pos = read_compact_array_len(buf, pos)
             if n < 0:
-                o.node_endpoints = None
+                null_field('NodeEndpoints')
             else:
                 items = []
                 append = items.append
@@ -438,7 +450,7 @@ def _decode_TopicProduceResponse_5(buf: Buffer, pos: int) -> tuple[TopicProduceR
     pos += 16
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partition_responses = None
+        null_field('PartitionResponses')
     else:
         items = []
         append = items.append
@@ -458,7 +470,7 @@ def _decode_ProduceResponse_5(buf: Buffer, pos: int) -> tuple[ProduceResponse, i
     o.node_endpoints = []
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.responses = None
+        null_field('Responses')
     else:
         items = []
         append = items.append
@@ -476,7 +488,7 @@ def _decode_ProduceResponse_5(buf: Buffer, pos: int) -> tuple[ProduceResponse, i
         if tag == 0:
             n, pos = read_compact_array_len(buf, pos)
             if n < 0:
-                o.node_endpoints = None
+                null_field('NodeEndpoints')
             else:
                 items = []
                 append = items.append

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'SaslAuthenticateRequest'
@@ -38,12 +38,16 @@ class SaslAuthenticateRequest(Struct):
 def _decode_SaslAuthenticateRequest_0(buf: Buffer, pos: int) -> tuple[SaslAuthenticateRequest, int]:
     o = SaslAuthenticateRequest.__new__(SaslAuthenticateRequest)
     o.auth_bytes, pos = read_bytes(buf, pos)
+    if o.auth_bytes is None:
+        null_field('AuthBytes')
     return o, pos
 
 
 def _decode_SaslAuthenticateRequest_1(buf: Buffer, pos: int) -> tuple[SaslAuthenticateRequest, int]:
     o = SaslAuthenticateRequest.__new__(SaslAuthenticateRequest)
     o.auth_bytes, pos = read_compact_bytes(buf, pos)
+    if o.auth_bytes is None:
+        null_field('AuthBytes')
     if buf[pos] == 0:
         pos += 1
     else:

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'SaslAuthenticateResponse'
@@ -47,6 +47,8 @@ def _decode_SaslAuthenticateResponse_0(buf: Buffer, pos: int) -> tuple[SaslAuthe
     pos += 2
     o.error_message, pos = read_string(buf, pos)
     o.auth_bytes, pos = read_bytes(buf, pos)
+    if o.auth_bytes is None:
+        null_field('AuthBytes')
     return o, pos
 
 
@@ -56,6 +58,8 @@ def _decode_SaslAuthenticateResponse_1(buf: Buffer, pos: int) -> tuple[SaslAuthe
     pos += 2
     o.error_message, pos = read_string(buf, pos)
     o.auth_bytes, pos = read_bytes(buf, pos)
+    if o.auth_bytes is None:
+        null_field('AuthBytes')
     (o.session_lifetime_ms,) = _S1.unpack_from(buf, pos)
     pos += 8
     return o, pos
@@ -67,6 +71,8 @@ def _decode_SaslAuthenticateResponse_2(buf: Buffer, pos: int) -> tuple[SaslAuthe
     pos += 2
     o.error_message, pos = read_compact_string(buf, pos)
     o.auth_bytes, pos = read_compact_bytes(buf, pos)
+    if o.auth_bytes is None:
+        null_field('AuthBytes')
     (o.session_lifetime_ms,) = _S1.unpack_from(buf, pos)
     pos += 8
     if buf[pos] == 0:

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'SaslHandshakeResponse'
@@ -43,12 +43,14 @@ def _decode_SaslHandshakeResponse_0(buf: Buffer, pos: int) -> tuple[SaslHandshak
     pos += 2
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.mechanisms = None
+        null_field('Mechanisms')
     else:
         items = []
         append = items.append
         for _ in range(n):
             x, pos = read_string(buf, pos)
+            if x is None:
+                null_field('Mechanisms')
             append(x)
         o.mechanisms = items
     return o, pos

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'SyncGroupRequest'
@@ -53,7 +53,11 @@ class SyncGroupRequestAssignment(Struct):
 def _decode_SyncGroupRequestAssignment_0(buf: Buffer, pos: int) -> tuple[SyncGroupRequestAssignment, int]:
     o = SyncGroupRequestAssignment.__new__(SyncGroupRequestAssignment)
     o.member_id, pos = read_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     o.assignment, pos = read_bytes(buf, pos)
+    if o.assignment is None:
+        null_field('Assignment')
     return o, pos
 
 
@@ -63,12 +67,16 @@ def _decode_SyncGroupRequest_0(buf: Buffer, pos: int) -> tuple[SyncGroupRequest,
     o.protocol_type = None
     o.protocol_name = None
     o.group_id, pos = read_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     (o.generation_id,) = _S0.unpack_from(buf, pos)
     pos += 4
     o.member_id, pos = read_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.assignments = None
+        null_field('Assignments')
     else:
         items = []
         append = items.append
@@ -84,13 +92,17 @@ def _decode_SyncGroupRequest_1(buf: Buffer, pos: int) -> tuple[SyncGroupRequest,
     o.protocol_type = None
     o.protocol_name = None
     o.group_id, pos = read_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     (o.generation_id,) = _S0.unpack_from(buf, pos)
     pos += 4
     o.member_id, pos = read_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     o.group_instance_id, pos = read_string(buf, pos)
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.assignments = None
+        null_field('Assignments')
     else:
         items = []
         append = items.append
@@ -104,7 +116,11 @@ def _decode_SyncGroupRequest_1(buf: Buffer, pos: int) -> tuple[SyncGroupRequest,
 def _decode_SyncGroupRequestAssignment_1(buf: Buffer, pos: int) -> tuple[SyncGroupRequestAssignment, int]:
     o = SyncGroupRequestAssignment.__new__(SyncGroupRequestAssignment)
     o.member_id, pos = read_compact_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     o.assignment, pos = read_compact_bytes(buf, pos)
+    if o.assignment is None:
+        null_field('Assignment')
     if buf[pos] == 0:
         pos += 1
     else:
@@ -117,13 +133,17 @@ def _decode_SyncGroupRequest_2(buf: Buffer, pos: int) -> tuple[SyncGroupRequest,
     o.protocol_type = None
     o.protocol_name = None
     o.group_id, pos = read_compact_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     (o.generation_id,) = _S0.unpack_from(buf, pos)
     pos += 4
     o.member_id, pos = read_compact_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     o.group_instance_id, pos = read_compact_string(buf, pos)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.assignments = None
+        null_field('Assignments')
     else:
         items = []
         append = items.append
@@ -141,15 +161,19 @@ def _decode_SyncGroupRequest_2(buf: Buffer, pos: int) -> tuple[SyncGroupRequest,
 def _decode_SyncGroupRequest_3(buf: Buffer, pos: int) -> tuple[SyncGroupRequest, int]:
     o = SyncGroupRequest.__new__(SyncGroupRequest)
     o.group_id, pos = read_compact_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     (o.generation_id,) = _S0.unpack_from(buf, pos)
     pos += 4
     o.member_id, pos = read_compact_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     o.group_instance_id, pos = read_compact_string(buf, pos)
     o.protocol_type, pos = read_compact_string(buf, pos)
     o.protocol_name, pos = read_compact_string(buf, pos)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.assignments = None
+        null_field('Assignments')
     else:
         items = []
         append = items.append

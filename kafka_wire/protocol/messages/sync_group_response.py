@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'SyncGroupResponse'
@@ -49,6 +49,8 @@ def _decode_SyncGroupResponse_0(buf: Buffer, pos: int) -> tuple[SyncGroupRespons
     (o.error_code,) = _S0.unpack_from(buf, pos)
     pos += 2
     o.assignment, pos = read_bytes(buf, pos)
+    if o.assignment is None:
+        null_field('Assignment')
     return o, pos
 
 
@@ -59,6 +61,8 @@ def _decode_SyncGroupResponse_1(buf: Buffer, pos: int) -> tuple[SyncGroupRespons
     (o.throttle_time_ms, o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 6
     o.assignment, pos = read_bytes(buf, pos)
+    if o.assignment is None:
+        null_field('Assignment')
     return o, pos
 
 
@@ -69,6 +73,8 @@ def _decode_SyncGroupResponse_2(buf: Buffer, pos: int) -> tuple[SyncGroupRespons
     (o.throttle_time_ms, o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 6
     o.assignment, pos = read_compact_bytes(buf, pos)
+    if o.assignment is None:
+        null_field('Assignment')
     if buf[pos] == 0:
         pos += 1
     else:
@@ -83,6 +89,8 @@ def _decode_SyncGroupResponse_3(buf: Buffer, pos: int) -> tuple[SyncGroupRespons
     o.protocol_type, pos = read_compact_string(buf, pos)
     o.protocol_name, pos = read_compact_string(buf, pos)
     o.assignment, pos = read_compact_bytes(buf, pos)
+    if o.assignment is None:
+        null_field('Assignment')
     if buf[pos] == 0:
         pos += 1
     else:

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'TxnOffsetCommitRequest'
@@ -76,9 +76,11 @@ def _decode_TxnOffsetCommitRequestPartition_0(buf: Buffer, pos: int) -> tuple[Tx
 def _decode_TxnOffsetCommitRequestTopic_0(buf: Buffer, pos: int) -> tuple[TxnOffsetCommitRequestTopic, int]:
     o = TxnOffsetCommitRequestTopic.__new__(TxnOffsetCommitRequestTopic)
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -95,12 +97,16 @@ def _decode_TxnOffsetCommitRequest_0(buf: Buffer, pos: int) -> tuple[TxnOffsetCo
     o.member_id = ''
     o.group_instance_id = None
     o.transactional_id, pos = read_string(buf, pos)
+    if o.transactional_id is None:
+        null_field('TransactionalId')
     o.group_id, pos = read_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     (o.producer_id, o.producer_epoch,) = _S0.unpack_from(buf, pos)
     pos += 10
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -122,9 +128,11 @@ def _decode_TxnOffsetCommitRequestPartition_1(buf: Buffer, pos: int) -> tuple[Tx
 def _decode_TxnOffsetCommitRequestTopic_1(buf: Buffer, pos: int) -> tuple[TxnOffsetCommitRequestTopic, int]:
     o = TxnOffsetCommitRequestTopic.__new__(TxnOffsetCommitRequestTopic)
     o.name, pos = read_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -141,12 +149,16 @@ def _decode_TxnOffsetCommitRequest_1(buf: Buffer, pos: int) -> tuple[TxnOffsetCo
     o.member_id = ''
     o.group_instance_id = None
     o.transactional_id, pos = read_string(buf, pos)
+    if o.transactional_id is None:
+        null_field('TransactionalId')
     o.group_id, pos = read_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     (o.producer_id, o.producer_epoch,) = _S0.unpack_from(buf, pos)
     pos += 10
     n, pos = read_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -172,9 +184,11 @@ def _decode_TxnOffsetCommitRequestPartition_2(buf: Buffer, pos: int) -> tuple[Tx
 def _decode_TxnOffsetCommitRequestTopic_2(buf: Buffer, pos: int) -> tuple[TxnOffsetCommitRequestTopic, int]:
     o = TxnOffsetCommitRequestTopic.__new__(TxnOffsetCommitRequestTopic)
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -192,14 +206,20 @@ def _decode_TxnOffsetCommitRequestTopic_2(buf: Buffer, pos: int) -> tuple[TxnOff
 def _decode_TxnOffsetCommitRequest_2(buf: Buffer, pos: int) -> tuple[TxnOffsetCommitRequest, int]:
     o = TxnOffsetCommitRequest.__new__(TxnOffsetCommitRequest)
     o.transactional_id, pos = read_compact_string(buf, pos)
+    if o.transactional_id is None:
+        null_field('TransactionalId')
     o.group_id, pos = read_compact_string(buf, pos)
+    if o.group_id is None:
+        null_field('GroupId')
     (o.producer_id, o.producer_epoch, o.generation_id,) = _S3.unpack_from(buf, pos)
     pos += 14
     o.member_id, pos = read_compact_string(buf, pos)
+    if o.member_id is None:
+        null_field('MemberId')
     o.group_instance_id, pos = read_compact_string(buf, pos)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'UpdateFeaturesRequest'
@@ -55,6 +55,8 @@ def _decode_FeatureUpdateKey_0(buf: Buffer, pos: int) -> tuple[FeatureUpdateKey,
     o = FeatureUpdateKey.__new__(FeatureUpdateKey)
     o.upgrade_type = 1
     o.feature, pos = read_compact_string(buf, pos)
+    if o.feature is None:
+        null_field('Feature')
     (o.max_version_level, o.allow_downgrade,) = _S1.unpack_from(buf, pos)
     pos += 3
     if buf[pos] == 0:
@@ -71,7 +73,7 @@ def _decode_UpdateFeaturesRequest_0(buf: Buffer, pos: int) -> tuple[UpdateFeatur
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.feature_updates = None
+        null_field('FeatureUpdates')
     else:
         items = []
         append = items.append
@@ -90,6 +92,8 @@ def _decode_FeatureUpdateKey_1(buf: Buffer, pos: int) -> tuple[FeatureUpdateKey,
     o = FeatureUpdateKey.__new__(FeatureUpdateKey)
     o.allow_downgrade = False
     o.feature, pos = read_compact_string(buf, pos)
+    if o.feature is None:
+        null_field('Feature')
     (o.max_version_level, o.upgrade_type,) = _S2.unpack_from(buf, pos)
     pos += 3
     if buf[pos] == 0:
@@ -105,7 +109,7 @@ def _decode_UpdateFeaturesRequest_1(buf: Buffer, pos: int) -> tuple[UpdateFeatur
     pos += 4
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.feature_updates = None
+        null_field('FeatureUpdates')
     else:
         items = []
         append = items.append

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'UpdateFeaturesResponse'
@@ -52,6 +52,8 @@ class UpdatableFeatureResult(Struct):
 def _decode_UpdatableFeatureResult_0(buf: Buffer, pos: int) -> tuple[UpdatableFeatureResult, int]:
     o = UpdatableFeatureResult.__new__(UpdatableFeatureResult)
     o.feature, pos = read_compact_string(buf, pos)
+    if o.feature is None:
+        null_field('Feature')
     (o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 2
     o.error_message, pos = read_compact_string(buf, pos)
@@ -69,7 +71,7 @@ def _decode_UpdateFeaturesResponse_0(buf: Buffer, pos: int) -> tuple[UpdateFeatu
     o.error_message, pos = read_compact_string(buf, pos)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.results = None
+        null_field('Results')
     else:
         items = []
         append = items.append

@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'WriteTxnMarkersRequest'
@@ -61,9 +61,11 @@ class WritableTxnMarkerTopic(Struct):
 def _decode_WritableTxnMarkerTopic_0(buf: Buffer, pos: int) -> tuple[WritableTxnMarkerTopic, int]:
     o = WritableTxnMarkerTopic.__new__(WritableTxnMarkerTopic)
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partition_indexes = None
+        null_field('PartitionIndexes')
     else:
         o.partition_indexes = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
@@ -81,7 +83,7 @@ def _decode_WritableTxnMarker_0(buf: Buffer, pos: int) -> tuple[WritableTxnMarke
     pos += 11
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -102,7 +104,7 @@ def _decode_WriteTxnMarkersRequest_0(buf: Buffer, pos: int) -> tuple[WriteTxnMar
     o = WriteTxnMarkersRequest.__new__(WriteTxnMarkersRequest)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.markers = None
+        null_field('Markers')
     else:
         items = []
         append = items.append
@@ -123,7 +125,7 @@ def _decode_WritableTxnMarker_1(buf: Buffer, pos: int) -> tuple[WritableTxnMarke
     pos += 11
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -144,7 +146,7 @@ def _decode_WriteTxnMarkersRequest_1(buf: Buffer, pos: int) -> tuple[WriteTxnMar
     o = WriteTxnMarkersRequest.__new__(WriteTxnMarkersRequest)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.markers = None
+        null_field('Markers')
     else:
         items = []
         append = items.append

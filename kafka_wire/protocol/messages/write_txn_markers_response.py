@@ -12,7 +12,7 @@ from kafka_wire.protocol.primitives import (
     enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
     read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
     read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
-    skip_tagged_fields,
+    null_field, skip_tagged_fields,
 )
 
 NAME = 'WriteTxnMarkersResponse'
@@ -75,9 +75,11 @@ def _decode_WritableTxnMarkerPartitionResult_0(buf: Buffer, pos: int) -> tuple[W
 def _decode_WritableTxnMarkerTopicResult_0(buf: Buffer, pos: int) -> tuple[WritableTxnMarkerTopicResult, int]:
     o = WritableTxnMarkerTopicResult.__new__(WritableTxnMarkerTopicResult)
     o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.partitions = None
+        null_field('Partitions')
     else:
         items = []
         append = items.append
@@ -98,7 +100,7 @@ def _decode_WritableTxnMarkerResult_0(buf: Buffer, pos: int) -> tuple[WritableTx
     pos += 8
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.topics = None
+        null_field('Topics')
     else:
         items = []
         append = items.append
@@ -117,7 +119,7 @@ def _decode_WriteTxnMarkersResponse_0(buf: Buffer, pos: int) -> tuple[WriteTxnMa
     o = WriteTxnMarkersResponse.__new__(WriteTxnMarkersResponse)
     n, pos = read_compact_array_len(buf, pos)
     if n < 0:
-        o.markers = None
+        null_field('Markers')
     else:
         items = []
         append = items.append
