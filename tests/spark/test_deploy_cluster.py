@@ -273,3 +273,33 @@ def test_standalone_cluster_spark_submit_py_files(
     # the executors' Python workers imported the package from the shipped zip (in their work dir)
     assert result["executor_connector_file"] == f"./{shipped.name}/connector/__init__.py", result
     assert_same_tables(result, local_result)
+
+
+def test_spark_connect_server(
+    shipped: Path, isolated_python: str, deploy_topic: tuple[str, str], work: Path, local_result: dict[str, Any]
+) -> None:
+    """A Spark Connect server (local[2], pyspark's spark-connect jar) and an sc:// client that ships the
+    zip as a session artifact and registers the formats. The server's own Python workers get the package
+    as installed on the server (PYTHONPATH), so this checks the artifact path by where executors import
+    `connector` from, not by isolation."""
+    port = free_port()
+    logs = work / "connect-logs"
+    logs.mkdir()
+    env = clean_env(PYSPARK_PYTHON=isolated_python, PYTHONPATH=str(shipped))
+    cmd = [str(spark_home() / "bin" / "spark-submit"), "--master", "local[2]"]
+    cmd += ["--class", "org.apache.spark.sql.connect.service.SparkConnectServer"]
+    cmd += conf_args((f"spark.connect.grpc.binding.port={port}", "spark.connect.grpc.binding.address=127.0.0.1"))
+    cmd += ["spark-internal"]
+    server = Daemon("connect-server", cmd, env, logs)
+    try:
+        server.wait_for("Spark Connect server started")
+        client_env = {**os.environ, "PYSPARK_PYTHON": sys.executable}
+        client = [sys.executable, str(SCRIPT), "--remote", f"sc://127.0.0.1:{port}", "--pyfiles", str(shipped)]
+        client += ["--register", *script_args(deploy_topic, work, "connect")]
+        result = run(client, client_env, work)
+    finally:
+        server.stop()
+    # the executors' workers import the session artifact (in the server's userFiles/<session>/ dir)
+    assert "/userFiles-" in result["executor_connector_file"], result
+    assert result["executor_connector_file"].endswith(f"/{shipped.name}/connector/__init__.py"), result
+    assert_same_tables(result, local_result)
