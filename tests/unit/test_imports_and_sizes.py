@@ -53,7 +53,12 @@ def _product_files() -> list[Path]:
     for pkg in sorted(OURS):
         d = ROOT / pkg
         if d.is_dir():
-            files.extend(p for p in sorted(d.rglob("*.py")) if "__pycache__" not in p.parts)
+            # peers/target holds what setup.sh resolves (jars, delta-spark's venv): not ours
+            files.extend(
+                p
+                for p in sorted(d.rglob("*.py"))
+                if "__pycache__" not in p.parts and "target" not in p.relative_to(ROOT).parts
+            )
     return files
 
 
