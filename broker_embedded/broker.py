@@ -110,6 +110,9 @@ class Broker:
             try:
                 await self.loop.run_in_executor(None, self.run_maintenance)
                 self.group_coordinator.expire_offsets()
+            except KafkaError as e:
+                # e.g. the log dir is offline: its state logged that once; no traceback per tick
+                log.debug("log maintenance skipped: %s", e)
             except Exception:
                 log.exception("log maintenance failed")
 

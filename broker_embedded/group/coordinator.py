@@ -32,6 +32,7 @@ from broker_embedded.group.offsets_topic import (
     partition_for_group,
 )
 from broker_embedded.group.state import GroupMetadata, GroupState, MemberMetadata, OffsetAndMetadata
+from broker_embedded.log.errors import KafkaStorageError
 from broker_embedded.log.log import AppendOrigin
 from broker_embedded.purgatory import DelayedOperation, DelayedOperationPurgatory
 from kafka_wire.errors import ErrorCode, KafkaError
@@ -209,7 +210,12 @@ class GroupCoordinator:
             raise KafkaError(f"this broker is not the coordinator of group {group_id}", code)
         now = _now_ms()
         batch = bytearray(build_batch([(now, k, v, []) for k, v in records]))
-        p.log.append_as_leader(batch, p.leader_epoch, origin=AppendOrigin.COORDINATOR)
+        try:
+            p.log.append_as_leader(batch, p.leader_epoch, origin=AppendOrigin.COORDINATOR)
+        except KafkaStorageError as e:
+            # Kafka's GroupMetadataManager answers a storage error of the offsets log with
+            # NOT_COORDINATOR: the client looks the coordinator up again and retries
+            raise KafkaError(str(e), ErrorCode.NOT_COORDINATOR) from None
         if self.broker.controller_client is None:
             p.log.update_high_watermark(p.log.log_end_offset)
         else:

@@ -35,6 +35,7 @@ from kafka_wire.records import (
 
 from .checkpoint import fsync_dir
 from .config import LogConfig
+from .dir_state import LogDirState
 from .epoch_cache import LeaderEpochFileCache
 from .errors import (
     InvalidProducerEpochError,
@@ -165,8 +166,11 @@ class Log:
         recovery_point: int = 0,
         had_clean_shutdown: bool = False,
         clock: Callable[[], int] | None = None,
+        dir_state: LogDirState | None = None,
     ) -> None:
         self.dir = Path(directory)
+        # shared with the LogManager: a write error anywhere in the dir takes it offline
+        self.dir_state = dir_state or LogDirState(self.dir.parent)
         self.topic, self.partition = parse_topic_partition_name(self.dir.name)
         self.config = config or LogConfig()
         self.clock = clock or _wall_clock_ms
@@ -488,8 +492,7 @@ class Log:
                 batches.append((pos, h.batch_length + LOG_OVERHEAD, last, batch_max_ts))
                 num_records += h.record_count
                 next_offset = last + 1
-            seg = self._maybe_roll(len(buf), max_ts, first_offset, next_offset - 1)
-            seg.append(buf, batches)
+            self._write(buf, batches, max_ts, first_offset, next_offset - 1)
             self._leo = next_offset
             self.producer_state.commit(staged, next_offset)
             if leader_epoch >= 0:
@@ -537,8 +540,7 @@ class Log:
                 batches.append((pos, h.size, h.last_offset, h.max_timestamp))
                 num_records += h.record_count
                 expected = h.next_offset
-            seg = self._maybe_roll(len(buf), max_ts, first_offset, expected - 1)
-            seg.append(buf, batches)
+            self._write(buf, batches, max_ts, first_offset, expected - 1)
             self._leo = expected
             for _, h in headers:
                 if h.partition_leader_epoch >= 0:
@@ -557,10 +559,34 @@ class Log:
                 valid_bytes=len(buf),
             )
 
+    def _write(
+        self,
+        buf: bytes | bytearray,
+        batches: list[tuple[int, int, int, int]],
+        max_ts: int,
+        first_offset: int,
+        last_offset: int,
+    ) -> None:
+        """Roll if needed and write stamped batches; nothing in memory changes if this raises.
+
+        An OSError (ENOSPC, EIO, ...) takes the log dir offline and becomes KAFKA_STORAGE_ERROR:
+        the producer retries, and the torn bytes were cut by the segment."""
+        self.dir_state.check_online(f"append to {self.topic}-{self.partition}")
+        try:
+            seg = self._maybe_roll(len(buf), max_ts, first_offset, last_offset)
+            seg.append(buf, batches)
+        except OSError as e:
+            raise self.dir_state.fail(f"appending to log {self.topic}-{self.partition}", e, len(buf)) from None
+
     def _after_append(self, num_records: int) -> None:
         self._unflushed_messages += num_records
         if self._unflushed_messages >= self.config.flush_messages:
-            self.flush()
+            try:
+                self.flush()
+            except OSError as e:
+                # the records are in the log but not durable: answer the error (Kafka does the
+                # same); an idempotent producer's retry is then acknowledged as a duplicate
+                raise self.dir_state.fail(f"flushing log {self.topic}-{self.partition}", e) from None
 
     def _maybe_roll(self, records_size: int, max_timestamp: int, first_offset: int, last_offset: int) -> LogSegment:
         seg = self.active_segment
@@ -960,20 +986,33 @@ class Log:
 
     def close(self) -> None:
         """Flush everything, snapshot the producer state, close files. The log is then unusable."""
+        error: OSError | None = None
         with self.lock:
             if self._closed:
                 return
-            self.producer_state.map_end_offset = self._leo
-            self.producer_state.take_snapshot(fsync=True)
-            dirty_from = self._segment_index_for(self._recovery_point)
-            for i, seg in enumerate(self.segments):
-                if i >= dirty_from:
-                    seg.on_become_inactive()  # the final time index entry, as Kafka writes on close
-                    seg.flush()
-                seg.close()
-            fsync_dir(self.dir)
-            self._recovery_point = self._leo
+            try:
+                self.producer_state.map_end_offset = self._leo
+                self.producer_state.take_snapshot(fsync=True)
+                dirty_from = self._segment_index_for(self._recovery_point)
+                for i, seg in enumerate(self.segments):
+                    if i >= dirty_from:
+                        seg.on_become_inactive()  # the final time index entry, as Kafka writes on close
+                        seg.flush()
+                fsync_dir(self.dir)
+                self._recovery_point = self._leo
+            except OSError as e:
+                # a full or failing disk: the descriptors are still closed below; what was not
+                # flushed or snapshotted is rebuilt by recovery at the next start
+                error = e
+            for seg in self.segments:
+                try:
+                    seg.close()
+                except OSError as e:
+                    error = error or e
+                    seg.close_handles()
             self._closed = True
+        if error is not None:
+            raise self.dir_state.fail(f"closing log {self.topic}-{self.partition}", error)
         self.delete_pending_segments(force=True)
 
     def delete(self) -> None:

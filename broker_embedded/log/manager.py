@@ -12,6 +12,7 @@ Layout of `<log_dir>/` (what Kafka keeps there; `meta.properties` belongs to the
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import threading
@@ -32,11 +33,15 @@ from .checkpoint import (
     write_atomically,
 )
 from .config import LogConfig
+from .dir_state import LogDirState
+from .errors import KafkaStorageError
 from .log import Log, parse_topic_partition_name, partition_dir_name
 
 CLEAN_SHUTDOWN_FILE = ".kafka_cleanshutdown"
 DELETE_DIR_SUFFIX = "-delete"
 FUTURE_DIR_SUFFIX = "-future"
+
+log_ = logging.getLogger(__name__)
 
 
 def _wall_clock_ms() -> int:
@@ -81,6 +86,7 @@ class LogManager:
         self._last_high_watermarks: dict[TopicPartition, int] | None = None
         self.had_clean_shutdown = False
         self._started = False
+        self.dir_state = LogDirState(self.log_dir)
 
     # ---------------------------------------------------------------- lifecycle
 
@@ -114,6 +120,7 @@ class LogManager:
                     recovery_point=recovery_points.get(tp, 0),
                     had_clean_shutdown=self.had_clean_shutdown,
                     clock=self.clock,
+                    dir_state=self.dir_state,
                 )
                 if tp in high_watermarks:
                     log.update_high_watermark(high_watermarks[tp])
@@ -135,13 +142,29 @@ class LogManager:
         with self._lock:
             if not self._started:
                 return
-            for log in self._logs.values():
-                log.close()
-            self.checkpoint_recovery_points()
-            self.checkpoint_log_start_offsets()
-            self.checkpoint_high_watermarks()
-            write_atomically(self.log_dir / CLEAN_SHUTDOWN_FILE, b"")
             self._started = False
+            failed = 0
+            for log in self._logs.values():
+                try:
+                    log.close()
+                except KafkaStorageError:
+                    failed += 1  # logged once by the dir state; the log's files are closed
+            try:
+                self.checkpoint_recovery_points()
+                self.checkpoint_log_start_offsets()
+                self.checkpoint_high_watermarks()
+                if not self.dir_state.had_error:
+                    # after a storage error the files may end in a torn write the truncate could
+                    # not remove: no marker, so the next start recovers (validates and truncates)
+                    write_atomically(self.log_dir / CLEAN_SHUTDOWN_FILE, b"")
+            except OSError as e:
+                self.dir_state.fail("writing checkpoints at shutdown", e)
+            if self.dir_state.had_error:
+                log_.warning(
+                    "Shut down log directory %s after storage errors (%d logs not flushed): the next start recovers it",
+                    self.log_dir,
+                    failed,
+                )
 
     def __enter__(self) -> LogManager:
         self.startup()
@@ -173,13 +196,18 @@ class LogManager:
                 return log
             if config is not None:
                 self.topic_configs.setdefault(topic, config)
-            log = Log(
-                self.log_dir / partition_dir_name(topic, partition),
-                config or self.config_for(topic),
-                had_clean_shutdown=True,  # brand new: nothing to recover
-                clock=self.clock,
-            )
-            fsync_dir(self.log_dir)
+            self.dir_state.check_online(f"create log {topic}-{partition}")
+            try:
+                log = Log(
+                    self.log_dir / partition_dir_name(topic, partition),
+                    config or self.config_for(topic),
+                    had_clean_shutdown=True,  # brand new: nothing to recover
+                    clock=self.clock,
+                    dir_state=self.dir_state,
+                )
+                fsync_dir(self.log_dir)
+            except OSError as e:
+                raise self.dir_state.fail(f"creating log {topic}-{partition}", e) from None
             self._logs[(topic, partition)] = log
             return log
 
@@ -245,6 +273,22 @@ class LogManager:
         """
         now = self.clock() if now_ms is None else now_ms
         stats = MaintenanceStats()
+        # An offline dir is only probed (no retention, flush or checkpoint attempts that would
+        # fail again every tick); it comes back when a write of the failed size works again.
+        if not self.dir_state.probe():
+            return stats
+        try:
+            self._maintain_logs(now, stats)
+            self.checkpoint_recovery_points()
+            self.checkpoint_log_start_offsets()
+            self.checkpoint_high_watermarks()
+        except OSError as e:
+            self.dir_state.fail("log maintenance (retention, flush, checkpoints)", e)
+        except KafkaStorageError:
+            pass  # already marked offline (and logged) by the log that failed
+        return stats
+
+    def _maintain_logs(self, now: int, stats: MaintenanceStats) -> None:
         for log in list(self.all_logs().values()):
             cfg = log.config
             if cfg.delete_enabled:
@@ -261,7 +305,3 @@ class LogManager:
             if log.flush_if_due(now):
                 stats.logs_flushed += 1
             stats.files_deleted += log.delete_pending_segments(now)
-        self.checkpoint_recovery_points()
-        self.checkpoint_log_start_offsets()
-        self.checkpoint_high_watermarks()
-        return stats

@@ -290,12 +290,16 @@ class ProducerStateManager:
         data = _SNAP_HEADER.pack(_SNAPSHOT_VERSION, crc32c.crc32c(body)) + bytes(body)
         path = self._snapshot_path(self.map_end_offset)
         tmp = path.with_name(path.name + ".tmp")
-        with open(tmp, "wb") as f:
-            f.write(data)
-            if fsync:
-                f.flush()
-                os.fsync(f.fileno())
-        os.replace(tmp, path)
+        try:
+            with open(tmp, "wb") as f:
+                f.write(data)
+                if fsync:
+                    f.flush()
+                    os.fsync(f.fileno())
+            os.replace(tmp, path)
+        except OSError:
+            tmp.unlink(missing_ok=True)  # a torn snapshot must not take the space a retry needs
+            raise
         if fsync:
             fsync_dir(self.directory)
 

@@ -275,7 +275,17 @@ class LogSegment:
             self._first_batch_timestamp = batches[0][3]
         if not self._tail_loaded:
             self._load_tail()
-        _pwrite_all(self.fd, records, base_pos)
+        try:
+            _pwrite_all(self.fd, records, base_pos)
+        except OSError:
+            # ENOSPC/EIO part way: cut the torn bytes so they are never read back or kept. If
+            # even the truncate fails, `size` still ends before them: reads stop there, the next
+            # append overwrites them, and the log dir's error forces recovery at the next start.
+            try:
+                os.ftruncate(self.fd, base_pos)
+            except OSError:
+                pass
+            raise
         interval = self.index_interval_bytes
         for rel_pos, size, last_offset, max_ts in batches:
             if max_ts > self._max_timestamp:
