@@ -233,3 +233,78 @@ def test_ids_survive_kill_9_and_two_processes_agree(broker: EmbeddedBroker) -> N
                 p.wait(10)
             except subprocess.TimeoutExpired:
                 p.kill()
+
+
+# ------------------------------------------------------------------ a second client: python-schema-registry-client
+SECOND_CLIENT = "python-schema-registry-client==2.6.1"
+
+
+def _second_client_dir() -> Path:
+    """python-schema-registry-client installed aside (``pip install --target``), not in the venv: its
+    top-level package is also named ``schema_registry`` and would shadow ours."""
+    target = Path(os.environ.get("PYKAFKA_SECOND_SR_CLIENT", Path(sys.prefix) / "second-sr-client"))
+    if (target / "schema_registry" / "client" / "__init__.py").exists():
+        return target
+    tmp = target.with_name(f"{target.name}.tmp{os.getpid()}")
+    # its dependencies (httpx, anyio, fastavro, jsonschema, certifi) are in the venv already
+    cmd = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(tmp), SECOND_CLIENT]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=180)
+    if done.returncode != 0:
+        pytest.skip(f"could not install {SECOND_CLIENT} aside: {done.stderr.strip()[-300:]}")
+    try:
+        tmp.rename(target)
+    except OSError:  # another run installed it meanwhile
+        pass
+    return target
+
+
+def test_second_client_python_schema_registry_client(registry: SchemaRegistry) -> None:
+    """Register, get by id, versions, lookup, compatibility checks, deletes and its serde through
+    python-schema-registry-client (sync and async httpx clients), in a process of its own."""
+    script = Path(__file__).with_name("second_sr_client.py")
+    done = subprocess.run(
+        [sys.executable, str(script), str(_second_client_dir()), registry.url, "psrc"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=str(script.parent),
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    seen = json.loads(done.stdout)
+    id1, id2 = seen["ids"]
+    subject = "psrc-users-value"
+    v1 = json.loads(V1)
+    assert seen["register v1 again"] == id1 and id2 != id1
+    assert seen["get_by_id v1"] == v1 and seen["latest schema"] == v1
+    assert seen["get_by_id unknown"] is None  # the client maps our 404/40403 to None
+    assert seen["latest"] == {"subject": subject, "schema_id": id1, "schema": None, "version": 1}
+    assert seen["lookup v1"] == {"subject": subject, "schema_id": id1, "schema": None, "version": 1}
+    assert seen["versions"] == [1] and seen["unknown subject versions"] == []
+    assert seen["unknown subject latest"] is None
+    assert seen["global compatibility"] == "BACKWARD"
+    assert (seen["compatible v2"], seen["compatible bad"]) == (True, False)
+    verbose = seen["compatible bad verbose"]
+    assert verbose["is_compatible"] is False and any("name" in m for m in verbose["messages"])
+    assert (seen["set FULL"], seen["subject compatibility"]) == (True, "FULL")
+    assert seen["register bad"] == {"ClientError": 409}
+    assert seen["versions after v2"] == [1, 2]
+    assert seen["version 1"]["schema_id"] == id1
+    assert [subject, 2] in seen["subject versions of id2"]  # ids are global: other subjects may share it
+    assert seen["subjects"] == [subject]
+    assert seen["decoded v2"] == {"name": "ann", "age": 41}
+    assert seen["async"] == {"latest version": 2, "versions": [1, 2]}
+    assert seen["delete version 1"] == 1 and seen["versions after delete"] == [2]
+    assert seen["id1 after delete"] == v1  # ids of soft-deleted versions still resolve
+    assert seen["delete unknown version"] is None  # a 404 (40402), which the client maps to None
+    assert seen["delete subject"] == [2] and seen["subjects after delete"] == []
+    assert seen["delete subject again"] == []  # 404 (40404), mapped to [] by the client
+    # its framed bytes read with confluent-kafka's deserializer and connector.avro's decoder
+    framed = bytes.fromhex(seen["framed v2"])
+    assert framed[0] == 0 and int.from_bytes(framed[1:5], "big") == id2
+    ctx = SerializationContext("psrc-users", MessageField.VALUE)
+    assert AvroDeserializer(SchemaRegistryClient({"url": registry.url}))(framed, ctx) == {"name": "ann", "age": 41}
+    from connector import avro
+
+    reader, names = avro.parse(V2)
+    col = avro.decode_confluent([framed], avro.RegistryLookup(registry.url), reader, names, "FAILFAST")
+    assert col.to_pylist() == [{"name": "ann", "age": 41}]
