@@ -1,6 +1,7 @@
 """Group mode of the pykafka stream reader: the query is a member of a Kafka consumer group.
 
-With `kafka.group.id`, the driver-side stream reader (one long-lived Python process per query,
+With `groupMode` = `true` and `kafka.group.id` (the group; a group id alone keeps the meaning of
+Spark's Kafka source and switches nothing on), the driver-side stream reader (one long-lived Python process per query,
 `reference/research/spark_sources.md` §1.3) owns a `consumer_group.GroupMember`: it joins the
 group, heartbeats from its own daemon thread, computes the assignment when it is the leader, and
 each micro-batch plans only the partitions it owns. Several queries (or Spark applications)

@@ -69,8 +69,9 @@ FORBIDDEN_KAFKA_PARAMS: dict[str, str] = {
     ),
     "enable.auto.commit": (
         "Kafka option 'enable.auto.commit' is not supported: the source keeps its offsets in the query's "
-        "checkpoint; in group mode ('kafka.group.id') it commits each finished micro-batch's offsets to the "
-        "group itself."
+        "checkpoint. To see a query's lag in Kafka's tooling set 'commitOffsetsToGroup' to a group id: each "
+        "finished micro-batch's end offsets are committed to it; in group mode ('groupMode' = 'true') the "
+        "query commits each finished micro-batch's offsets to its group itself."
     ),
     "interceptor.classes": "Kafka option 'interceptor.classes' is not supported: the source has no interceptors.",
 }
@@ -99,8 +100,28 @@ _SOURCE_OPTIONS = {
     "groupidprefix",
     "path",
     # group mode (connector.group_mode)
+    "groupmode",
     "offsetstable",
     "groupplanlog",
+    # lag in Kafka's tooling (connector.offset_mirror.FinishedBatchCommits)
+    "commitoffsetstogroup",
+    "checkpointlocation",
+}
+
+# Options that only mean something to a group member. Since issue 20 `kafka.group.id` alone keeps
+# the meaning it has in Spark's Kafka source (it names the group of the source's Kafka requests,
+# every query reads all partitions): given with it, these would have meant group mode before, so
+# without `groupMode` they are refused instead of silently reading every partition.
+GROUP_ONLY_OPTIONS: dict[str, str] = {
+    "offsetstable": "offsetsTable",
+    "groupplanlog": "groupPlanLog",
+}
+GROUP_ONLY_KAFKA_PARAMS: dict[str, str] = {
+    "partition.assignment.strategy": "kafka.partition.assignment.strategy",
+    "group.instance.id": "kafka.group.instance.id",
+    "session.timeout.ms": "kafka.session.timeout.ms",
+    "heartbeat.interval.ms": "kafka.heartbeat.interval.ms",
+    "max.poll.interval.ms": "kafka.max.poll.interval.ms",
 }
 
 DEFAULT_POLL_TIMEOUT_MS = 120_000
@@ -148,7 +169,8 @@ DEFAULT_API_TIMEOUT_MS = 60_000
 
 @dataclass(frozen=True)
 class GroupOptions:
-    """Group mode (`kafka.group.id`): the driver-side reader is a member of this consumer group.
+    """Group mode (`groupMode` = `true` with `kafka.group.id`): the driver-side reader is a member of
+    this consumer group.
 
     Kafka consumer config names: `assignors` from `kafka.partition.assignment.strategy`,
     `session_timeout_ms` (`kafka.session.timeout.ms`: a dead driver is evicted after it),
@@ -190,7 +212,9 @@ class SourceOptions:
     group_id_prefix: str = "spark-kafka-source"
     group_id: str | None = None
     ending_given: tuple[str, ...] = ()  # which ending options were set (streams refuse them)
-    group: GroupOptions | None = None  # group mode (`kafka.group.id`), see connector.group_mode
+    group: GroupOptions | None = None  # group mode (`groupMode`), see connector.group_mode
+    commit_group: str | None = None  # `commitOffsetsToGroup`: finished batches' offsets go to this group
+    checkpoint_location: str | None = None  # only names the query in those commits' metadata
 
 
 def _err(msg: str) -> SourceOptionError:
@@ -365,6 +389,7 @@ def parse_source_options(options: Mapping[str, str]) -> SourceOptions:
 
     group_id = params.get("group.id")
     group = _group_options(opts, params)
+    commit_group = _commit_group(opts, group)
     prefix = opts.get("groupidprefix", "spark-kafka-source")
     client_id = group_id or f"{prefix}-{uuid.uuid4()}"
     try:
@@ -411,6 +436,8 @@ def parse_source_options(options: Mapping[str, str]) -> SourceOptions:
         group_id=group_id,
         ending_given=ending_given,
         group=group,
+        commit_group=commit_group,
+        checkpoint_location=(opts.get("checkpointlocation") or "").strip() or None,
     )  # fmt: skip
 
 
@@ -439,18 +466,39 @@ def _assignors(params: Mapping[str, str]) -> tuple[str, ...]:
 
 
 def _group_options(opts: Mapping[str, str], params: Mapping[str, str]) -> GroupOptions | None:
-    """Group mode options, or None without `kafka.group.id` (then group-only options are errors)."""
+    """Group mode options when `groupMode` is `true`, else None (then group-only options are errors).
+
+    `kafka.group.id` alone does not switch group mode on (Spark's meaning: it names the group the
+    source's requests use, every query reads every partition).
+    """
     group_id = params.get("group.id")
-    if group_id is None:
-        for key, name in (("offsetstable", "offsetsTable"), ("groupplanlog", "groupPlanLog")):
+    if group_id is not None and not group_id.strip():
+        raise _err("Invalid value '' for option 'kafka.group.id': expected a non-empty consumer group id")
+    enabled = _bool(opts, "groupmode", "groupMode", False)
+    if not enabled:
+        for key, name in GROUP_ONLY_OPTIONS.items():
             if key in opts:
                 raise _err(
-                    f"Option '{name}' is only valid in group mode: set 'kafka.group.id' too (the consumer group "
-                    "whose members share the subscription)"
+                    f"Option '{name}' is only valid in group mode, which is switched on by option 'groupMode' = "
+                    "'true' together with 'kafka.group.id' (the consumer group whose queries share the "
+                    "subscription); 'kafka.group.id' alone no longer switches it on (see the README's Changelog)"
                 )
+        if group_id is not None:
+            for key, name in GROUP_ONLY_KAFKA_PARAMS.items():
+                if key in params:
+                    raise _err(
+                        f"Ambiguous options: '{name}' configures consumer group membership, but 'kafka.group.id' "
+                        "alone no longer switches group mode on: it keeps the meaning of Spark's Kafka source "
+                        "(the group id of the source's requests; the query reads every partition and commits "
+                        f"nothing). Add option 'groupMode' = 'true' to share the partitions with the other "
+                        f"queries of group {group_id!r}, or remove '{name}' to read every partition"
+                    )
         return None
-    if not group_id.strip():
-        raise _err("Invalid value '' for option 'kafka.group.id': expected a non-empty consumer group id")
+    if group_id is None:
+        raise _err(
+            "Option 'groupMode' = 'true' needs option 'kafka.group.id': the consumer group whose queries share "
+            "the subscription's partitions"
+        )
 
     def ms(key: str, default: int) -> int:
         return _int_or(params, key, f"kafka.{key}", 1, "a positive number of milliseconds", default)
@@ -485,6 +533,22 @@ def _group_options(opts: Mapping[str, str], params: Mapping[str, str]) -> GroupO
     )
 
 
+def _commit_group(opts: Mapping[str, str], group: GroupOptions | None) -> str | None:
+    """`commitOffsetsToGroup`: a group id, refused in group mode (the member commits to its group)."""
+    raw = opts.get("commitoffsetstogroup")
+    if raw is None:
+        return None
+    if not raw.strip():
+        raise _err(f"Invalid value {raw!r} for option 'commitOffsetsToGroup': expected a consumer group id")
+    if group is not None:
+        raise _err(
+            "Options 'commitOffsetsToGroup' and 'groupMode' cannot be combined: in group mode the query commits "
+            f"each finished micro-batch's offsets to its own group ({group.group_id!r}, option 'kafka.group.id') "
+            "as a member; remove 'commitOffsetsToGroup'"
+        )
+    return raw.strip()
+
+
 def validate_batch(opts: SourceOptions) -> None:
     """Batch-only rules (Spark's validateBatchOptions)."""
     start, end = opts.starting, opts.ending
@@ -502,14 +566,20 @@ def validate_batch(opts: SourceOptions) -> None:
         raise _err("Invalid value 'earliest' for option 'endingOffsets': ending offset can't be earliest for batch "
                    "queries on Kafka; use 'latest' or a JSON object of offsets")  # fmt: skip
     if opts.group is not None:
-        # Spark's Kafka source accepts a group id in batch reads too (it only names the consumer)
-        log.warning(
-            "option 'kafka.group.id' (%r) only labels the connections of a batch query: group mode (sharing "
-            "partitions, committing offsets) applies to streaming queries",
-            opts.group.group_id,
+        # a group member lives as long as its query; a batch read has no next batch to hand over
+        raise _err(
+            "Option 'groupMode' is only valid in streaming queries (spark.readStream): a batch read reads every "
+            "partition it names; 'kafka.group.id' alone (without 'groupMode') is accepted in batch reads"
         )
-        if opts.group.offsets_table is not None or opts.group.plan_log is not None:
-            raise _err("Options 'offsetsTable' and 'groupPlanLog' are only valid in streaming queries (group mode)")
+    if opts.commit_group is not None:
+        # a Python data source's batch reader has no hook that runs after the job succeeded: committing
+        # when the partitions are planned would commit offsets of a job that may still fail
+        raise _err(
+            "Option 'commitOffsetsToGroup' is only valid in streaming queries: a batch read cannot know that "
+            "its job succeeded. Pin the ending offsets with connector.lag.pin_ending_offsets(options), run the "
+            "job, then call connector.lag.commit_batch_offsets(options, group) (see the README's 'Lag and "
+            "monitoring')"
+        )
     if isinstance(end, SpecificOffsetsSpec):
         for tp, off in end.offsets.items():
             if off == EARLIEST:
@@ -529,7 +599,7 @@ def validate_stream(opts: SourceOptions) -> None:
     """Streaming-only rules: no ending offsets (Spark: "ending offset not valid in streaming queries")."""
     if opts.group is not None and opts.subscription.kind == "assign":
         raise _err(
-            "Option 'kafka.group.id' cannot be combined with 'assign' in a streaming query: in group mode the "
+            "Option 'groupMode' cannot be combined with 'assign' in a streaming query: in group mode the "
             "group's assignor decides which partitions each query reads, so use 'subscribe' or 'subscribePattern'"
         )
     if opts.group is not None and opts.group.offsets_table is None:
@@ -561,6 +631,8 @@ def stream_starting(opts: SourceOptions) -> OffsetSpec:
 __all__ = [
     "ASSIGNMENT_STRATEGIES",
     "FORBIDDEN_KAFKA_PARAMS",
+    "GROUP_ONLY_KAFKA_PARAMS",
+    "GROUP_ONLY_OPTIONS",
     "GroupOptions",
     "GlobalTimestampSpec",
     "SourceOptionError",

@@ -10,9 +10,11 @@ Where things run (see `reference/research/spark_sources.md` §1.3):
   servers and client settings, topic, partition, [from, until) offsets, read options) and it
   fetches with a per-process cached client.
 * `commit()` and `stop()` may never be called (Spark kills the driver worker): nothing relies on
-  them; offsets live in the query's checkpoint. Without a group id the source never commits to
-  Kafka; in group mode (`kafka.group.id`, `connector.group_mode`) the stream reader is a member of
-  the consumer group, plans only the partitions it owns and commits finished batches to the group.
+  them; offsets live in the query's checkpoint. The source commits to Kafka only when asked: with
+  `commitOffsetsToGroup` each finished batch's end offsets go to that group without membership
+  (`connector.offset_mirror.FinishedBatchCommits`, for Kafka's lag tooling); in group mode
+  (`groupMode` with `kafka.group.id`, `connector.group_mode`) the stream reader is a member of the
+  consumer group, plans only the partitions it owns and commits finished batches to the group.
 
 Offsets are `{"topic": {"partition": next_offset}}` with keys sorted as strings (plus a `@group`
 mark in group mode, see `offsets.group_offsets`).
@@ -50,7 +52,15 @@ from connector.kafka_client import (
     drop_shared_client,
     shared_client,
 )
-from connector.options import SourceOptions, Subscription, batch_ending, batch_starting, stream_starting
+from connector.offset_mirror import FinishedBatchCommits
+from connector.options import (
+    SourceOptionError,
+    SourceOptions,
+    Subscription,
+    batch_ending,
+    batch_starting,
+    stream_starting,
+)
 from kafka_wire.client.bootstrap import format_addrs
 from kafka_wire.columnar import decode_columns, scan_records
 from kafka_wire.errors import ErrorCode
@@ -520,6 +530,7 @@ class PyKafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         self._client: KafkaClient | None = None
         self._group: GroupSession | None = None  # group mode: started by the first planning call
         self._group_waited = False  # the first batch waits for the first assignment, later ones never
+        self._commits: FinishedBatchCommits | None = None  # commitOffsetsToGroup (driver process only)
         self._latest: PartitionOffsets | None = None  # latest offsets seen by the last latestOffset()
         self._target: PartitionOffsets | None = None  # AvailableNow: never read past these
         self._last_trigger_ms = 0.0  # minOffsetsPerTrigger / maxTriggerDelay bookkeeping
@@ -531,6 +542,7 @@ class PyKafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         state = self.__dict__.copy()
         state["_client"] = None
         state["_group"] = None
+        state["_commits"] = None
         return state
 
     @property
@@ -595,11 +607,31 @@ class PyKafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
             latest = {tp: min(o, self._target[tp]) for tp, o in latest.items() if tp in self._target}
         return latest
 
+    def _commit_finished(self, offsets: PartitionOffsets) -> None:
+        """commitOffsetsToGroup: `offsets` end a batch Spark committed to the sink (or are the initial ones)."""
+        if self.opts.commit_group is None:
+            return
+        if self._commits is None:
+            self._commits = FinishedBatchCommits(
+                self.opts.commit_group, self.opts.client, self.opts.checkpoint_location
+            )
+        self._commits.finished(offsets)
+
     def latestOffset(self, start: dict, limit: ReadLimit) -> dict:
         if self.opts.group is not None:
             return self._group_latest_offset(start, limit)
+        if GROUP_KEY in (start or {}):
+            # a checkpoint of a query that ran in group mode before `kafka.group.id` stopped switching it on
+            raise SourceOptionError(
+                "This query's checkpoint was written in group mode (its offsets carry a '@group' mark), but group "
+                "mode is off: 'kafka.group.id' alone no longer switches it on. Add option 'groupMode' = 'true' "
+                "(keeping 'kafka.group.id') to continue in group mode, or start the query with a new checkpoint "
+                "to read every partition"
+            )
         fail = self.opts.fail_on_data_loss
         current = from_offset_json(start or {})
+        # Spark plans the next batch only after the previous one is committed to the sink: `start` is final
+        self._commit_finished(current)
         latest = self._latest_now()
         gone = sorted(tp for tp in current if tp not in latest)
         if gone:
@@ -782,6 +814,7 @@ class PyKafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
             return self._group_partitions(start, end)
         fail = self.opts.fail_on_data_loss
         begin = from_offset_json(start or {})
+        self._commit_finished(begin)  # a batch replayed after a restart: its start ends a committed batch
         until = from_offset_json(end or {})
         new = [tp for tp in until if tp not in begin]
         if new:
@@ -852,9 +885,14 @@ class PyKafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         # batch's offsets also go to the group, for Kafka tooling (latestOffset commits them too)
         if self._group is not None:
             self._group.commit_finished(from_offset_json(end or {}))
+        elif GROUP_KEY not in (end or {}):
+            self._commit_finished(from_offset_json(end or {}))
         log.debug("batch ending at %s committed", end)
 
     def stop(self) -> None:
+        if self._commits is not None:
+            self._commits.close()
+            self._commits = None
         if self._group is not None:
             self._group.close()
             self._group = None

@@ -168,6 +168,7 @@ def main(argv: list[str] | None = None) -> int:
         .option("kafka.bootstrap.servers", servers)
         .option("subscribe", topic)
         .option("kafka.group.id", group)
+        .option("groupMode", "true")
         .option("offsetsTable", f"{work}/billing-{run}")
         .option("startingOffsets", "earliest")
         .load()

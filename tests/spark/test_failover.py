@@ -306,6 +306,7 @@ def _group_query(spark: Any, bootstrap: str, topic: str, group: str, name: str, 
         .option("kafka.bootstrap.servers", bootstrap)
         .option("subscribe", topic)
         .option("kafka.group.id", group)
+        .option("groupMode", "true")
         .option("kafka.client.id", name)
         .option("offsetsTable", table)
         .option("startingOffsets", "earliest")

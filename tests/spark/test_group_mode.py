@@ -1,6 +1,6 @@
-"""Group mode of the pykafka source (`kafka.group.id`): options, the offsets JSON, the driver-side
-reader as a consumer group member (split, rebalance, resume, fencing, lag) and one in-process
-streaming query. The multi-process proof (separate Spark drivers, kill -9, a confluent-kafka
+"""Group mode of the pykafka source (`groupMode` = `true` with `kafka.group.id`): options, the
+offsets JSON, the driver-side reader as a consumer group member (split, rebalance, resume, fencing,
+lag) and one in-process streaming query. The multi-process proof (separate Spark drivers, kill -9, a confluent-kafka
 member) is in `test_group_mode_procs.py`.
 
 The reader-level tests drive `PyKafkaStreamReader` the way Spark's driver-side process does
@@ -55,7 +55,9 @@ FAST_GROUP = {
 
 
 def _opts(**kw: str) -> dict[str, str]:
-    return {"kafka.bootstrap.servers": BOOT, "subscribe": "t", **kw}
+    # group mode is an explicit opt-in (issue 20): a group id in these tests means group mode
+    opt_in = {"groupMode": "true"} if "kafka.group.id" in kw else {}
+    return {"kafka.bootstrap.servers": BOOT, "subscribe": "t", **opt_in, **kw}
 
 
 # --- options ------------------------------------------------------------------------------------
@@ -115,17 +117,24 @@ def test_bad_group_options(extra: dict[str, str], phrase: str) -> None:
 
 
 def test_group_mode_needs_a_subscription_not_assign() -> None:
-    opts = parse_source_options({"kafka.bootstrap.servers": BOOT, "assign": '{"t": [0, 1]}', "kafka.group.id": "g"})
+    opts = parse_source_options(
+        {"kafka.bootstrap.servers": BOOT, "assign": '{"t": [0, 1]}', "kafka.group.id": "g", "groupMode": "true"}
+    )
     with pytest.raises(SourceOptionError, match="'subscribe' or 'subscribePattern'"):
         validate_stream(opts)
-    validate_batch(opts)  # a batch read only names its connections with the group id (as Spark's source)
+    # a batch read only names its connections with the group id (as Spark's source)
+    validate_batch(
+        parse_source_options({"kafka.bootstrap.servers": BOOT, "assign": '{"t": [0, 1]}', "kafka.group.id": "g"})
+    )
     opts = parse_source_options(
         _opts(**{"kafka.group.id": "g", "offsetsTable": "/tmp/t", "startingOffsets": "earliest"})
     )
     with pytest.raises(SourceOptionError, match="only valid in streaming"):
         validate_batch(opts)
     validate_stream(
-        parse_source_options({"kafka.bootstrap.servers": BOOT, "subscribePattern": "t.*", "kafka.group.id": "g"})
+        parse_source_options(
+            {"kafka.bootstrap.servers": BOOT, "subscribePattern": "t.*", "kafka.group.id": "g", "groupMode": "true"}
+        )
     )
 
 
@@ -169,6 +178,7 @@ def _reader(b: EmbeddedBroker, topic: str, group: str, **kw: str) -> PyKafkaStre
         "kafka.bootstrap.servers": b.bootstrap_servers,
         "subscribe": topic,
         "kafka.group.id": group,
+        "groupMode": "true",
         "startingOffsets": "earliest",
         **FAST_GROUP,
         **kw,
@@ -428,6 +438,7 @@ def test_streaming_query_reads_only_its_share(spark: Any, broker: EmbeddedBroker
             .option("kafka.bootstrap.servers", broker.bootstrap_servers)
             .option("subscribe", topic)
             .option("kafka.group.id", group)
+            .option("groupMode", "true")
             .option("startingOffsets", "earliest")
             .options(**FAST_GROUP)
             .load()
@@ -482,6 +493,7 @@ def test_available_now_drains_its_share_and_leaves_the_group(
         .option("kafka.bootstrap.servers", broker.bootstrap_servers)
         .option("subscribe", topic)
         .option("kafka.group.id", group)
+        .option("groupMode", "true")
         .option("startingOffsets", "earliest")
         .option("maxOffsetsPerTrigger", "40")
         .options(**FAST_GROUP)
@@ -510,7 +522,7 @@ from connector.source import PyKafkaStreamReader
 from pyspark.sql.streaming.datasource import ReadAllAvailable
 opts = parse_source_options({
     "kafka.bootstrap.servers": sys.argv[1], "subscribe": sys.argv[2], "kafka.group.id": sys.argv[3],
-    "kafka.session.timeout.ms": "30000", "kafka.heartbeat.interval.ms": "500",
+    "groupMode": "true", "kafka.session.timeout.ms": "30000", "kafka.heartbeat.interval.ms": "500",
 })
 r = PyKafkaStreamReader(opts)
 r.latestOffset(r.initialOffset(), ReadAllAvailable())

@@ -28,6 +28,7 @@ def test_consumer_groups_cli_describes_a_group_mode_query(
     produce(broker, topic_name, [(i % 3, None, b"v%d" % i, None) for i in range(300)])
     opts = source_options(broker, subscribe=topic_name, startingOffsets="earliest", maxOffsetsPerTrigger="60")
     opts["kafka.group.id"] = group
+    opts["groupMode"] = "true"
     q = (
         spark.readStream.format("pykafka")
         .options(**opts)

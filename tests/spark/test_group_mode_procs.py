@@ -88,6 +88,7 @@ def driver_main(cfg: dict[str, Any]) -> None:
         .option("kafka.bootstrap.servers", cfg["bootstrap"])
         .option("subscribe", cfg["topic"])
         .option("kafka.group.id", cfg["group"])
+        .option("groupMode", "true")
         .option("kafka.client.id", cfg["name"])
         .option("offsetsTable", cfg["table"])
         .option("groupPlanLog", cfg["plan_log"])

@@ -134,7 +134,10 @@ def test_group_id_prefix_and_group_id_name_the_client() -> None:
     assert opts.client.client_id.startswith("etl-") and opts.group_id is None
     opts = parse_source_options(_opts(groupIdPrefix="etl", **{"kafka.group.id": "fixed"}))
     assert opts.client.client_id == "fixed" and opts.group_id == "fixed"
-    # a group id turns on group mode (tests/spark/test_group_mode.py)
+    # a group id alone keeps Spark's meaning (issue 20): no group mode, every partition is read;
+    # `groupMode` = `true` switches group mode on (tests/spark/test_group_mode.py)
+    assert opts.group is None
+    opts = parse_source_options(_opts(**{"kafka.group.id": "fixed", "groupMode": "TRUE"}))
     assert opts.group is not None and opts.group.group_id == "fixed"
     opts = parse_source_options(_opts(**{"kafka.group.id": "fixed", "kafka.client.id": "mine"}))
     assert opts.client.client_id == "mine"
