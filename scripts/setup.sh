@@ -34,3 +34,21 @@ if [ "${PYKAFKA_SKIP_PEERS:-0}" != "1" ]; then
         "$delta_venv/bin/python" -m pip install --quiet "pyspark==$spark_version" pyarrow
     fi
 fi
+
+# A real S3-compatible server for the object-storage tests (Delta tables on s3://, the S3 tiered
+# store): versitygw, built from the Go module proxy into peers/target/s3/ (about two minutes the first
+# time, cached afterwards; peers/s3.py says why this server). Skipped with PYKAFKA_SKIP_PEERS=1 like the
+# JVM peers; without Go the S3 tests skip (and fail under CI=true).
+if [ "${PYKAFKA_SKIP_PEERS:-0}" != "1" ]; then
+    vgw_version="$(sed -n 's/^VERSITYGW_VERSION = "\(.*\)"$/\1/p' peers/s3.py)"
+    vgw_dir="peers/target/s3/versitygw-$vgw_version"
+    go_bin="$(command -v go || echo /usr/local/go/bin/go)"
+    if [ -n "$vgw_version" ] && [ ! -x "$vgw_dir/versitygw" ]; then
+        if [ ! -x "$go_bin" ]; then
+            echo "setup.sh: go not found: the S3 tests will skip" >&2
+        else
+            mkdir -p "$vgw_dir"
+            GOBIN="$PWD/$vgw_dir" GOFLAGS=-mod=mod "$go_bin" install "github.com/versity/versitygw/cmd/versitygw@$vgw_version"
+        fi
+    fi
+fi

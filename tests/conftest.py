@@ -17,6 +17,7 @@ pytest_plugins = ["pytest_pykafka.plugin"]
 
 from broker_embedded import EmbeddedBroker  # noqa: E402
 from tests.peers.fixtures import apache_kafka, apache_kafka_cluster, either_broker, java_client  # noqa: E402, F401
+from tests.s3_fixtures import s3_prefix, s3_server  # noqa: E402, F401
 
 
 @pytest.fixture(scope="module")
