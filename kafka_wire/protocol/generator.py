@@ -244,12 +244,43 @@ class ModuleWriter:
                 ]
         return [f"{ind}{target}, pos = {fn}(buf, pos)"]
 
+    def min_value_size(self, f: FieldSpec, elem: str, v: int, flexible: bool) -> int:
+        """The fewest wire bytes one value of type `elem` (of field `f`) takes in version `v`."""
+        fx = self.flexible_field(f, v, flexible)
+        if elem in FIXED_FORMATS:
+            return FIXED_SIZES[FIXED_FORMATS[elem]]
+        if elem in VARIABLE_TYPES:
+            return 1 if fx else (2 if elem == "string" else 4)
+        assert f.struct is not None
+        if not f.is_array and v in f.nullable_versions:
+            return 1  # KIP-893 marker byte
+        return self.min_struct_size(f.struct, v, flexible)
+
+    def min_struct_size(self, st: StructSpec, v: int, flexible: bool) -> int:
+        size = 1 if flexible else 0  # the tagged-field count
+        for f in st.fields:
+            if v not in f.versions or (flexible and v in f.tagged_versions and f.tag is not None):
+                continue
+            if f.is_array:
+                size += 1 if self.flexible_field(f, v, flexible) else 4
+            else:
+                size += self.min_value_size(f, f.elem_type, v, flexible)
+        return size
+
+    def min_elem_size(self, f: FieldSpec, v: int, flexible: bool) -> int:
+        """Lower bound on the wire size of one element of array field `f` (0 for an element with
+        no wire bytes at all, which the length check then bounds by the bytes left, as 1)."""
+        return self.min_value_size(f, f.elem_type, v, flexible)
+
     def read_field(self, f: FieldSpec, v: int, flexible: bool, ind: str) -> list[str]:
         target = f"o.{f.py_name}"
         if not f.is_array:
             return self.read_value(f, f.elem_type, v, flexible, target, ind)
         fx = self.flexible_field(f, v, flexible)
-        lines = [f"{ind}n, pos = {'read_compact_array_len' if fx else 'read_array_len'}(buf, pos)"]
+        fn = "read_compact_array_len" if fx else "read_array_len"
+        min_elem = self.min_elem_size(f, v, flexible)
+        # the count is checked against the bytes left before any element is allocated
+        lines = [f"{ind}n, pos = {fn}(buf, pos)" if min_elem == 1 else f"{ind}n, pos = {fn}(buf, pos, {min_elem})"]
         lines.append(f"{ind}if n < 0:")
         if v in f.nullable_versions:
             lines.append(f"{ind}    {target} = None")

@@ -154,18 +154,23 @@ def read_compact_records(buf: Buffer, pos: int) -> tuple[memoryview | None, int]
     return memoryview(buf)[pos:end], end
 
 
-def read_array_len(buf: Buffer, pos: int) -> tuple[int, int]:
+def read_array_len(buf: Buffer, pos: int, min_elem: int = 1) -> tuple[int, int]:
+    """An array's element count, refused unless `n` elements of at least `min_elem` wire bytes
+    each fit in what is left of the frame: checked before anything is allocated for them (a
+    2-billion count in a 20-byte frame must not build a list first)."""
     (n,) = _i32_unpack(buf, pos)
-    if n > len(buf):
-        raise ProtocolDecodeError(f"array length {n} exceeds the frame")
-    return n, pos + 4
+    pos += 4
+    if n > 0 and n * (min_elem or 1) > len(buf) - pos:
+        raise ProtocolDecodeError(f"array length {n} exceeds the {len(buf) - pos} bytes left in the frame")
+    return n, pos
 
 
-def read_compact_array_len(buf: Buffer, pos: int) -> tuple[int, int]:
+def read_compact_array_len(buf: Buffer, pos: int, min_elem: int = 1) -> tuple[int, int]:
     n, pos = read_uvarint(buf, pos)
-    if n > len(buf) + 1:
-        raise ProtocolDecodeError(f"array length {n - 1} exceeds the frame")
-    return n - 1, pos
+    n -= 1
+    if n > 0 and n * (min_elem or 1) > len(buf) - pos:
+        raise ProtocolDecodeError(f"array length {n} exceeds the {len(buf) - pos} bytes left in the frame")
+    return n, pos
 
 
 def skip_tagged_fields(buf: Buffer, pos: int) -> int:

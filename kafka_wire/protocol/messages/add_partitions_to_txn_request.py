@@ -65,7 +65,7 @@ def _decode_AddPartitionsToTxnTopic_0(buf: Buffer, pos: int) -> tuple[AddPartiti
     o.name, pos = read_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 4)
     if n < 0:
         null_field('Partitions')
     else:
@@ -82,7 +82,7 @@ def _decode_AddPartitionsToTxnRequest_0(buf: Buffer, pos: int) -> tuple[AddParti
         null_field('V3AndBelowTransactionalId')
     (o.v3_and_below_producer_id, o.v3_and_below_producer_epoch,) = _S0.unpack_from(buf, pos)
     pos += 10
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('V3AndBelowTopics')
     else:
@@ -100,7 +100,7 @@ def _decode_AddPartitionsToTxnTopic_1(buf: Buffer, pos: int) -> tuple[AddPartiti
     o.name, pos = read_compact_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('Partitions')
     else:
@@ -121,7 +121,7 @@ def _decode_AddPartitionsToTxnRequest_1(buf: Buffer, pos: int) -> tuple[AddParti
         null_field('V3AndBelowTransactionalId')
     (o.v3_and_below_producer_id, o.v3_and_below_producer_epoch,) = _S0.unpack_from(buf, pos)
     pos += 10
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('V3AndBelowTopics')
     else:
@@ -145,7 +145,7 @@ def _decode_AddPartitionsToTxnTransaction_0(buf: Buffer, pos: int) -> tuple[AddP
         null_field('TransactionalId')
     (o.producer_id, o.producer_epoch, o.verify_only,) = _S1.unpack_from(buf, pos)
     pos += 11
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Topics')
     else:
@@ -168,7 +168,7 @@ def _decode_AddPartitionsToTxnRequest_2(buf: Buffer, pos: int) -> tuple[AddParti
     o.v3_and_below_producer_id = 0
     o.v3_and_below_producer_epoch = 0
     o.v3_and_below_topics = []
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 14)
     if n < 0:
         null_field('Transactions')
     else:

@@ -76,7 +76,7 @@ def _decode_AddPartitionsToTxnTopicResult_0(buf: Buffer, pos: int) -> tuple[AddP
     o.name, pos = read_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('ResultsByPartition')
     else:
@@ -95,7 +95,7 @@ def _decode_AddPartitionsToTxnResponse_0(buf: Buffer, pos: int) -> tuple[AddPart
     o.results_by_transaction = []
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('ResultsByTopicV3AndBelow')
     else:
@@ -124,7 +124,7 @@ def _decode_AddPartitionsToTxnTopicResult_1(buf: Buffer, pos: int) -> tuple[AddP
     o.name, pos = read_compact_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 7)
     if n < 0:
         null_field('ResultsByPartition')
     else:
@@ -147,7 +147,7 @@ def _decode_AddPartitionsToTxnResponse_1(buf: Buffer, pos: int) -> tuple[AddPart
     o.results_by_transaction = []
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('ResultsByTopicV3AndBelow')
     else:
@@ -169,7 +169,7 @@ def _decode_AddPartitionsToTxnResult_0(buf: Buffer, pos: int) -> tuple[AddPartit
     o.transactional_id, pos = read_compact_string(buf, pos)
     if o.transactional_id is None:
         null_field('TransactionalId')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('TopicResults')
     else:
@@ -191,7 +191,7 @@ def _decode_AddPartitionsToTxnResponse_2(buf: Buffer, pos: int) -> tuple[AddPart
     o.results_by_topic_v3_and_below = []
     (o.throttle_time_ms, o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 6
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('ResultsByTransaction')
     else:

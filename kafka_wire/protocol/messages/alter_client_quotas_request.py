@@ -84,7 +84,7 @@ def _decode_OpData_0(buf: Buffer, pos: int) -> tuple[OpData, int]:
 
 def _decode_EntryData_0(buf: Buffer, pos: int) -> tuple[EntryData, int]:
     o = EntryData.__new__(EntryData)
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 4)
     if n < 0:
         null_field('Entity')
     else:
@@ -94,7 +94,7 @@ def _decode_EntryData_0(buf: Buffer, pos: int) -> tuple[EntryData, int]:
             x, pos = _decode_EntityData_0(buf, pos)
             append(x)
         o.entity = items
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 11)
     if n < 0:
         null_field('Ops')
     else:
@@ -109,7 +109,7 @@ def _decode_EntryData_0(buf: Buffer, pos: int) -> tuple[EntryData, int]:
 
 def _decode_AlterClientQuotasRequest_0(buf: Buffer, pos: int) -> tuple[AlterClientQuotasRequest, int]:
     o = AlterClientQuotasRequest.__new__(AlterClientQuotasRequest)
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 8)
     if n < 0:
         null_field('Entries')
     else:
@@ -153,7 +153,7 @@ def _decode_OpData_1(buf: Buffer, pos: int) -> tuple[OpData, int]:
 
 def _decode_EntryData_1(buf: Buffer, pos: int) -> tuple[EntryData, int]:
     o = EntryData.__new__(EntryData)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Entity')
     else:
@@ -163,7 +163,7 @@ def _decode_EntryData_1(buf: Buffer, pos: int) -> tuple[EntryData, int]:
             x, pos = _decode_EntityData_1(buf, pos)
             append(x)
         o.entity = items
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 11)
     if n < 0:
         null_field('Ops')
     else:
@@ -182,7 +182,7 @@ def _decode_EntryData_1(buf: Buffer, pos: int) -> tuple[EntryData, int]:
 
 def _decode_AlterClientQuotasRequest_1(buf: Buffer, pos: int) -> tuple[AlterClientQuotasRequest, int]:
     o = AlterClientQuotasRequest.__new__(AlterClientQuotasRequest)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Entries')
     else:

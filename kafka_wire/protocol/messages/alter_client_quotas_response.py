@@ -69,7 +69,7 @@ def _decode_EntryData_0(buf: Buffer, pos: int) -> tuple[EntryData, int]:
     (o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 2
     o.error_message, pos = read_string(buf, pos)
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 4)
     if n < 0:
         null_field('Entity')
     else:
@@ -86,7 +86,7 @@ def _decode_AlterClientQuotasResponse_0(buf: Buffer, pos: int) -> tuple[AlterCli
     o = AlterClientQuotasResponse.__new__(AlterClientQuotasResponse)
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 8)
     if n < 0:
         null_field('Entries')
     else:
@@ -117,7 +117,7 @@ def _decode_EntryData_1(buf: Buffer, pos: int) -> tuple[EntryData, int]:
     (o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 2
     o.error_message, pos = read_compact_string(buf, pos)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Entity')
     else:
@@ -138,7 +138,7 @@ def _decode_AlterClientQuotasResponse_1(buf: Buffer, pos: int) -> tuple[AlterCli
     o = AlterClientQuotasResponse.__new__(AlterClientQuotasResponse)
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 5)
     if n < 0:
         null_field('Entries')
     else:

@@ -71,7 +71,7 @@ def _decode_AlterConfigsResource_0(buf: Buffer, pos: int) -> tuple[AlterConfigsR
     o.resource_name, pos = read_string(buf, pos)
     if o.resource_name is None:
         null_field('ResourceName')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 4)
     if n < 0:
         null_field('Configs')
     else:
@@ -86,7 +86,7 @@ def _decode_AlterConfigsResource_0(buf: Buffer, pos: int) -> tuple[AlterConfigsR
 
 def _decode_AlterConfigsRequest_0(buf: Buffer, pos: int) -> tuple[AlterConfigsRequest, int]:
     o = AlterConfigsRequest.__new__(AlterConfigsRequest)
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 7)
     if n < 0:
         null_field('Resources')
     else:
@@ -121,7 +121,7 @@ def _decode_AlterConfigsResource_1(buf: Buffer, pos: int) -> tuple[AlterConfigsR
     o.resource_name, pos = read_compact_string(buf, pos)
     if o.resource_name is None:
         null_field('ResourceName')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Configs')
     else:
@@ -140,7 +140,7 @@ def _decode_AlterConfigsResource_1(buf: Buffer, pos: int) -> tuple[AlterConfigsR
 
 def _decode_AlterConfigsRequest_1(buf: Buffer, pos: int) -> tuple[AlterConfigsRequest, int]:
     o = AlterConfigsRequest.__new__(AlterConfigsRequest)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('Resources')
     else:

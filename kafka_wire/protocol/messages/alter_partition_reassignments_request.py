@@ -59,7 +59,7 @@ def _decode_ReassignablePartition_0(buf: Buffer, pos: int) -> tuple[Reassignable
     o = ReassignablePartition.__new__(ReassignablePartition)
     (o.partition_index,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         o.replicas = None
     else:
@@ -77,7 +77,7 @@ def _decode_ReassignableTopic_0(buf: Buffer, pos: int) -> tuple[ReassignableTopi
     o.name, pos = read_compact_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 6)
     if n < 0:
         null_field('Partitions')
     else:
@@ -99,7 +99,7 @@ def _decode_AlterPartitionReassignmentsRequest_0(buf: Buffer, pos: int) -> tuple
     o.allow_replication_factor_change = True
     (o.timeout_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Topics')
     else:
@@ -120,7 +120,7 @@ def _decode_AlterPartitionReassignmentsRequest_1(buf: Buffer, pos: int) -> tuple
     o = AlterPartitionReassignmentsRequest.__new__(AlterPartitionReassignmentsRequest)
     (o.timeout_ms, o.allow_replication_factor_change,) = _S1.unpack_from(buf, pos)
     pos += 5
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Topics')
     else:

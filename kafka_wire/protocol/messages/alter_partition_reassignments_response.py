@@ -75,7 +75,7 @@ def _decode_ReassignableTopicResponse_0(buf: Buffer, pos: int) -> tuple[Reassign
     o.name, pos = read_compact_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 8)
     if n < 0:
         null_field('Partitions')
     else:
@@ -98,7 +98,7 @@ def _decode_AlterPartitionReassignmentsResponse_0(buf: Buffer, pos: int) -> tupl
     (o.throttle_time_ms, o.error_code,) = _S0.unpack_from(buf, pos)
     pos += 6
     o.error_message, pos = read_compact_string(buf, pos)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Responses')
     else:
@@ -120,7 +120,7 @@ def _decode_AlterPartitionReassignmentsResponse_1(buf: Buffer, pos: int) -> tupl
     (o.throttle_time_ms, o.allow_replication_factor_change, o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 7
     o.error_message, pos = read_compact_string(buf, pos)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Responses')
     else:

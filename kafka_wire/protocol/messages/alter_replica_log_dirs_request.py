@@ -56,7 +56,7 @@ def _decode_AlterReplicaLogDirTopic_0(buf: Buffer, pos: int) -> tuple[AlterRepli
     o.name, pos = read_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 4)
     if n < 0:
         null_field('Partitions')
     else:
@@ -70,7 +70,7 @@ def _decode_AlterReplicaLogDir_0(buf: Buffer, pos: int) -> tuple[AlterReplicaLog
     o.path, pos = read_string(buf, pos)
     if o.path is None:
         null_field('Path')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Topics')
     else:
@@ -85,7 +85,7 @@ def _decode_AlterReplicaLogDir_0(buf: Buffer, pos: int) -> tuple[AlterReplicaLog
 
 def _decode_AlterReplicaLogDirsRequest_0(buf: Buffer, pos: int) -> tuple[AlterReplicaLogDirsRequest, int]:
     o = AlterReplicaLogDirsRequest.__new__(AlterReplicaLogDirsRequest)
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Dirs')
     else:
@@ -103,7 +103,7 @@ def _decode_AlterReplicaLogDirTopic_1(buf: Buffer, pos: int) -> tuple[AlterRepli
     o.name, pos = read_compact_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('Partitions')
     else:
@@ -121,7 +121,7 @@ def _decode_AlterReplicaLogDir_1(buf: Buffer, pos: int) -> tuple[AlterReplicaLog
     o.path, pos = read_compact_string(buf, pos)
     if o.path is None:
         null_field('Path')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Topics')
     else:
@@ -140,7 +140,7 @@ def _decode_AlterReplicaLogDir_1(buf: Buffer, pos: int) -> tuple[AlterReplicaLog
 
 def _decode_AlterReplicaLogDirsRequest_1(buf: Buffer, pos: int) -> tuple[AlterReplicaLogDirsRequest, int]:
     o = AlterReplicaLogDirsRequest.__new__(AlterReplicaLogDirsRequest)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Dirs')
     else:

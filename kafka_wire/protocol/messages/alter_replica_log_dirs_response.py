@@ -66,7 +66,7 @@ def _decode_AlterReplicaLogDirTopicResult_0(buf: Buffer, pos: int) -> tuple[Alte
     o.topic_name, pos = read_string(buf, pos)
     if o.topic_name is None:
         null_field('TopicName')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Partitions')
     else:
@@ -83,7 +83,7 @@ def _decode_AlterReplicaLogDirsResponse_0(buf: Buffer, pos: int) -> tuple[AlterR
     o = AlterReplicaLogDirsResponse.__new__(AlterReplicaLogDirsResponse)
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Results')
     else:
@@ -112,7 +112,7 @@ def _decode_AlterReplicaLogDirTopicResult_1(buf: Buffer, pos: int) -> tuple[Alte
     o.topic_name, pos = read_compact_string(buf, pos)
     if o.topic_name is None:
         null_field('TopicName')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 7)
     if n < 0:
         null_field('Partitions')
     else:
@@ -133,7 +133,7 @@ def _decode_AlterReplicaLogDirsResponse_1(buf: Buffer, pos: int) -> tuple[AlterR
     o = AlterReplicaLogDirsResponse.__new__(AlterReplicaLogDirsResponse)
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Results')
     else:

@@ -93,7 +93,7 @@ def _decode_ScramCredentialUpsertion_0(buf: Buffer, pos: int) -> tuple[ScramCred
 
 def _decode_AlterUserScramCredentialsRequest_0(buf: Buffer, pos: int) -> tuple[AlterUserScramCredentialsRequest, int]:
     o = AlterUserScramCredentialsRequest.__new__(AlterUserScramCredentialsRequest)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Deletions')
     else:
@@ -103,7 +103,7 @@ def _decode_AlterUserScramCredentialsRequest_0(buf: Buffer, pos: int) -> tuple[A
             x, pos = _decode_ScramCredentialDeletion_0(buf, pos)
             append(x)
         o.deletions = items
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 9)
     if n < 0:
         null_field('Upsertions')
     else:

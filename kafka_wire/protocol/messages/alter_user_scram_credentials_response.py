@@ -66,7 +66,7 @@ def _decode_AlterUserScramCredentialsResponse_0(buf: Buffer, pos: int) -> tuple[
     o = AlterUserScramCredentialsResponse.__new__(AlterUserScramCredentialsResponse)
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 5)
     if n < 0:
         null_field('Results')
     else:

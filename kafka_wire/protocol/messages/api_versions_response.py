@@ -90,7 +90,7 @@ def _decode_ApiVersionsResponse_0(buf: Buffer, pos: int) -> tuple[ApiVersionsRes
     o.zk_migration_ready = False
     (o.error_code,) = _S0.unpack_from(buf, pos)
     pos += 2
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('ApiKeys')
     else:
@@ -111,7 +111,7 @@ def _decode_ApiVersionsResponse_1(buf: Buffer, pos: int) -> tuple[ApiVersionsRes
     o.zk_migration_ready = False
     (o.error_code,) = _S0.unpack_from(buf, pos)
     pos += 2
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('ApiKeys')
     else:
@@ -173,7 +173,7 @@ def _decode_ApiVersionsResponse_2(buf: Buffer, pos: int) -> tuple[ApiVersionsRes
     o.zk_migration_ready = False
     (o.error_code,) = _S0.unpack_from(buf, pos)
     pos += 2
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 7)
     if n < 0:
         null_field('ApiKeys')
     else:
@@ -191,7 +191,7 @@ def _decode_ApiVersionsResponse_2(buf: Buffer, pos: int) -> tuple[ApiVersionsRes
         size, pos = read_uvarint(buf, pos)
         end = pos + size
         if tag == 0:
-            n, pos = read_compact_array_len(buf, pos)
+            n, pos = read_compact_array_len(buf, pos, 6)
             if n < 0:
                 null_field('SupportedFeatures')
             else:
@@ -205,7 +205,7 @@ def _decode_ApiVersionsResponse_2(buf: Buffer, pos: int) -> tuple[ApiVersionsRes
             (o.finalized_features_epoch,) = _S4.unpack_from(buf, pos)
             pos += 8
         elif tag == 2:
-            n, pos = read_compact_array_len(buf, pos)
+            n, pos = read_compact_array_len(buf, pos, 6)
             if n < 0:
                 null_field('FinalizedFeatures')
             else:

@@ -48,7 +48,7 @@ def _decode_TopicPartition_0(buf: Buffer, pos: int) -> tuple[TopicPartition, int
     o.topic, pos = read_string(buf, pos)
     if o.topic is None:
         null_field('Topic')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 4)
     if n < 0:
         null_field('Partitions')
     else:
@@ -59,7 +59,7 @@ def _decode_TopicPartition_0(buf: Buffer, pos: int) -> tuple[TopicPartition, int
 
 def _decode_ConsumerProtocolAssignment_0(buf: Buffer, pos: int) -> tuple[ConsumerProtocolAssignment, int]:
     o = ConsumerProtocolAssignment.__new__(ConsumerProtocolAssignment)
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('AssignedPartitions')
     else:

@@ -52,7 +52,7 @@ def _decode_ConsumerProtocolSubscription_0(buf: Buffer, pos: int) -> tuple[Consu
     o.owned_partitions = []
     o.generation_id = -1
     o.rack_id = None
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 2)
     if n < 0:
         null_field('Topics')
     else:
@@ -73,7 +73,7 @@ def _decode_TopicPartition_0(buf: Buffer, pos: int) -> tuple[TopicPartition, int
     o.topic, pos = read_string(buf, pos)
     if o.topic is None:
         null_field('Topic')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 4)
     if n < 0:
         null_field('Partitions')
     else:
@@ -86,7 +86,7 @@ def _decode_ConsumerProtocolSubscription_1(buf: Buffer, pos: int) -> tuple[Consu
     o = ConsumerProtocolSubscription.__new__(ConsumerProtocolSubscription)
     o.generation_id = -1
     o.rack_id = None
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 2)
     if n < 0:
         null_field('Topics')
     else:
@@ -99,7 +99,7 @@ def _decode_ConsumerProtocolSubscription_1(buf: Buffer, pos: int) -> tuple[Consu
             append(x)
         o.topics = items
     o.user_data, pos = read_bytes(buf, pos)
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('OwnedPartitions')
     else:
@@ -115,7 +115,7 @@ def _decode_ConsumerProtocolSubscription_1(buf: Buffer, pos: int) -> tuple[Consu
 def _decode_ConsumerProtocolSubscription_2(buf: Buffer, pos: int) -> tuple[ConsumerProtocolSubscription, int]:
     o = ConsumerProtocolSubscription.__new__(ConsumerProtocolSubscription)
     o.rack_id = None
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 2)
     if n < 0:
         null_field('Topics')
     else:
@@ -128,7 +128,7 @@ def _decode_ConsumerProtocolSubscription_2(buf: Buffer, pos: int) -> tuple[Consu
             append(x)
         o.topics = items
     o.user_data, pos = read_bytes(buf, pos)
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('OwnedPartitions')
     else:
@@ -145,7 +145,7 @@ def _decode_ConsumerProtocolSubscription_2(buf: Buffer, pos: int) -> tuple[Consu
 
 def _decode_ConsumerProtocolSubscription_3(buf: Buffer, pos: int) -> tuple[ConsumerProtocolSubscription, int]:
     o = ConsumerProtocolSubscription.__new__(ConsumerProtocolSubscription)
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 2)
     if n < 0:
         null_field('Topics')
     else:
@@ -158,7 +158,7 @@ def _decode_ConsumerProtocolSubscription_3(buf: Buffer, pos: int) -> tuple[Consu
             append(x)
         o.topics = items
     o.user_data, pos = read_bytes(buf, pos)
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('OwnedPartitions')
     else:

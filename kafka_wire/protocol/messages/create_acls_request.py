@@ -72,7 +72,7 @@ def _decode_AclCreation_0(buf: Buffer, pos: int) -> tuple[AclCreation, int]:
 
 def _decode_CreateAclsRequest_0(buf: Buffer, pos: int) -> tuple[CreateAclsRequest, int]:
     o = CreateAclsRequest.__new__(CreateAclsRequest)
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 10)
     if n < 0:
         null_field('Creations')
     else:
@@ -111,7 +111,7 @@ def _decode_AclCreation_1(buf: Buffer, pos: int) -> tuple[AclCreation, int]:
 
 def _decode_CreateAclsRequest_1(buf: Buffer, pos: int) -> tuple[CreateAclsRequest, int]:
     o = CreateAclsRequest.__new__(CreateAclsRequest)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 8)
     if n < 0:
         null_field('Creations')
     else:

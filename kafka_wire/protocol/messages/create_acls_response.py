@@ -58,7 +58,7 @@ def _decode_CreateAclsResponse_0(buf: Buffer, pos: int) -> tuple[CreateAclsRespo
     o = CreateAclsResponse.__new__(CreateAclsResponse)
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 4)
     if n < 0:
         null_field('Results')
     else:
@@ -87,7 +87,7 @@ def _decode_CreateAclsResponse_1(buf: Buffer, pos: int) -> tuple[CreateAclsRespo
     o = CreateAclsResponse.__new__(CreateAclsResponse)
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('Results')
     else:

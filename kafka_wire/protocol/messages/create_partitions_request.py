@@ -57,7 +57,7 @@ class CreatePartitionsAssignment(Struct):
 
 def _decode_CreatePartitionsAssignment_0(buf: Buffer, pos: int) -> tuple[CreatePartitionsAssignment, int]:
     o = CreatePartitionsAssignment.__new__(CreatePartitionsAssignment)
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 4)
     if n < 0:
         null_field('BrokerIds')
     else:
@@ -73,7 +73,7 @@ def _decode_CreatePartitionsTopic_0(buf: Buffer, pos: int) -> tuple[CreatePartit
         null_field('Name')
     (o.count,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 4)
     if n < 0:
         o.assignments = None
     else:
@@ -88,7 +88,7 @@ def _decode_CreatePartitionsTopic_0(buf: Buffer, pos: int) -> tuple[CreatePartit
 
 def _decode_CreatePartitionsRequest_0(buf: Buffer, pos: int) -> tuple[CreatePartitionsRequest, int]:
     o = CreatePartitionsRequest.__new__(CreatePartitionsRequest)
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 10)
     if n < 0:
         null_field('Topics')
     else:
@@ -105,7 +105,7 @@ def _decode_CreatePartitionsRequest_0(buf: Buffer, pos: int) -> tuple[CreatePart
 
 def _decode_CreatePartitionsAssignment_1(buf: Buffer, pos: int) -> tuple[CreatePartitionsAssignment, int]:
     o = CreatePartitionsAssignment.__new__(CreatePartitionsAssignment)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('BrokerIds')
     else:
@@ -125,7 +125,7 @@ def _decode_CreatePartitionsTopic_1(buf: Buffer, pos: int) -> tuple[CreatePartit
         null_field('Name')
     (o.count,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 2)
     if n < 0:
         o.assignments = None
     else:
@@ -144,7 +144,7 @@ def _decode_CreatePartitionsTopic_1(buf: Buffer, pos: int) -> tuple[CreatePartit
 
 def _decode_CreatePartitionsRequest_1(buf: Buffer, pos: int) -> tuple[CreatePartitionsRequest, int]:
     o = CreatePartitionsRequest.__new__(CreatePartitionsRequest)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 7)
     if n < 0:
         null_field('Topics')
     else:

@@ -62,7 +62,7 @@ def _decode_CreatePartitionsResponse_0(buf: Buffer, pos: int) -> tuple[CreatePar
     o = CreatePartitionsResponse.__new__(CreatePartitionsResponse)
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Results')
     else:
@@ -94,7 +94,7 @@ def _decode_CreatePartitionsResponse_1(buf: Buffer, pos: int) -> tuple[CreatePar
     o = CreatePartitionsResponse.__new__(CreatePartitionsResponse)
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 5)
     if n < 0:
         null_field('Results')
     else:

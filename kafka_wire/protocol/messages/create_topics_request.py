@@ -71,7 +71,7 @@ def _decode_CreatableReplicaAssignment_0(buf: Buffer, pos: int) -> tuple[Creatab
     o = CreatableReplicaAssignment.__new__(CreatableReplicaAssignment)
     (o.partition_index,) = _S1.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 4)
     if n < 0:
         null_field('BrokerIds')
     else:
@@ -96,7 +96,7 @@ def _decode_CreatableTopic_0(buf: Buffer, pos: int) -> tuple[CreatableTopic, int
         null_field('Name')
     (o.num_partitions, o.replication_factor,) = _S0.unpack_from(buf, pos)
     pos += 6
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 8)
     if n < 0:
         null_field('Assignments')
     else:
@@ -106,7 +106,7 @@ def _decode_CreatableTopic_0(buf: Buffer, pos: int) -> tuple[CreatableTopic, int
             x, pos = _decode_CreatableReplicaAssignment_0(buf, pos)
             append(x)
         o.assignments = items
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 4)
     if n < 0:
         null_field('Configs')
     else:
@@ -121,7 +121,7 @@ def _decode_CreatableTopic_0(buf: Buffer, pos: int) -> tuple[CreatableTopic, int
 
 def _decode_CreateTopicsRequest_0(buf: Buffer, pos: int) -> tuple[CreateTopicsRequest, int]:
     o = CreateTopicsRequest.__new__(CreateTopicsRequest)
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 16)
     if n < 0:
         null_field('Topics')
     else:
@@ -140,7 +140,7 @@ def _decode_CreatableReplicaAssignment_1(buf: Buffer, pos: int) -> tuple[Creatab
     o = CreatableReplicaAssignment.__new__(CreatableReplicaAssignment)
     (o.partition_index,) = _S1.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('BrokerIds')
     else:
@@ -173,7 +173,7 @@ def _decode_CreatableTopic_1(buf: Buffer, pos: int) -> tuple[CreatableTopic, int
         null_field('Name')
     (o.num_partitions, o.replication_factor,) = _S0.unpack_from(buf, pos)
     pos += 6
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 6)
     if n < 0:
         null_field('Assignments')
     else:
@@ -183,7 +183,7 @@ def _decode_CreatableTopic_1(buf: Buffer, pos: int) -> tuple[CreatableTopic, int
             x, pos = _decode_CreatableReplicaAssignment_1(buf, pos)
             append(x)
         o.assignments = items
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Configs')
     else:
@@ -202,7 +202,7 @@ def _decode_CreatableTopic_1(buf: Buffer, pos: int) -> tuple[CreatableTopic, int
 
 def _decode_CreateTopicsRequest_1(buf: Buffer, pos: int) -> tuple[CreateTopicsRequest, int]:
     o = CreateTopicsRequest.__new__(CreateTopicsRequest)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 10)
     if n < 0:
         null_field('Topics')
     else:

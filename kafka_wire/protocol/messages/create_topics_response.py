@@ -86,7 +86,7 @@ def _decode_CreateTopicsResponse_0(buf: Buffer, pos: int) -> tuple[CreateTopicsR
     o = CreateTopicsResponse.__new__(CreateTopicsResponse)
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Topics')
     else:
@@ -126,7 +126,7 @@ def _decode_CreatableTopicResult_1(buf: Buffer, pos: int) -> tuple[CreatableTopi
     o.error_message, pos = read_compact_string(buf, pos)
     (o.num_partitions, o.replication_factor,) = _S2.unpack_from(buf, pos)
     pos += 6
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 6)
     if n < 0:
         o.configs = None
     else:
@@ -152,7 +152,7 @@ def _decode_CreateTopicsResponse_1(buf: Buffer, pos: int) -> tuple[CreateTopicsR
     o = CreateTopicsResponse.__new__(CreateTopicsResponse)
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 12)
     if n < 0:
         null_field('Topics')
     else:
@@ -180,7 +180,7 @@ def _decode_CreatableTopicResult_2(buf: Buffer, pos: int) -> tuple[CreatableTopi
     o.error_message, pos = read_compact_string(buf, pos)
     (o.num_partitions, o.replication_factor,) = _S2.unpack_from(buf, pos)
     pos += 6
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 6)
     if n < 0:
         o.configs = None
     else:
@@ -206,7 +206,7 @@ def _decode_CreateTopicsResponse_2(buf: Buffer, pos: int) -> tuple[CreateTopicsR
     o = CreateTopicsResponse.__new__(CreateTopicsResponse)
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 28)
     if n < 0:
         null_field('Topics')
     else:

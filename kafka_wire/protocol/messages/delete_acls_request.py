@@ -66,7 +66,7 @@ def _decode_DeleteAclsFilter_0(buf: Buffer, pos: int) -> tuple[DeleteAclsFilter,
 
 def _decode_DeleteAclsRequest_0(buf: Buffer, pos: int) -> tuple[DeleteAclsRequest, int]:
     o = DeleteAclsRequest.__new__(DeleteAclsRequest)
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 10)
     if n < 0:
         null_field('Filters')
     else:
@@ -99,7 +99,7 @@ def _decode_DeleteAclsFilter_1(buf: Buffer, pos: int) -> tuple[DeleteAclsFilter,
 
 def _decode_DeleteAclsRequest_1(buf: Buffer, pos: int) -> tuple[DeleteAclsRequest, int]:
     o = DeleteAclsRequest.__new__(DeleteAclsRequest)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 8)
     if n < 0:
         null_field('Filters')
     else:

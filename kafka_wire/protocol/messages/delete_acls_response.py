@@ -92,7 +92,7 @@ def _decode_DeleteAclsFilterResult_0(buf: Buffer, pos: int) -> tuple[DeleteAclsF
     (o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 2
     o.error_message, pos = read_string(buf, pos)
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 14)
     if n < 0:
         null_field('MatchingAcls')
     else:
@@ -109,7 +109,7 @@ def _decode_DeleteAclsResponse_0(buf: Buffer, pos: int) -> tuple[DeleteAclsRespo
     o = DeleteAclsResponse.__new__(DeleteAclsResponse)
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 8)
     if n < 0:
         null_field('FilterResults')
     else:
@@ -154,7 +154,7 @@ def _decode_DeleteAclsFilterResult_1(buf: Buffer, pos: int) -> tuple[DeleteAclsF
     (o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 2
     o.error_message, pos = read_compact_string(buf, pos)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 11)
     if n < 0:
         null_field('MatchingAcls')
     else:
@@ -175,7 +175,7 @@ def _decode_DeleteAclsResponse_1(buf: Buffer, pos: int) -> tuple[DeleteAclsRespo
     o = DeleteAclsResponse.__new__(DeleteAclsResponse)
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 5)
     if n < 0:
         null_field('FilterResults')
     else:

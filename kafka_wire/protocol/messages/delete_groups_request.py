@@ -37,7 +37,7 @@ class DeleteGroupsRequest(Struct):
 
 def _decode_DeleteGroupsRequest_0(buf: Buffer, pos: int) -> tuple[DeleteGroupsRequest, int]:
     o = DeleteGroupsRequest.__new__(DeleteGroupsRequest)
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 2)
     if n < 0:
         null_field('GroupsNames')
     else:

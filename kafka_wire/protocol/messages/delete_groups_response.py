@@ -60,7 +60,7 @@ def _decode_DeleteGroupsResponse_0(buf: Buffer, pos: int) -> tuple[DeleteGroupsR
     o = DeleteGroupsResponse.__new__(DeleteGroupsResponse)
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 4)
     if n < 0:
         null_field('Results')
     else:
@@ -91,7 +91,7 @@ def _decode_DeleteGroupsResponse_1(buf: Buffer, pos: int) -> tuple[DeleteGroupsR
     o = DeleteGroupsResponse.__new__(DeleteGroupsResponse)
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('Results')
     else:

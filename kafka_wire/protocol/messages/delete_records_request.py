@@ -66,7 +66,7 @@ def _decode_DeleteRecordsTopic_0(buf: Buffer, pos: int) -> tuple[DeleteRecordsTo
     o.name, pos = read_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 12)
     if n < 0:
         null_field('Partitions')
     else:
@@ -81,7 +81,7 @@ def _decode_DeleteRecordsTopic_0(buf: Buffer, pos: int) -> tuple[DeleteRecordsTo
 
 def _decode_DeleteRecordsRequest_0(buf: Buffer, pos: int) -> tuple[DeleteRecordsRequest, int]:
     o = DeleteRecordsRequest.__new__(DeleteRecordsRequest)
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Topics')
     else:
@@ -112,7 +112,7 @@ def _decode_DeleteRecordsTopic_1(buf: Buffer, pos: int) -> tuple[DeleteRecordsTo
     o.name, pos = read_compact_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 13)
     if n < 0:
         null_field('Partitions')
     else:
@@ -131,7 +131,7 @@ def _decode_DeleteRecordsTopic_1(buf: Buffer, pos: int) -> tuple[DeleteRecordsTo
 
 def _decode_DeleteRecordsRequest_1(buf: Buffer, pos: int) -> tuple[DeleteRecordsRequest, int]:
     o = DeleteRecordsRequest.__new__(DeleteRecordsRequest)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Topics')
     else:

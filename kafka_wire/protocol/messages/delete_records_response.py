@@ -67,7 +67,7 @@ def _decode_DeleteRecordsTopicResult_0(buf: Buffer, pos: int) -> tuple[DeleteRec
     o.name, pos = read_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 14)
     if n < 0:
         null_field('Partitions')
     else:
@@ -84,7 +84,7 @@ def _decode_DeleteRecordsResponse_0(buf: Buffer, pos: int) -> tuple[DeleteRecord
     o = DeleteRecordsResponse.__new__(DeleteRecordsResponse)
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Topics')
     else:
@@ -113,7 +113,7 @@ def _decode_DeleteRecordsTopicResult_1(buf: Buffer, pos: int) -> tuple[DeleteRec
     o.name, pos = read_compact_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 15)
     if n < 0:
         null_field('Partitions')
     else:
@@ -134,7 +134,7 @@ def _decode_DeleteRecordsResponse_1(buf: Buffer, pos: int) -> tuple[DeleteRecord
     o = DeleteRecordsResponse.__new__(DeleteRecordsResponse)
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Topics')
     else:

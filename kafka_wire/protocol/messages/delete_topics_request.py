@@ -50,7 +50,7 @@ class DeleteTopicState(Struct):
 def _decode_DeleteTopicsRequest_0(buf: Buffer, pos: int) -> tuple[DeleteTopicsRequest, int]:
     o = DeleteTopicsRequest.__new__(DeleteTopicsRequest)
     o.topics = []
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 2)
     if n < 0:
         null_field('TopicNames')
     else:
@@ -106,7 +106,7 @@ def _decode_DeleteTopicState_0(buf: Buffer, pos: int) -> tuple[DeleteTopicState,
 def _decode_DeleteTopicsRequest_2(buf: Buffer, pos: int) -> tuple[DeleteTopicsRequest, int]:
     o = DeleteTopicsRequest.__new__(DeleteTopicsRequest)
     o.topic_names = []
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 18)
     if n < 0:
         null_field('Topics')
     else:

@@ -65,7 +65,7 @@ def _decode_DeleteTopicsResponse_0(buf: Buffer, pos: int) -> tuple[DeleteTopicsR
     o = DeleteTopicsResponse.__new__(DeleteTopicsResponse)
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 4)
     if n < 0:
         null_field('Responses')
     else:
@@ -98,7 +98,7 @@ def _decode_DeleteTopicsResponse_1(buf: Buffer, pos: int) -> tuple[DeleteTopicsR
     o = DeleteTopicsResponse.__new__(DeleteTopicsResponse)
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('Responses')
     else:
@@ -135,7 +135,7 @@ def _decode_DeleteTopicsResponse_2(buf: Buffer, pos: int) -> tuple[DeleteTopicsR
     o = DeleteTopicsResponse.__new__(DeleteTopicsResponse)
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 5)
     if n < 0:
         null_field('Responses')
     else:
@@ -169,7 +169,7 @@ def _decode_DeleteTopicsResponse_3(buf: Buffer, pos: int) -> tuple[DeleteTopicsR
     o = DeleteTopicsResponse.__new__(DeleteTopicsResponse)
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 21)
     if n < 0:
         null_field('Responses')
     else:

@@ -83,7 +83,7 @@ def _decode_DescribeAclsResource_0(buf: Buffer, pos: int) -> tuple[DescribeAclsR
         null_field('ResourceName')
     (o.pattern_type,) = _S1.unpack_from(buf, pos)
     pos += 1
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Acls')
     else:
@@ -101,7 +101,7 @@ def _decode_DescribeAclsResponse_0(buf: Buffer, pos: int) -> tuple[DescribeAclsR
     (o.throttle_time_ms, o.error_code,) = _S0.unpack_from(buf, pos)
     pos += 6
     o.error_message, pos = read_string(buf, pos)
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 8)
     if n < 0:
         null_field('Resources')
     else:
@@ -140,7 +140,7 @@ def _decode_DescribeAclsResource_1(buf: Buffer, pos: int) -> tuple[DescribeAclsR
         null_field('ResourceName')
     (o.pattern_type,) = _S1.unpack_from(buf, pos)
     pos += 1
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 5)
     if n < 0:
         null_field('Acls')
     else:
@@ -162,7 +162,7 @@ def _decode_DescribeAclsResponse_1(buf: Buffer, pos: int) -> tuple[DescribeAclsR
     (o.throttle_time_ms, o.error_code,) = _S0.unpack_from(buf, pos)
     pos += 6
     o.error_message, pos = read_compact_string(buf, pos)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 5)
     if n < 0:
         null_field('Resources')
     else:

@@ -60,7 +60,7 @@ def _decode_ComponentData_0(buf: Buffer, pos: int) -> tuple[ComponentData, int]:
 
 def _decode_DescribeClientQuotasRequest_0(buf: Buffer, pos: int) -> tuple[DescribeClientQuotasRequest, int]:
     o = DescribeClientQuotasRequest.__new__(DescribeClientQuotasRequest)
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 5)
     if n < 0:
         null_field('Components')
     else:
@@ -92,7 +92,7 @@ def _decode_ComponentData_1(buf: Buffer, pos: int) -> tuple[ComponentData, int]:
 
 def _decode_DescribeClientQuotasRequest_1(buf: Buffer, pos: int) -> tuple[DescribeClientQuotasRequest, int]:
     o = DescribeClientQuotasRequest.__new__(DescribeClientQuotasRequest)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('Components')
     else:

@@ -85,7 +85,7 @@ def _decode_ValueData_0(buf: Buffer, pos: int) -> tuple[ValueData, int]:
 
 def _decode_EntryData_0(buf: Buffer, pos: int) -> tuple[EntryData, int]:
     o = EntryData.__new__(EntryData)
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 4)
     if n < 0:
         null_field('Entity')
     else:
@@ -95,7 +95,7 @@ def _decode_EntryData_0(buf: Buffer, pos: int) -> tuple[EntryData, int]:
             x, pos = _decode_EntityData_0(buf, pos)
             append(x)
         o.entity = items
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 10)
     if n < 0:
         null_field('Values')
     else:
@@ -113,7 +113,7 @@ def _decode_DescribeClientQuotasResponse_0(buf: Buffer, pos: int) -> tuple[Descr
     (o.throttle_time_ms, o.error_code,) = _S0.unpack_from(buf, pos)
     pos += 6
     o.error_message, pos = read_string(buf, pos)
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 8)
     if n < 0:
         o.entries = None
     else:
@@ -155,7 +155,7 @@ def _decode_ValueData_1(buf: Buffer, pos: int) -> tuple[ValueData, int]:
 
 def _decode_EntryData_1(buf: Buffer, pos: int) -> tuple[EntryData, int]:
     o = EntryData.__new__(EntryData)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Entity')
     else:
@@ -165,7 +165,7 @@ def _decode_EntryData_1(buf: Buffer, pos: int) -> tuple[EntryData, int]:
             x, pos = _decode_EntityData_1(buf, pos)
             append(x)
         o.entity = items
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 10)
     if n < 0:
         null_field('Values')
     else:
@@ -187,7 +187,7 @@ def _decode_DescribeClientQuotasResponse_1(buf: Buffer, pos: int) -> tuple[Descr
     (o.throttle_time_ms, o.error_code,) = _S0.unpack_from(buf, pos)
     pos += 6
     o.error_message, pos = read_compact_string(buf, pos)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         o.entries = None
     else:

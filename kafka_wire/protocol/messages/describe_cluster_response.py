@@ -86,7 +86,7 @@ def _decode_DescribeClusterResponse_0(buf: Buffer, pos: int) -> tuple[DescribeCl
         null_field('ClusterId')
     (o.controller_id,) = _S1.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 11)
     if n < 0:
         null_field('Brokers')
     else:
@@ -117,7 +117,7 @@ def _decode_DescribeClusterResponse_1(buf: Buffer, pos: int) -> tuple[DescribeCl
         null_field('ClusterId')
     (o.controller_id,) = _S1.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 11)
     if n < 0:
         null_field('Brokers')
     else:
@@ -167,7 +167,7 @@ def _decode_DescribeClusterResponse_2(buf: Buffer, pos: int) -> tuple[DescribeCl
         null_field('ClusterId')
     (o.controller_id,) = _S1.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 12)
     if n < 0:
         null_field('Brokers')
     else:

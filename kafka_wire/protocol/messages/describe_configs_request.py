@@ -56,7 +56,7 @@ def _decode_DescribeConfigsResource_0(buf: Buffer, pos: int) -> tuple[DescribeCo
     o.resource_name, pos = read_string(buf, pos)
     if o.resource_name is None:
         null_field('ResourceName')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 2)
     if n < 0:
         o.configuration_keys = None
     else:
@@ -74,7 +74,7 @@ def _decode_DescribeConfigsResource_0(buf: Buffer, pos: int) -> tuple[DescribeCo
 def _decode_DescribeConfigsRequest_0(buf: Buffer, pos: int) -> tuple[DescribeConfigsRequest, int]:
     o = DescribeConfigsRequest.__new__(DescribeConfigsRequest)
     o.include_documentation = False
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 7)
     if n < 0:
         null_field('Resources')
     else:
@@ -91,7 +91,7 @@ def _decode_DescribeConfigsRequest_0(buf: Buffer, pos: int) -> tuple[DescribeCon
 
 def _decode_DescribeConfigsRequest_1(buf: Buffer, pos: int) -> tuple[DescribeConfigsRequest, int]:
     o = DescribeConfigsRequest.__new__(DescribeConfigsRequest)
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 7)
     if n < 0:
         null_field('Resources')
     else:
@@ -134,7 +134,7 @@ def _decode_DescribeConfigsResource_1(buf: Buffer, pos: int) -> tuple[DescribeCo
 
 def _decode_DescribeConfigsRequest_2(buf: Buffer, pos: int) -> tuple[DescribeConfigsRequest, int]:
     o = DescribeConfigsRequest.__new__(DescribeConfigsRequest)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('Resources')
     else:

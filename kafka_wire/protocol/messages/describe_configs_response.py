@@ -97,7 +97,7 @@ def _decode_DescribeConfigsResourceResult_0(buf: Buffer, pos: int) -> tuple[Desc
     o.value, pos = read_string(buf, pos)
     (o.read_only, o.config_source, o.is_sensitive,) = _S3.unpack_from(buf, pos)
     pos += 3
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 5)
     if n < 0:
         null_field('Synonyms')
     else:
@@ -120,7 +120,7 @@ def _decode_DescribeConfigsResult_0(buf: Buffer, pos: int) -> tuple[DescribeConf
     o.resource_name, pos = read_string(buf, pos)
     if o.resource_name is None:
         null_field('ResourceName')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 11)
     if n < 0:
         null_field('Configs')
     else:
@@ -137,7 +137,7 @@ def _decode_DescribeConfigsResponse_0(buf: Buffer, pos: int) -> tuple[DescribeCo
     o = DescribeConfigsResponse.__new__(DescribeConfigsResponse)
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 11)
     if n < 0:
         null_field('Results')
     else:
@@ -159,7 +159,7 @@ def _decode_DescribeConfigsResourceResult_1(buf: Buffer, pos: int) -> tuple[Desc
     o.value, pos = read_string(buf, pos)
     (o.read_only, o.config_source, o.is_sensitive,) = _S3.unpack_from(buf, pos)
     pos += 3
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 5)
     if n < 0:
         null_field('Synonyms')
     else:
@@ -185,7 +185,7 @@ def _decode_DescribeConfigsResult_1(buf: Buffer, pos: int) -> tuple[DescribeConf
     o.resource_name, pos = read_string(buf, pos)
     if o.resource_name is None:
         null_field('ResourceName')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 14)
     if n < 0:
         null_field('Configs')
     else:
@@ -202,7 +202,7 @@ def _decode_DescribeConfigsResponse_1(buf: Buffer, pos: int) -> tuple[DescribeCo
     o = DescribeConfigsResponse.__new__(DescribeConfigsResponse)
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 11)
     if n < 0:
         null_field('Results')
     else:
@@ -239,7 +239,7 @@ def _decode_DescribeConfigsResourceResult_2(buf: Buffer, pos: int) -> tuple[Desc
     o.value, pos = read_compact_string(buf, pos)
     (o.read_only, o.config_source, o.is_sensitive,) = _S3.unpack_from(buf, pos)
     pos += 3
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('Synonyms')
     else:
@@ -269,7 +269,7 @@ def _decode_DescribeConfigsResult_2(buf: Buffer, pos: int) -> tuple[DescribeConf
     o.resource_name, pos = read_compact_string(buf, pos)
     if o.resource_name is None:
         null_field('ResourceName')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 9)
     if n < 0:
         null_field('Configs')
     else:
@@ -290,7 +290,7 @@ def _decode_DescribeConfigsResponse_2(buf: Buffer, pos: int) -> tuple[DescribeCo
     o = DescribeConfigsResponse.__new__(DescribeConfigsResponse)
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 7)
     if n < 0:
         null_field('Results')
     else:

@@ -40,7 +40,7 @@ class DescribeGroupsRequest(Struct):
 def _decode_DescribeGroupsRequest_0(buf: Buffer, pos: int) -> tuple[DescribeGroupsRequest, int]:
     o = DescribeGroupsRequest.__new__(DescribeGroupsRequest)
     o.include_authorized_operations = False
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 2)
     if n < 0:
         null_field('Groups')
     else:
@@ -57,7 +57,7 @@ def _decode_DescribeGroupsRequest_0(buf: Buffer, pos: int) -> tuple[DescribeGrou
 
 def _decode_DescribeGroupsRequest_1(buf: Buffer, pos: int) -> tuple[DescribeGroupsRequest, int]:
     o = DescribeGroupsRequest.__new__(DescribeGroupsRequest)
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 2)
     if n < 0:
         null_field('Groups')
     else:

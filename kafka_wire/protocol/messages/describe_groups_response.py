@@ -103,7 +103,7 @@ def _decode_DescribedGroup_0(buf: Buffer, pos: int) -> tuple[DescribedGroup, int
     o.protocol_data, pos = read_string(buf, pos)
     if o.protocol_data is None:
         null_field('ProtocolData')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 14)
     if n < 0:
         null_field('Members')
     else:
@@ -119,7 +119,7 @@ def _decode_DescribedGroup_0(buf: Buffer, pos: int) -> tuple[DescribedGroup, int
 def _decode_DescribeGroupsResponse_0(buf: Buffer, pos: int) -> tuple[DescribeGroupsResponse, int]:
     o = DescribeGroupsResponse.__new__(DescribeGroupsResponse)
     o.throttle_time_ms = 0
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 14)
     if n < 0:
         null_field('Groups')
     else:
@@ -136,7 +136,7 @@ def _decode_DescribeGroupsResponse_1(buf: Buffer, pos: int) -> tuple[DescribeGro
     o = DescribeGroupsResponse.__new__(DescribeGroupsResponse)
     (o.throttle_time_ms,) = _S1.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 14)
     if n < 0:
         null_field('Groups')
     else:
@@ -166,7 +166,7 @@ def _decode_DescribedGroup_1(buf: Buffer, pos: int) -> tuple[DescribedGroup, int
     o.protocol_data, pos = read_string(buf, pos)
     if o.protocol_data is None:
         null_field('ProtocolData')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 14)
     if n < 0:
         null_field('Members')
     else:
@@ -185,7 +185,7 @@ def _decode_DescribeGroupsResponse_2(buf: Buffer, pos: int) -> tuple[DescribeGro
     o = DescribeGroupsResponse.__new__(DescribeGroupsResponse)
     (o.throttle_time_ms,) = _S1.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 18)
     if n < 0:
         null_field('Groups')
     else:
@@ -236,7 +236,7 @@ def _decode_DescribedGroup_2(buf: Buffer, pos: int) -> tuple[DescribedGroup, int
     o.protocol_data, pos = read_string(buf, pos)
     if o.protocol_data is None:
         null_field('ProtocolData')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 16)
     if n < 0:
         null_field('Members')
     else:
@@ -255,7 +255,7 @@ def _decode_DescribeGroupsResponse_3(buf: Buffer, pos: int) -> tuple[DescribeGro
     o = DescribeGroupsResponse.__new__(DescribeGroupsResponse)
     (o.throttle_time_ms,) = _S1.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 18)
     if n < 0:
         null_field('Groups')
     else:
@@ -310,7 +310,7 @@ def _decode_DescribedGroup_3(buf: Buffer, pos: int) -> tuple[DescribedGroup, int
     o.protocol_data, pos = read_compact_string(buf, pos)
     if o.protocol_data is None:
         null_field('ProtocolData')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 7)
     if n < 0:
         null_field('Members')
     else:
@@ -333,7 +333,7 @@ def _decode_DescribeGroupsResponse_4(buf: Buffer, pos: int) -> tuple[DescribeGro
     o = DescribeGroupsResponse.__new__(DescribeGroupsResponse)
     (o.throttle_time_ms,) = _S1.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 12)
     if n < 0:
         null_field('Groups')
     else:
@@ -367,7 +367,7 @@ def _decode_DescribedGroup_4(buf: Buffer, pos: int) -> tuple[DescribedGroup, int
     o.protocol_data, pos = read_compact_string(buf, pos)
     if o.protocol_data is None:
         null_field('ProtocolData')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 7)
     if n < 0:
         null_field('Members')
     else:
@@ -390,7 +390,7 @@ def _decode_DescribeGroupsResponse_5(buf: Buffer, pos: int) -> tuple[DescribeGro
     o = DescribeGroupsResponse.__new__(DescribeGroupsResponse)
     (o.throttle_time_ms,) = _S1.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 13)
     if n < 0:
         null_field('Groups')
     else:

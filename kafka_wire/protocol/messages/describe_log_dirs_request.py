@@ -48,7 +48,7 @@ def _decode_DescribableLogDirTopic_0(buf: Buffer, pos: int) -> tuple[Describable
     o.topic, pos = read_string(buf, pos)
     if o.topic is None:
         null_field('Topic')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 4)
     if n < 0:
         null_field('Partitions')
     else:
@@ -59,7 +59,7 @@ def _decode_DescribableLogDirTopic_0(buf: Buffer, pos: int) -> tuple[Describable
 
 def _decode_DescribeLogDirsRequest_0(buf: Buffer, pos: int) -> tuple[DescribeLogDirsRequest, int]:
     o = DescribeLogDirsRequest.__new__(DescribeLogDirsRequest)
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         o.topics = None
     else:
@@ -77,7 +77,7 @@ def _decode_DescribableLogDirTopic_1(buf: Buffer, pos: int) -> tuple[Describable
     o.topic, pos = read_compact_string(buf, pos)
     if o.topic is None:
         null_field('Topic')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('Partitions')
     else:
@@ -92,7 +92,7 @@ def _decode_DescribableLogDirTopic_1(buf: Buffer, pos: int) -> tuple[Describable
 
 def _decode_DescribeLogDirsRequest_1(buf: Buffer, pos: int) -> tuple[DescribeLogDirsRequest, int]:
     o = DescribeLogDirsRequest.__new__(DescribeLogDirsRequest)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         o.topics = None
     else:

@@ -85,7 +85,7 @@ def _decode_DescribeLogDirsTopic_0(buf: Buffer, pos: int) -> tuple[DescribeLogDi
     o.name, pos = read_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 21)
     if n < 0:
         null_field('Partitions')
     else:
@@ -108,7 +108,7 @@ def _decode_DescribeLogDirsResult_0(buf: Buffer, pos: int) -> tuple[DescribeLogD
     o.log_dir, pos = read_string(buf, pos)
     if o.log_dir is None:
         null_field('LogDir')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Topics')
     else:
@@ -126,7 +126,7 @@ def _decode_DescribeLogDirsResponse_0(buf: Buffer, pos: int) -> tuple[DescribeLo
     o.error_code = 0
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 8)
     if n < 0:
         null_field('Results')
     else:
@@ -155,7 +155,7 @@ def _decode_DescribeLogDirsTopic_1(buf: Buffer, pos: int) -> tuple[DescribeLogDi
     o.name, pos = read_compact_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 22)
     if n < 0:
         null_field('Partitions')
     else:
@@ -182,7 +182,7 @@ def _decode_DescribeLogDirsResult_1(buf: Buffer, pos: int) -> tuple[DescribeLogD
     o.log_dir, pos = read_compact_string(buf, pos)
     if o.log_dir is None:
         null_field('LogDir')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Topics')
     else:
@@ -204,7 +204,7 @@ def _decode_DescribeLogDirsResponse_1(buf: Buffer, pos: int) -> tuple[DescribeLo
     o.error_code = 0
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 5)
     if n < 0:
         null_field('Results')
     else:
@@ -225,7 +225,7 @@ def _decode_DescribeLogDirsResponse_2(buf: Buffer, pos: int) -> tuple[DescribeLo
     o = DescribeLogDirsResponse.__new__(DescribeLogDirsResponse)
     (o.throttle_time_ms, o.error_code,) = _S3.unpack_from(buf, pos)
     pos += 6
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 5)
     if n < 0:
         null_field('Results')
     else:
@@ -250,7 +250,7 @@ def _decode_DescribeLogDirsResult_2(buf: Buffer, pos: int) -> tuple[DescribeLogD
     o.log_dir, pos = read_compact_string(buf, pos)
     if o.log_dir is None:
         null_field('LogDir')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Topics')
     else:
@@ -273,7 +273,7 @@ def _decode_DescribeLogDirsResponse_3(buf: Buffer, pos: int) -> tuple[DescribeLo
     o = DescribeLogDirsResponse.__new__(DescribeLogDirsResponse)
     (o.throttle_time_ms, o.error_code,) = _S3.unpack_from(buf, pos)
     pos += 6
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 21)
     if n < 0:
         null_field('Results')
     else:
@@ -297,7 +297,7 @@ def _decode_DescribeLogDirsResult_3(buf: Buffer, pos: int) -> tuple[DescribeLogD
     o.log_dir, pos = read_compact_string(buf, pos)
     if o.log_dir is None:
         null_field('LogDir')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Topics')
     else:
@@ -320,7 +320,7 @@ def _decode_DescribeLogDirsResponse_4(buf: Buffer, pos: int) -> tuple[DescribeLo
     o = DescribeLogDirsResponse.__new__(DescribeLogDirsResponse)
     (o.throttle_time_ms, o.error_code,) = _S3.unpack_from(buf, pos)
     pos += 6
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 22)
     if n < 0:
         null_field('Results')
     else:

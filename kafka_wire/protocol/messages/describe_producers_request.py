@@ -48,7 +48,7 @@ def _decode_TopicRequest_0(buf: Buffer, pos: int) -> tuple[TopicRequest, int]:
     o.name, pos = read_compact_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('PartitionIndexes')
     else:
@@ -63,7 +63,7 @@ def _decode_TopicRequest_0(buf: Buffer, pos: int) -> tuple[TopicRequest, int]:
 
 def _decode_DescribeProducersRequest_0(buf: Buffer, pos: int) -> tuple[DescribeProducersRequest, int]:
     o = DescribeProducersRequest.__new__(DescribeProducersRequest)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Topics')
     else:

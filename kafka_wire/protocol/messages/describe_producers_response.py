@@ -85,7 +85,7 @@ def _decode_PartitionResponse_0(buf: Buffer, pos: int) -> tuple[PartitionRespons
     (o.partition_index, o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 6
     o.error_message, pos = read_compact_string(buf, pos)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 37)
     if n < 0:
         null_field('ActiveProducers')
     else:
@@ -107,7 +107,7 @@ def _decode_TopicResponse_0(buf: Buffer, pos: int) -> tuple[TopicResponse, int]:
     o.name, pos = read_compact_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 9)
     if n < 0:
         null_field('Partitions')
     else:
@@ -128,7 +128,7 @@ def _decode_DescribeProducersResponse_0(buf: Buffer, pos: int) -> tuple[Describe
     o = DescribeProducersResponse.__new__(DescribeProducersResponse)
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Topics')
     else:

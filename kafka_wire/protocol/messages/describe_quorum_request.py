@@ -67,7 +67,7 @@ def _decode_TopicData_0(buf: Buffer, pos: int) -> tuple[TopicData, int]:
     o.topic_name, pos = read_compact_string(buf, pos)
     if o.topic_name is None:
         null_field('TopicName')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 5)
     if n < 0:
         null_field('Partitions')
     else:
@@ -86,7 +86,7 @@ def _decode_TopicData_0(buf: Buffer, pos: int) -> tuple[TopicData, int]:
 
 def _decode_DescribeQuorumRequest_0(buf: Buffer, pos: int) -> tuple[DescribeQuorumRequest, int]:
     o = DescribeQuorumRequest.__new__(DescribeQuorumRequest)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Topics')
     else:

@@ -116,7 +116,7 @@ def _decode_PartitionData_0(buf: Buffer, pos: int) -> tuple[PartitionData, int]:
     o.error_message = ''
     (o.partition_index, o.error_code, o.leader_id, o.leader_epoch, o.high_watermark,) = _S1.unpack_from(buf, pos)
     pos += 22
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 13)
     if n < 0:
         null_field('CurrentVoters')
     else:
@@ -126,7 +126,7 @@ def _decode_PartitionData_0(buf: Buffer, pos: int) -> tuple[PartitionData, int]:
             x, pos = _decode_ReplicaState_0(buf, pos)
             append(x)
         o.current_voters = items
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 13)
     if n < 0:
         null_field('Observers')
     else:
@@ -148,7 +148,7 @@ def _decode_TopicData_0(buf: Buffer, pos: int) -> tuple[TopicData, int]:
     o.topic_name, pos = read_compact_string(buf, pos)
     if o.topic_name is None:
         null_field('TopicName')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 25)
     if n < 0:
         null_field('Partitions')
     else:
@@ -171,7 +171,7 @@ def _decode_DescribeQuorumResponse_0(buf: Buffer, pos: int) -> tuple[DescribeQuo
     o.nodes = []
     (o.error_code,) = _S0.unpack_from(buf, pos)
     pos += 2
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Topics')
     else:
@@ -205,7 +205,7 @@ def _decode_PartitionData_1(buf: Buffer, pos: int) -> tuple[PartitionData, int]:
     o.error_message = ''
     (o.partition_index, o.error_code, o.leader_id, o.leader_epoch, o.high_watermark,) = _S1.unpack_from(buf, pos)
     pos += 22
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 29)
     if n < 0:
         null_field('CurrentVoters')
     else:
@@ -215,7 +215,7 @@ def _decode_PartitionData_1(buf: Buffer, pos: int) -> tuple[PartitionData, int]:
             x, pos = _decode_ReplicaState_1(buf, pos)
             append(x)
         o.current_voters = items
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 29)
     if n < 0:
         null_field('Observers')
     else:
@@ -237,7 +237,7 @@ def _decode_TopicData_1(buf: Buffer, pos: int) -> tuple[TopicData, int]:
     o.topic_name, pos = read_compact_string(buf, pos)
     if o.topic_name is None:
         null_field('TopicName')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 25)
     if n < 0:
         null_field('Partitions')
     else:
@@ -260,7 +260,7 @@ def _decode_DescribeQuorumResponse_1(buf: Buffer, pos: int) -> tuple[DescribeQuo
     o.nodes = []
     (o.error_code,) = _S0.unpack_from(buf, pos)
     pos += 2
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Topics')
     else:
@@ -295,7 +295,7 @@ def _decode_PartitionData_2(buf: Buffer, pos: int) -> tuple[PartitionData, int]:
     o.error_message, pos = read_compact_string(buf, pos)
     (o.leader_id, o.leader_epoch, o.high_watermark,) = _S5.unpack_from(buf, pos)
     pos += 16
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 45)
     if n < 0:
         null_field('CurrentVoters')
     else:
@@ -305,7 +305,7 @@ def _decode_PartitionData_2(buf: Buffer, pos: int) -> tuple[PartitionData, int]:
             x, pos = _decode_ReplicaState_2(buf, pos)
             append(x)
         o.current_voters = items
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 45)
     if n < 0:
         null_field('Observers')
     else:
@@ -327,7 +327,7 @@ def _decode_TopicData_2(buf: Buffer, pos: int) -> tuple[TopicData, int]:
     o.topic_name, pos = read_compact_string(buf, pos)
     if o.topic_name is None:
         null_field('TopicName')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 26)
     if n < 0:
         null_field('Partitions')
     else:
@@ -365,7 +365,7 @@ def _decode_Node_0(buf: Buffer, pos: int) -> tuple[Node, int]:
     o = Node.__new__(Node)
     (o.node_id,) = _S7.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 5)
     if n < 0:
         null_field('Listeners')
     else:
@@ -387,7 +387,7 @@ def _decode_DescribeQuorumResponse_2(buf: Buffer, pos: int) -> tuple[DescribeQuo
     (o.error_code,) = _S0.unpack_from(buf, pos)
     pos += 2
     o.error_message, pos = read_compact_string(buf, pos)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Topics')
     else:
@@ -397,7 +397,7 @@ def _decode_DescribeQuorumResponse_2(buf: Buffer, pos: int) -> tuple[DescribeQuo
             x, pos = _decode_TopicData_2(buf, pos)
             append(x)
         o.topics = items
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 6)
     if n < 0:
         null_field('Nodes')
     else:

@@ -82,7 +82,7 @@ def _decode_Cursor_0(buf: Buffer, pos: int) -> tuple[Cursor, int]:
 
 def _decode_DescribeTopicPartitionsRequest_0(buf: Buffer, pos: int) -> tuple[DescribeTopicPartitionsRequest, int]:
     o = DescribeTopicPartitionsRequest.__new__(DescribeTopicPartitionsRequest)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 2)
     if n < 0:
         null_field('Topics')
     else:

@@ -81,31 +81,31 @@ def _decode_DescribeTopicPartitionsResponsePartition_0(buf: Buffer, pos: int) ->
     o = DescribeTopicPartitionsResponsePartition.__new__(DescribeTopicPartitionsResponsePartition)
     (o.error_code, o.partition_index, o.leader_id, o.leader_epoch,) = _S3.unpack_from(buf, pos)
     pos += 14
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('ReplicaNodes')
     else:
         o.replica_nodes = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('IsrNodes')
     else:
         o.isr_nodes = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         o.eligible_leader_replicas = None
     else:
         o.eligible_leader_replicas = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         o.last_known_elr = None
     else:
         o.last_known_elr = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('OfflineReplicas')
     else:
@@ -125,7 +125,7 @@ def _decode_DescribeTopicPartitionsResponseTopic_0(buf: Buffer, pos: int) -> tup
     o.name, pos = read_compact_string(buf, pos)
     (o.topic_id, o.is_internal,) = _S2.unpack_from(buf, pos)
     pos += 17
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 20)
     if n < 0:
         null_field('Partitions')
     else:
@@ -162,7 +162,7 @@ def _decode_DescribeTopicPartitionsResponse_0(buf: Buffer, pos: int) -> tuple[De
     o = DescribeTopicPartitionsResponse.__new__(DescribeTopicPartitionsResponse)
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 26)
     if n < 0:
         null_field('Topics')
     else:

@@ -66,7 +66,7 @@ def _decode_TopicData_0(buf: Buffer, pos: int) -> tuple[TopicData, int]:
     o.topic, pos = read_compact_string(buf, pos)
     if o.topic is None:
         null_field('Topic')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('Partitions')
     else:
@@ -91,7 +91,7 @@ def _decode_TransactionState_0(buf: Buffer, pos: int) -> tuple[TransactionState,
         null_field('TransactionState')
     (o.transaction_timeout_ms, o.transaction_start_time_ms, o.producer_id, o.producer_epoch,) = _S2.unpack_from(buf, pos)
     pos += 22
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Topics')
     else:
@@ -112,7 +112,7 @@ def _decode_DescribeTransactionsResponse_0(buf: Buffer, pos: int) -> tuple[Descr
     o = DescribeTransactionsResponse.__new__(DescribeTransactionsResponse)
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 28)
     if n < 0:
         null_field('TransactionStates')
     else:

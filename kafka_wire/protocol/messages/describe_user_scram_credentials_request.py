@@ -56,7 +56,7 @@ def _decode_UserName_0(buf: Buffer, pos: int) -> tuple[UserName, int]:
 
 def _decode_DescribeUserScramCredentialsRequest_0(buf: Buffer, pos: int) -> tuple[DescribeUserScramCredentialsRequest, int]:
     o = DescribeUserScramCredentialsRequest.__new__(DescribeUserScramCredentialsRequest)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 2)
     if n < 0:
         o.users = None
     else:

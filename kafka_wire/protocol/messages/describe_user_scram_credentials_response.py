@@ -78,7 +78,7 @@ def _decode_DescribeUserScramCredentialsResult_0(buf: Buffer, pos: int) -> tuple
     (o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 2
     o.error_message, pos = read_compact_string(buf, pos)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 6)
     if n < 0:
         null_field('CredentialInfos')
     else:
@@ -100,7 +100,7 @@ def _decode_DescribeUserScramCredentialsResponse_0(buf: Buffer, pos: int) -> tup
     (o.throttle_time_ms, o.error_code,) = _S0.unpack_from(buf, pos)
     pos += 6
     o.error_message, pos = read_compact_string(buf, pos)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 6)
     if n < 0:
         null_field('Results')
     else:

@@ -52,7 +52,7 @@ def _decode_TopicPartitions_0(buf: Buffer, pos: int) -> tuple[TopicPartitions, i
     o.topic, pos = read_string(buf, pos)
     if o.topic is None:
         null_field('Topic')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 4)
     if n < 0:
         null_field('Partitions')
     else:
@@ -64,7 +64,7 @@ def _decode_TopicPartitions_0(buf: Buffer, pos: int) -> tuple[TopicPartitions, i
 def _decode_ElectLeadersRequest_0(buf: Buffer, pos: int) -> tuple[ElectLeadersRequest, int]:
     o = ElectLeadersRequest.__new__(ElectLeadersRequest)
     o.election_type = 0
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         o.topic_partitions = None
     else:
@@ -83,7 +83,7 @@ def _decode_ElectLeadersRequest_1(buf: Buffer, pos: int) -> tuple[ElectLeadersRe
     o = ElectLeadersRequest.__new__(ElectLeadersRequest)
     (o.election_type,) = _S1.unpack_from(buf, pos)
     pos += 1
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         o.topic_partitions = None
     else:
@@ -103,7 +103,7 @@ def _decode_TopicPartitions_1(buf: Buffer, pos: int) -> tuple[TopicPartitions, i
     o.topic, pos = read_compact_string(buf, pos)
     if o.topic is None:
         null_field('Topic')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('Partitions')
     else:
@@ -120,7 +120,7 @@ def _decode_ElectLeadersRequest_2(buf: Buffer, pos: int) -> tuple[ElectLeadersRe
     o = ElectLeadersRequest.__new__(ElectLeadersRequest)
     (o.election_type,) = _S1.unpack_from(buf, pos)
     pos += 1
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         o.topic_partitions = None
     else:

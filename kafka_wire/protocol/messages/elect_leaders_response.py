@@ -69,7 +69,7 @@ def _decode_ReplicaElectionResult_0(buf: Buffer, pos: int) -> tuple[ReplicaElect
     o.topic, pos = read_string(buf, pos)
     if o.topic is None:
         null_field('Topic')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 8)
     if n < 0:
         null_field('PartitionResult')
     else:
@@ -87,7 +87,7 @@ def _decode_ElectLeadersResponse_0(buf: Buffer, pos: int) -> tuple[ElectLeadersR
     o.error_code = 0
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('ReplicaElectionResults')
     else:
@@ -104,7 +104,7 @@ def _decode_ElectLeadersResponse_1(buf: Buffer, pos: int) -> tuple[ElectLeadersR
     o = ElectLeadersResponse.__new__(ElectLeadersResponse)
     (o.throttle_time_ms, o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 6
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('ReplicaElectionResults')
     else:
@@ -134,7 +134,7 @@ def _decode_ReplicaElectionResult_1(buf: Buffer, pos: int) -> tuple[ReplicaElect
     o.topic, pos = read_compact_string(buf, pos)
     if o.topic is None:
         null_field('Topic')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 8)
     if n < 0:
         null_field('PartitionResult')
     else:
@@ -155,7 +155,7 @@ def _decode_ElectLeadersResponse_2(buf: Buffer, pos: int) -> tuple[ElectLeadersR
     o = ElectLeadersResponse.__new__(ElectLeadersResponse)
     (o.throttle_time_ms, o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 6
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('ReplicaElectionResults')
     else:

@@ -114,7 +114,7 @@ def _decode_FetchTopic_0(buf: Buffer, pos: int) -> tuple[FetchTopic, int]:
     o.topic, pos = read_string(buf, pos)
     if o.topic is None:
         null_field('Topic')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 16)
     if n < 0:
         null_field('Partitions')
     else:
@@ -137,7 +137,7 @@ def _decode_FetchRequest_0(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
     o.rack_id = ''
     (o.replica_id, o.max_wait_ms, o.min_bytes, o.max_bytes, o.isolation_level,) = _S0.unpack_from(buf, pos)
     pos += 17
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Topics')
     else:
@@ -167,7 +167,7 @@ def _decode_FetchTopic_1(buf: Buffer, pos: int) -> tuple[FetchTopic, int]:
     o.topic, pos = read_string(buf, pos)
     if o.topic is None:
         null_field('Topic')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 24)
     if n < 0:
         null_field('Partitions')
     else:
@@ -190,7 +190,7 @@ def _decode_FetchRequest_1(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
     o.rack_id = ''
     (o.replica_id, o.max_wait_ms, o.min_bytes, o.max_bytes, o.isolation_level,) = _S0.unpack_from(buf, pos)
     pos += 17
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Topics')
     else:
@@ -209,7 +209,7 @@ def _decode_ForgottenTopic_0(buf: Buffer, pos: int) -> tuple[ForgottenTopic, int
     o.topic, pos = read_string(buf, pos)
     if o.topic is None:
         null_field('Topic')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 4)
     if n < 0:
         null_field('Partitions')
     else:
@@ -225,7 +225,7 @@ def _decode_FetchRequest_2(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
     o.rack_id = ''
     (o.replica_id, o.max_wait_ms, o.min_bytes, o.max_bytes, o.isolation_level, o.session_id, o.session_epoch,) = _S3.unpack_from(buf, pos)
     pos += 25
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Topics')
     else:
@@ -235,7 +235,7 @@ def _decode_FetchRequest_2(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
             x, pos = _decode_FetchTopic_1(buf, pos)
             append(x)
         o.topics = items
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('ForgottenTopicsData')
     else:
@@ -264,7 +264,7 @@ def _decode_FetchTopic_2(buf: Buffer, pos: int) -> tuple[FetchTopic, int]:
     o.topic, pos = read_string(buf, pos)
     if o.topic is None:
         null_field('Topic')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 28)
     if n < 0:
         null_field('Partitions')
     else:
@@ -284,7 +284,7 @@ def _decode_FetchRequest_3(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
     o.rack_id = ''
     (o.replica_id, o.max_wait_ms, o.min_bytes, o.max_bytes, o.isolation_level, o.session_id, o.session_epoch,) = _S3.unpack_from(buf, pos)
     pos += 25
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Topics')
     else:
@@ -294,7 +294,7 @@ def _decode_FetchRequest_3(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
             x, pos = _decode_FetchTopic_2(buf, pos)
             append(x)
         o.topics = items
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('ForgottenTopicsData')
     else:
@@ -313,7 +313,7 @@ def _decode_FetchRequest_4(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
     o.replica_state = ReplicaState()
     (o.replica_id, o.max_wait_ms, o.min_bytes, o.max_bytes, o.isolation_level, o.session_id, o.session_epoch,) = _S3.unpack_from(buf, pos)
     pos += 25
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Topics')
     else:
@@ -323,7 +323,7 @@ def _decode_FetchRequest_4(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
             x, pos = _decode_FetchTopic_2(buf, pos)
             append(x)
         o.topics = items
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('ForgottenTopicsData')
     else:
@@ -358,7 +358,7 @@ def _decode_FetchTopic_3(buf: Buffer, pos: int) -> tuple[FetchTopic, int]:
     o.topic, pos = read_compact_string(buf, pos)
     if o.topic is None:
         null_field('Topic')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 33)
     if n < 0:
         null_field('Partitions')
     else:
@@ -381,7 +381,7 @@ def _decode_ForgottenTopic_1(buf: Buffer, pos: int) -> tuple[ForgottenTopic, int
     o.topic, pos = read_compact_string(buf, pos)
     if o.topic is None:
         null_field('Topic')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('Partitions')
     else:
@@ -400,7 +400,7 @@ def _decode_FetchRequest_5(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
     o.replica_state = ReplicaState()
     (o.replica_id, o.max_wait_ms, o.min_bytes, o.max_bytes, o.isolation_level, o.session_id, o.session_epoch,) = _S3.unpack_from(buf, pos)
     pos += 25
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Topics')
     else:
@@ -410,7 +410,7 @@ def _decode_FetchRequest_5(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
             x, pos = _decode_FetchTopic_3(buf, pos)
             append(x)
         o.topics = items
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('ForgottenTopicsData')
     else:
@@ -439,7 +439,7 @@ def _decode_FetchTopic_4(buf: Buffer, pos: int) -> tuple[FetchTopic, int]:
     o.topic = ''
     (o.topic_id,) = _S6.unpack_from(buf, pos)
     pos += 16
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 33)
     if n < 0:
         null_field('Partitions')
     else:
@@ -461,7 +461,7 @@ def _decode_ForgottenTopic_2(buf: Buffer, pos: int) -> tuple[ForgottenTopic, int
     o.topic = ''
     (o.topic_id,) = _S6.unpack_from(buf, pos)
     pos += 16
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('Partitions')
     else:
@@ -480,7 +480,7 @@ def _decode_FetchRequest_6(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
     o.replica_state = ReplicaState()
     (o.replica_id, o.max_wait_ms, o.min_bytes, o.max_bytes, o.isolation_level, o.session_id, o.session_epoch,) = _S3.unpack_from(buf, pos)
     pos += 25
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 18)
     if n < 0:
         null_field('Topics')
     else:
@@ -490,7 +490,7 @@ def _decode_FetchRequest_6(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
             x, pos = _decode_FetchTopic_4(buf, pos)
             append(x)
         o.topics = items
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 18)
     if n < 0:
         null_field('ForgottenTopicsData')
     else:
@@ -532,7 +532,7 @@ def _decode_FetchRequest_7(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
     o.replica_state = ReplicaState()
     (o.max_wait_ms, o.min_bytes, o.max_bytes, o.isolation_level, o.session_id, o.session_epoch,) = _S7.unpack_from(buf, pos)
     pos += 21
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 18)
     if n < 0:
         null_field('Topics')
     else:
@@ -542,7 +542,7 @@ def _decode_FetchRequest_7(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
             x, pos = _decode_FetchTopic_4(buf, pos)
             append(x)
         o.topics = items
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 18)
     if n < 0:
         null_field('ForgottenTopicsData')
     else:
@@ -591,7 +591,7 @@ def _decode_FetchTopic_5(buf: Buffer, pos: int) -> tuple[FetchTopic, int]:
     o.topic = ''
     (o.topic_id,) = _S6.unpack_from(buf, pos)
     pos += 16
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 33)
     if n < 0:
         null_field('Partitions')
     else:
@@ -615,7 +615,7 @@ def _decode_FetchRequest_8(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
     o.replica_state = ReplicaState()
     (o.max_wait_ms, o.min_bytes, o.max_bytes, o.isolation_level, o.session_id, o.session_epoch,) = _S7.unpack_from(buf, pos)
     pos += 21
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 18)
     if n < 0:
         null_field('Topics')
     else:
@@ -625,7 +625,7 @@ def _decode_FetchRequest_8(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
             x, pos = _decode_FetchTopic_5(buf, pos)
             append(x)
         o.topics = items
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 18)
     if n < 0:
         null_field('ForgottenTopicsData')
     else:
@@ -677,7 +677,7 @@ def _decode_FetchTopic_6(buf: Buffer, pos: int) -> tuple[FetchTopic, int]:
     o.topic = ''
     (o.topic_id,) = _S6.unpack_from(buf, pos)
     pos += 16
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 33)
     if n < 0:
         null_field('Partitions')
     else:
@@ -701,7 +701,7 @@ def _decode_FetchRequest_9(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
     o.replica_state = ReplicaState()
     (o.max_wait_ms, o.min_bytes, o.max_bytes, o.isolation_level, o.session_id, o.session_epoch,) = _S7.unpack_from(buf, pos)
     pos += 21
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 18)
     if n < 0:
         null_field('Topics')
     else:
@@ -711,7 +711,7 @@ def _decode_FetchRequest_9(buf: Buffer, pos: int) -> tuple[FetchRequest, int]:
             x, pos = _decode_FetchTopic_6(buf, pos)
             append(x)
         o.topics = items
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 18)
     if n < 0:
         null_field('ForgottenTopicsData')
     else:

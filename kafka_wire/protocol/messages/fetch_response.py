@@ -132,7 +132,7 @@ def _decode_PartitionData_0(buf: Buffer, pos: int) -> tuple[PartitionData, int]:
     o.preferred_read_replica = -1
     (o.partition_index, o.error_code, o.high_watermark, o.last_stable_offset,) = _S1.unpack_from(buf, pos)
     pos += 22
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 16)
     if n < 0:
         o.aborted_transactions = None
     else:
@@ -152,7 +152,7 @@ def _decode_FetchableTopicResponse_0(buf: Buffer, pos: int) -> tuple[FetchableTo
     o.topic, pos = read_string(buf, pos)
     if o.topic is None:
         null_field('Topic')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 30)
     if n < 0:
         null_field('Partitions')
     else:
@@ -172,7 +172,7 @@ def _decode_FetchResponse_0(buf: Buffer, pos: int) -> tuple[FetchResponse, int]:
     o.node_endpoints = []
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Responses')
     else:
@@ -193,7 +193,7 @@ def _decode_PartitionData_1(buf: Buffer, pos: int) -> tuple[PartitionData, int]:
     o.preferred_read_replica = -1
     (o.partition_index, o.error_code, o.high_watermark, o.last_stable_offset, o.log_start_offset,) = _S3.unpack_from(buf, pos)
     pos += 30
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 16)
     if n < 0:
         o.aborted_transactions = None
     else:
@@ -213,7 +213,7 @@ def _decode_FetchableTopicResponse_1(buf: Buffer, pos: int) -> tuple[FetchableTo
     o.topic, pos = read_string(buf, pos)
     if o.topic is None:
         null_field('Topic')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 38)
     if n < 0:
         null_field('Partitions')
     else:
@@ -233,7 +233,7 @@ def _decode_FetchResponse_1(buf: Buffer, pos: int) -> tuple[FetchResponse, int]:
     o.node_endpoints = []
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Responses')
     else:
@@ -251,7 +251,7 @@ def _decode_FetchResponse_2(buf: Buffer, pos: int) -> tuple[FetchResponse, int]:
     o.node_endpoints = []
     (o.throttle_time_ms, o.error_code, o.session_id,) = _S4.unpack_from(buf, pos)
     pos += 10
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Responses')
     else:
@@ -271,7 +271,7 @@ def _decode_PartitionData_2(buf: Buffer, pos: int) -> tuple[PartitionData, int]:
     o.snapshot_id = SnapshotId()
     (o.partition_index, o.error_code, o.high_watermark, o.last_stable_offset, o.log_start_offset,) = _S3.unpack_from(buf, pos)
     pos += 30
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 16)
     if n < 0:
         o.aborted_transactions = None
     else:
@@ -293,7 +293,7 @@ def _decode_FetchableTopicResponse_2(buf: Buffer, pos: int) -> tuple[FetchableTo
     o.topic, pos = read_string(buf, pos)
     if o.topic is None:
         null_field('Topic')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 42)
     if n < 0:
         null_field('Partitions')
     else:
@@ -311,7 +311,7 @@ def _decode_FetchResponse_3(buf: Buffer, pos: int) -> tuple[FetchResponse, int]:
     o.node_endpoints = []
     (o.throttle_time_ms, o.error_code, o.session_id,) = _S4.unpack_from(buf, pos)
     pos += 10
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Responses')
     else:
@@ -375,7 +375,7 @@ def _decode_PartitionData_3(buf: Buffer, pos: int) -> tuple[PartitionData, int]:
     o.snapshot_id = SnapshotId()
     (o.partition_index, o.error_code, o.high_watermark, o.last_stable_offset, o.log_start_offset,) = _S3.unpack_from(buf, pos)
     pos += 30
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 17)
     if n < 0:
         o.aborted_transactions = None
     else:
@@ -409,7 +409,7 @@ def _decode_FetchableTopicResponse_3(buf: Buffer, pos: int) -> tuple[FetchableTo
     o.topic, pos = read_compact_string(buf, pos)
     if o.topic is None:
         null_field('Topic')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 37)
     if n < 0:
         null_field('Partitions')
     else:
@@ -431,7 +431,7 @@ def _decode_FetchResponse_4(buf: Buffer, pos: int) -> tuple[FetchResponse, int]:
     o.node_endpoints = []
     (o.throttle_time_ms, o.error_code, o.session_id,) = _S4.unpack_from(buf, pos)
     pos += 10
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Responses')
     else:
@@ -453,7 +453,7 @@ def _decode_FetchableTopicResponse_4(buf: Buffer, pos: int) -> tuple[FetchableTo
     o.topic = ''
     (o.topic_id,) = _S8.unpack_from(buf, pos)
     pos += 16
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 37)
     if n < 0:
         null_field('Partitions')
     else:
@@ -475,7 +475,7 @@ def _decode_FetchResponse_5(buf: Buffer, pos: int) -> tuple[FetchResponse, int]:
     o.node_endpoints = []
     (o.throttle_time_ms, o.error_code, o.session_id,) = _S4.unpack_from(buf, pos)
     pos += 10
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 18)
     if n < 0:
         null_field('Responses')
     else:
@@ -514,7 +514,7 @@ def _decode_FetchResponse_6(buf: Buffer, pos: int) -> tuple[FetchResponse, int]:
     o.node_endpoints = []
     (o.throttle_time_ms, o.error_code, o.session_id,) = _S4.unpack_from(buf, pos)
     pos += 10
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 18)
     if n < 0:
         null_field('Responses')
     else:
@@ -530,7 +530,7 @@ def _decode_FetchResponse_6(buf: Buffer, pos: int) -> tuple[FetchResponse, int]:
         size, pos = read_uvarint(buf, pos)
         end = pos + size
         if tag == 0:
-            n, pos = read_compact_array_len(buf, pos)
+            n, pos = read_compact_array_len(buf, pos, 11)
             if n < 0:
                 null_field('NodeEndpoints')
             else:

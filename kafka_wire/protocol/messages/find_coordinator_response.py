@@ -136,7 +136,7 @@ def _decode_FindCoordinatorResponse_3(buf: Buffer, pos: int) -> tuple[FindCoordi
     o.port = 0
     (o.throttle_time_ms,) = _S1.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 14)
     if n < 0:
         null_field('Coordinators')
     else:

@@ -74,7 +74,7 @@ def _decode_AlterConfigsResource_0(buf: Buffer, pos: int) -> tuple[AlterConfigsR
     o.resource_name, pos = read_string(buf, pos)
     if o.resource_name is None:
         null_field('ResourceName')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 5)
     if n < 0:
         null_field('Configs')
     else:
@@ -89,7 +89,7 @@ def _decode_AlterConfigsResource_0(buf: Buffer, pos: int) -> tuple[AlterConfigsR
 
 def _decode_IncrementalAlterConfigsRequest_0(buf: Buffer, pos: int) -> tuple[IncrementalAlterConfigsRequest, int]:
     o = IncrementalAlterConfigsRequest.__new__(IncrementalAlterConfigsRequest)
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 7)
     if n < 0:
         null_field('Resources')
     else:
@@ -126,7 +126,7 @@ def _decode_AlterConfigsResource_1(buf: Buffer, pos: int) -> tuple[AlterConfigsR
     o.resource_name, pos = read_compact_string(buf, pos)
     if o.resource_name is None:
         null_field('ResourceName')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('Configs')
     else:
@@ -145,7 +145,7 @@ def _decode_AlterConfigsResource_1(buf: Buffer, pos: int) -> tuple[AlterConfigsR
 
 def _decode_IncrementalAlterConfigsRequest_1(buf: Buffer, pos: int) -> tuple[IncrementalAlterConfigsRequest, int]:
     o = IncrementalAlterConfigsRequest.__new__(IncrementalAlterConfigsRequest)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('Resources')
     else:

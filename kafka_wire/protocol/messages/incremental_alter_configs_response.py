@@ -66,7 +66,7 @@ def _decode_IncrementalAlterConfigsResponse_0(buf: Buffer, pos: int) -> tuple[In
     o = IncrementalAlterConfigsResponse.__new__(IncrementalAlterConfigsResponse)
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 7)
     if n < 0:
         null_field('Responses')
     else:
@@ -100,7 +100,7 @@ def _decode_IncrementalAlterConfigsResponse_1(buf: Buffer, pos: int) -> tuple[In
     o = IncrementalAlterConfigsResponse.__new__(IncrementalAlterConfigsResponse)
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 6)
     if n < 0:
         null_field('Responses')
     else:

@@ -79,7 +79,7 @@ def _decode_JoinGroupRequest_0(buf: Buffer, pos: int) -> tuple[JoinGroupRequest,
     o.protocol_type, pos = read_string(buf, pos)
     if o.protocol_type is None:
         null_field('ProtocolType')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Protocols')
     else:
@@ -107,7 +107,7 @@ def _decode_JoinGroupRequest_1(buf: Buffer, pos: int) -> tuple[JoinGroupRequest,
     o.protocol_type, pos = read_string(buf, pos)
     if o.protocol_type is None:
         null_field('ProtocolType')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Protocols')
     else:
@@ -135,7 +135,7 @@ def _decode_JoinGroupRequest_2(buf: Buffer, pos: int) -> tuple[JoinGroupRequest,
     o.protocol_type, pos = read_string(buf, pos)
     if o.protocol_type is None:
         null_field('ProtocolType')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Protocols')
     else:
@@ -178,7 +178,7 @@ def _decode_JoinGroupRequest_3(buf: Buffer, pos: int) -> tuple[JoinGroupRequest,
     o.protocol_type, pos = read_compact_string(buf, pos)
     if o.protocol_type is None:
         null_field('ProtocolType')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Protocols')
     else:
@@ -209,7 +209,7 @@ def _decode_JoinGroupRequest_4(buf: Buffer, pos: int) -> tuple[JoinGroupRequest,
     o.protocol_type, pos = read_compact_string(buf, pos)
     if o.protocol_type is None:
         null_field('ProtocolType')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Protocols')
     else:

@@ -83,7 +83,7 @@ def _decode_JoinGroupResponse_0(buf: Buffer, pos: int) -> tuple[JoinGroupRespons
     o.member_id, pos = read_string(buf, pos)
     if o.member_id is None:
         null_field('MemberId')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Members')
     else:
@@ -111,7 +111,7 @@ def _decode_JoinGroupResponse_1(buf: Buffer, pos: int) -> tuple[JoinGroupRespons
     o.member_id, pos = read_string(buf, pos)
     if o.member_id is None:
         null_field('MemberId')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Members')
     else:
@@ -151,7 +151,7 @@ def _decode_JoinGroupResponse_2(buf: Buffer, pos: int) -> tuple[JoinGroupRespons
     o.member_id, pos = read_string(buf, pos)
     if o.member_id is None:
         null_field('MemberId')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 8)
     if n < 0:
         null_field('Members')
     else:
@@ -195,7 +195,7 @@ def _decode_JoinGroupResponse_3(buf: Buffer, pos: int) -> tuple[JoinGroupRespons
     o.member_id, pos = read_compact_string(buf, pos)
     if o.member_id is None:
         null_field('MemberId')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('Members')
     else:
@@ -225,7 +225,7 @@ def _decode_JoinGroupResponse_4(buf: Buffer, pos: int) -> tuple[JoinGroupRespons
     o.member_id, pos = read_compact_string(buf, pos)
     if o.member_id is None:
         null_field('MemberId')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('Members')
     else:
@@ -256,7 +256,7 @@ def _decode_JoinGroupResponse_5(buf: Buffer, pos: int) -> tuple[JoinGroupRespons
     o.member_id, pos = read_compact_string(buf, pos)
     if o.member_id is None:
         null_field('MemberId')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('Members')
     else:

@@ -74,7 +74,7 @@ def _decode_LeaveGroupRequest_1(buf: Buffer, pos: int) -> tuple[LeaveGroupReques
     o.group_id, pos = read_string(buf, pos)
     if o.group_id is None:
         null_field('GroupId')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 4)
     if n < 0:
         null_field('Members')
     else:
@@ -107,7 +107,7 @@ def _decode_LeaveGroupRequest_2(buf: Buffer, pos: int) -> tuple[LeaveGroupReques
     o.group_id, pos = read_compact_string(buf, pos)
     if o.group_id is None:
         null_field('GroupId')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Members')
     else:
@@ -144,7 +144,7 @@ def _decode_LeaveGroupRequest_3(buf: Buffer, pos: int) -> tuple[LeaveGroupReques
     o.group_id, pos = read_compact_string(buf, pos)
     if o.group_id is None:
         null_field('GroupId')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('Members')
     else:

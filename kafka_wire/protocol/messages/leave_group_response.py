@@ -80,7 +80,7 @@ def _decode_LeaveGroupResponse_2(buf: Buffer, pos: int) -> tuple[LeaveGroupRespo
     o = LeaveGroupResponse.__new__(LeaveGroupResponse)
     (o.throttle_time_ms, o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 6
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Members')
     else:
@@ -112,7 +112,7 @@ def _decode_LeaveGroupResponse_3(buf: Buffer, pos: int) -> tuple[LeaveGroupRespo
     o = LeaveGroupResponse.__new__(LeaveGroupResponse)
     (o.throttle_time_ms, o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 6
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 5)
     if n < 0:
         null_field('Members')
     else:

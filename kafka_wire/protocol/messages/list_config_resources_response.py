@@ -64,7 +64,7 @@ def _decode_ListConfigResourcesResponse_0(buf: Buffer, pos: int) -> tuple[ListCo
     o = ListConfigResourcesResponse.__new__(ListConfigResourcesResponse)
     (o.throttle_time_ms, o.error_code,) = _S0.unpack_from(buf, pos)
     pos += 6
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 2)
     if n < 0:
         null_field('ConfigResources')
     else:
@@ -99,7 +99,7 @@ def _decode_ListConfigResourcesResponse_1(buf: Buffer, pos: int) -> tuple[ListCo
     o = ListConfigResourcesResponse.__new__(ListConfigResourcesResponse)
     (o.throttle_time_ms, o.error_code,) = _S0.unpack_from(buf, pos)
     pos += 6
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('ConfigResources')
     else:

@@ -67,7 +67,7 @@ def _decode_ListGroupsResponse_0(buf: Buffer, pos: int) -> tuple[ListGroupsRespo
     o.throttle_time_ms = 0
     (o.error_code,) = _S0.unpack_from(buf, pos)
     pos += 2
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 4)
     if n < 0:
         null_field('Groups')
     else:
@@ -84,7 +84,7 @@ def _decode_ListGroupsResponse_1(buf: Buffer, pos: int) -> tuple[ListGroupsRespo
     o = ListGroupsResponse.__new__(ListGroupsResponse)
     (o.throttle_time_ms, o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 6
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 4)
     if n < 0:
         null_field('Groups')
     else:
@@ -118,7 +118,7 @@ def _decode_ListGroupsResponse_2(buf: Buffer, pos: int) -> tuple[ListGroupsRespo
     o = ListGroupsResponse.__new__(ListGroupsResponse)
     (o.throttle_time_ms, o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 6
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Groups')
     else:
@@ -158,7 +158,7 @@ def _decode_ListGroupsResponse_3(buf: Buffer, pos: int) -> tuple[ListGroupsRespo
     o = ListGroupsResponse.__new__(ListGroupsResponse)
     (o.throttle_time_ms, o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 6
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('Groups')
     else:
@@ -200,7 +200,7 @@ def _decode_ListGroupsResponse_4(buf: Buffer, pos: int) -> tuple[ListGroupsRespo
     o = ListGroupsResponse.__new__(ListGroupsResponse)
     (o.throttle_time_ms, o.error_code,) = _S1.unpack_from(buf, pos)
     pos += 6
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 5)
     if n < 0:
         null_field('Groups')
     else:

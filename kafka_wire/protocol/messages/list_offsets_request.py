@@ -74,7 +74,7 @@ def _decode_ListOffsetsTopic_0(buf: Buffer, pos: int) -> tuple[ListOffsetsTopic,
     o.name, pos = read_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 12)
     if n < 0:
         null_field('Partitions')
     else:
@@ -93,7 +93,7 @@ def _decode_ListOffsetsRequest_0(buf: Buffer, pos: int) -> tuple[ListOffsetsRequ
     o.timeout_ms = 0
     (o.replica_id,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Topics')
     else:
@@ -111,7 +111,7 @@ def _decode_ListOffsetsRequest_1(buf: Buffer, pos: int) -> tuple[ListOffsetsRequ
     o.timeout_ms = 0
     (o.replica_id, o.isolation_level,) = _S2.unpack_from(buf, pos)
     pos += 5
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Topics')
     else:
@@ -137,7 +137,7 @@ def _decode_ListOffsetsTopic_1(buf: Buffer, pos: int) -> tuple[ListOffsetsTopic,
     o.name, pos = read_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 16)
     if n < 0:
         null_field('Partitions')
     else:
@@ -155,7 +155,7 @@ def _decode_ListOffsetsRequest_2(buf: Buffer, pos: int) -> tuple[ListOffsetsRequ
     o.timeout_ms = 0
     (o.replica_id, o.isolation_level,) = _S2.unpack_from(buf, pos)
     pos += 5
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Topics')
     else:
@@ -185,7 +185,7 @@ def _decode_ListOffsetsTopic_2(buf: Buffer, pos: int) -> tuple[ListOffsetsTopic,
     o.name, pos = read_compact_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 17)
     if n < 0:
         null_field('Partitions')
     else:
@@ -207,7 +207,7 @@ def _decode_ListOffsetsRequest_3(buf: Buffer, pos: int) -> tuple[ListOffsetsRequ
     o.timeout_ms = 0
     (o.replica_id, o.isolation_level,) = _S2.unpack_from(buf, pos)
     pos += 5
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Topics')
     else:
@@ -228,7 +228,7 @@ def _decode_ListOffsetsRequest_4(buf: Buffer, pos: int) -> tuple[ListOffsetsRequ
     o = ListOffsetsRequest.__new__(ListOffsetsRequest)
     (o.replica_id, o.isolation_level,) = _S2.unpack_from(buf, pos)
     pos += 5
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Topics')
     else:

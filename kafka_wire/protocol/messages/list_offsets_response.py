@@ -73,7 +73,7 @@ def _decode_ListOffsetsTopicResponse_0(buf: Buffer, pos: int) -> tuple[ListOffse
     o.name, pos = read_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 22)
     if n < 0:
         null_field('Partitions')
     else:
@@ -89,7 +89,7 @@ def _decode_ListOffsetsTopicResponse_0(buf: Buffer, pos: int) -> tuple[ListOffse
 def _decode_ListOffsetsResponse_0(buf: Buffer, pos: int) -> tuple[ListOffsetsResponse, int]:
     o = ListOffsetsResponse.__new__(ListOffsetsResponse)
     o.throttle_time_ms = 0
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Topics')
     else:
@@ -106,7 +106,7 @@ def _decode_ListOffsetsResponse_1(buf: Buffer, pos: int) -> tuple[ListOffsetsRes
     o = ListOffsetsResponse.__new__(ListOffsetsResponse)
     (o.throttle_time_ms,) = _S1.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Topics')
     else:
@@ -132,7 +132,7 @@ def _decode_ListOffsetsTopicResponse_1(buf: Buffer, pos: int) -> tuple[ListOffse
     o.name, pos = read_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 26)
     if n < 0:
         null_field('Partitions')
     else:
@@ -149,7 +149,7 @@ def _decode_ListOffsetsResponse_2(buf: Buffer, pos: int) -> tuple[ListOffsetsRes
     o = ListOffsetsResponse.__new__(ListOffsetsResponse)
     (o.throttle_time_ms,) = _S1.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Topics')
     else:
@@ -179,7 +179,7 @@ def _decode_ListOffsetsTopicResponse_2(buf: Buffer, pos: int) -> tuple[ListOffse
     o.name, pos = read_compact_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 27)
     if n < 0:
         null_field('Partitions')
     else:
@@ -200,7 +200,7 @@ def _decode_ListOffsetsResponse_3(buf: Buffer, pos: int) -> tuple[ListOffsetsRes
     o = ListOffsetsResponse.__new__(ListOffsetsResponse)
     (o.throttle_time_ms,) = _S1.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Topics')
     else:

@@ -50,7 +50,7 @@ def _decode_ListPartitionReassignmentsTopics_0(buf: Buffer, pos: int) -> tuple[L
     o.name, pos = read_compact_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('PartitionIndexes')
     else:
@@ -67,7 +67,7 @@ def _decode_ListPartitionReassignmentsRequest_0(buf: Buffer, pos: int) -> tuple[
     o = ListPartitionReassignmentsRequest.__new__(ListPartitionReassignmentsRequest)
     (o.timeout_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         o.topics = None
     else:

@@ -62,19 +62,19 @@ def _decode_OngoingPartitionReassignment_0(buf: Buffer, pos: int) -> tuple[Ongoi
     o = OngoingPartitionReassignment.__new__(OngoingPartitionReassignment)
     (o.partition_index,) = _S1.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('Replicas')
     else:
         o.replicas = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('AddingReplicas')
     else:
         o.adding_replicas = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('RemovingReplicas')
     else:
@@ -92,7 +92,7 @@ def _decode_OngoingTopicReassignment_0(buf: Buffer, pos: int) -> tuple[OngoingTo
     o.name, pos = read_compact_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 8)
     if n < 0:
         null_field('Partitions')
     else:
@@ -114,7 +114,7 @@ def _decode_ListPartitionReassignmentsResponse_0(buf: Buffer, pos: int) -> tuple
     (o.throttle_time_ms, o.error_code,) = _S0.unpack_from(buf, pos)
     pos += 6
     o.error_message, pos = read_compact_string(buf, pos)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Topics')
     else:

@@ -55,7 +55,7 @@ def _decode_ListTransactionsRequest_0(buf: Buffer, pos: int) -> tuple[ListTransa
                 null_field('StateFilters')
             append(x)
         o.state_filters = items
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 8)
     if n < 0:
         null_field('ProducerIdFilters')
     else:
@@ -83,7 +83,7 @@ def _decode_ListTransactionsRequest_1(buf: Buffer, pos: int) -> tuple[ListTransa
                 null_field('StateFilters')
             append(x)
         o.state_filters = items
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 8)
     if n < 0:
         null_field('ProducerIdFilters')
     else:
@@ -112,7 +112,7 @@ def _decode_ListTransactionsRequest_2(buf: Buffer, pos: int) -> tuple[ListTransa
                 null_field('StateFilters')
             append(x)
         o.state_filters = items
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 8)
     if n < 0:
         null_field('ProducerIdFilters')
     else:

@@ -82,7 +82,7 @@ def _decode_ListTransactionsResponse_0(buf: Buffer, pos: int) -> tuple[ListTrans
                 null_field('UnknownStateFilters')
             append(x)
         o.unknown_state_filters = items
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 11)
     if n < 0:
         null_field('TransactionStates')
     else:

@@ -64,7 +64,7 @@ def _decode_MetadataRequest_0(buf: Buffer, pos: int) -> tuple[MetadataRequest, i
     o.allow_auto_topic_creation = True
     o.include_cluster_authorized_operations = False
     o.include_topic_authorized_operations = False
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 2)
     if n < 0:
         null_field('Topics')
     else:
@@ -82,7 +82,7 @@ def _decode_MetadataRequest_1(buf: Buffer, pos: int) -> tuple[MetadataRequest, i
     o.allow_auto_topic_creation = True
     o.include_cluster_authorized_operations = False
     o.include_topic_authorized_operations = False
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 2)
     if n < 0:
         o.topics = None
     else:
@@ -99,7 +99,7 @@ def _decode_MetadataRequest_2(buf: Buffer, pos: int) -> tuple[MetadataRequest, i
     o = MetadataRequest.__new__(MetadataRequest)
     o.include_cluster_authorized_operations = False
     o.include_topic_authorized_operations = False
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 2)
     if n < 0:
         o.topics = None
     else:
@@ -116,7 +116,7 @@ def _decode_MetadataRequest_2(buf: Buffer, pos: int) -> tuple[MetadataRequest, i
 
 def _decode_MetadataRequest_3(buf: Buffer, pos: int) -> tuple[MetadataRequest, int]:
     o = MetadataRequest.__new__(MetadataRequest)
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 2)
     if n < 0:
         o.topics = None
     else:
@@ -146,7 +146,7 @@ def _decode_MetadataRequestTopic_1(buf: Buffer, pos: int) -> tuple[MetadataReque
 
 def _decode_MetadataRequest_4(buf: Buffer, pos: int) -> tuple[MetadataRequest, int]:
     o = MetadataRequest.__new__(MetadataRequest)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 2)
     if n < 0:
         o.topics = None
     else:
@@ -179,7 +179,7 @@ def _decode_MetadataRequestTopic_2(buf: Buffer, pos: int) -> tuple[MetadataReque
 
 def _decode_MetadataRequest_5(buf: Buffer, pos: int) -> tuple[MetadataRequest, int]:
     o = MetadataRequest.__new__(MetadataRequest)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 18)
     if n < 0:
         o.topics = None
     else:
@@ -201,7 +201,7 @@ def _decode_MetadataRequest_5(buf: Buffer, pos: int) -> tuple[MetadataRequest, i
 def _decode_MetadataRequest_6(buf: Buffer, pos: int) -> tuple[MetadataRequest, int]:
     o = MetadataRequest.__new__(MetadataRequest)
     o.include_cluster_authorized_operations = False
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 18)
     if n < 0:
         o.topics = None
     else:

@@ -101,13 +101,13 @@ def _decode_MetadataResponsePartition_0(buf: Buffer, pos: int) -> tuple[Metadata
     o.offline_replicas = []
     (o.error_code, o.partition_index, o.leader_id,) = _S2.unpack_from(buf, pos)
     pos += 10
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 4)
     if n < 0:
         null_field('ReplicaNodes')
     else:
         o.replica_nodes = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 4)
     if n < 0:
         null_field('IsrNodes')
     else:
@@ -126,7 +126,7 @@ def _decode_MetadataResponseTopic_0(buf: Buffer, pos: int) -> tuple[MetadataResp
     o.name, pos = read_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 18)
     if n < 0:
         null_field('Partitions')
     else:
@@ -146,7 +146,7 @@ def _decode_MetadataResponse_0(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     o.controller_id = -1
     o.cluster_authorized_operations = -2147483648
     o.error_code = 0
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 10)
     if n < 0:
         null_field('Brokers')
     else:
@@ -156,7 +156,7 @@ def _decode_MetadataResponse_0(buf: Buffer, pos: int) -> tuple[MetadataResponse,
             x, pos = _decode_MetadataResponseBroker_0(buf, pos)
             append(x)
         o.brokers = items
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 8)
     if n < 0:
         null_field('Topics')
     else:
@@ -193,7 +193,7 @@ def _decode_MetadataResponseTopic_1(buf: Buffer, pos: int) -> tuple[MetadataResp
         null_field('Name')
     (o.is_internal,) = _S3.unpack_from(buf, pos)
     pos += 1
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 18)
     if n < 0:
         null_field('Partitions')
     else:
@@ -212,7 +212,7 @@ def _decode_MetadataResponse_1(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     o.cluster_id = None
     o.cluster_authorized_operations = -2147483648
     o.error_code = 0
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 12)
     if n < 0:
         null_field('Brokers')
     else:
@@ -224,7 +224,7 @@ def _decode_MetadataResponse_1(buf: Buffer, pos: int) -> tuple[MetadataResponse,
         o.brokers = items
     (o.controller_id,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 9)
     if n < 0:
         null_field('Topics')
     else:
@@ -242,7 +242,7 @@ def _decode_MetadataResponse_2(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     o.throttle_time_ms = 0
     o.cluster_authorized_operations = -2147483648
     o.error_code = 0
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 12)
     if n < 0:
         null_field('Brokers')
     else:
@@ -255,7 +255,7 @@ def _decode_MetadataResponse_2(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     o.cluster_id, pos = read_string(buf, pos)
     (o.controller_id,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 9)
     if n < 0:
         null_field('Topics')
     else:
@@ -274,7 +274,7 @@ def _decode_MetadataResponse_3(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     o.error_code = 0
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 12)
     if n < 0:
         null_field('Brokers')
     else:
@@ -287,7 +287,7 @@ def _decode_MetadataResponse_3(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     o.cluster_id, pos = read_string(buf, pos)
     (o.controller_id,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 9)
     if n < 0:
         null_field('Topics')
     else:
@@ -305,19 +305,19 @@ def _decode_MetadataResponsePartition_1(buf: Buffer, pos: int) -> tuple[Metadata
     o.leader_epoch = -1
     (o.error_code, o.partition_index, o.leader_id,) = _S2.unpack_from(buf, pos)
     pos += 10
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 4)
     if n < 0:
         null_field('ReplicaNodes')
     else:
         o.replica_nodes = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 4)
     if n < 0:
         null_field('IsrNodes')
     else:
         o.isr_nodes = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 4)
     if n < 0:
         null_field('OfflineReplicas')
     else:
@@ -337,7 +337,7 @@ def _decode_MetadataResponseTopic_2(buf: Buffer, pos: int) -> tuple[MetadataResp
         null_field('Name')
     (o.is_internal,) = _S3.unpack_from(buf, pos)
     pos += 1
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 22)
     if n < 0:
         null_field('Partitions')
     else:
@@ -356,7 +356,7 @@ def _decode_MetadataResponse_4(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     o.error_code = 0
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 12)
     if n < 0:
         null_field('Brokers')
     else:
@@ -369,7 +369,7 @@ def _decode_MetadataResponse_4(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     o.cluster_id, pos = read_string(buf, pos)
     (o.controller_id,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 9)
     if n < 0:
         null_field('Topics')
     else:
@@ -386,19 +386,19 @@ def _decode_MetadataResponsePartition_2(buf: Buffer, pos: int) -> tuple[Metadata
     o = MetadataResponsePartition.__new__(MetadataResponsePartition)
     (o.error_code, o.partition_index, o.leader_id, o.leader_epoch,) = _S4.unpack_from(buf, pos)
     pos += 14
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 4)
     if n < 0:
         null_field('ReplicaNodes')
     else:
         o.replica_nodes = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 4)
     if n < 0:
         null_field('IsrNodes')
     else:
         o.isr_nodes = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 4)
     if n < 0:
         null_field('OfflineReplicas')
     else:
@@ -418,7 +418,7 @@ def _decode_MetadataResponseTopic_3(buf: Buffer, pos: int) -> tuple[MetadataResp
         null_field('Name')
     (o.is_internal,) = _S3.unpack_from(buf, pos)
     pos += 1
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 26)
     if n < 0:
         null_field('Partitions')
     else:
@@ -437,7 +437,7 @@ def _decode_MetadataResponse_5(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     o.error_code = 0
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 12)
     if n < 0:
         null_field('Brokers')
     else:
@@ -450,7 +450,7 @@ def _decode_MetadataResponse_5(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     o.cluster_id, pos = read_string(buf, pos)
     (o.controller_id,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 9)
     if n < 0:
         null_field('Topics')
     else:
@@ -473,7 +473,7 @@ def _decode_MetadataResponseTopic_4(buf: Buffer, pos: int) -> tuple[MetadataResp
         null_field('Name')
     (o.is_internal,) = _S3.unpack_from(buf, pos)
     pos += 1
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 26)
     if n < 0:
         null_field('Partitions')
     else:
@@ -493,7 +493,7 @@ def _decode_MetadataResponse_6(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     o.error_code = 0
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 12)
     if n < 0:
         null_field('Brokers')
     else:
@@ -506,7 +506,7 @@ def _decode_MetadataResponse_6(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     o.cluster_id, pos = read_string(buf, pos)
     (o.controller_id,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 13)
     if n < 0:
         null_field('Topics')
     else:
@@ -542,19 +542,19 @@ def _decode_MetadataResponsePartition_3(buf: Buffer, pos: int) -> tuple[Metadata
     o = MetadataResponsePartition.__new__(MetadataResponsePartition)
     (o.error_code, o.partition_index, o.leader_id, o.leader_epoch,) = _S4.unpack_from(buf, pos)
     pos += 14
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('ReplicaNodes')
     else:
         o.replica_nodes = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('IsrNodes')
     else:
         o.isr_nodes = list(struct.unpack_from('>%di' % n, buf, pos))
         pos += n * 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('OfflineReplicas')
     else:
@@ -577,7 +577,7 @@ def _decode_MetadataResponseTopic_5(buf: Buffer, pos: int) -> tuple[MetadataResp
         null_field('Name')
     (o.is_internal,) = _S3.unpack_from(buf, pos)
     pos += 1
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 18)
     if n < 0:
         null_field('Partitions')
     else:
@@ -601,7 +601,7 @@ def _decode_MetadataResponse_7(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     o.error_code = 0
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 11)
     if n < 0:
         null_field('Brokers')
     else:
@@ -614,7 +614,7 @@ def _decode_MetadataResponse_7(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     o.cluster_id, pos = read_compact_string(buf, pos)
     (o.controller_id,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 10)
     if n < 0:
         null_field('Topics')
     else:
@@ -642,7 +642,7 @@ def _decode_MetadataResponseTopic_6(buf: Buffer, pos: int) -> tuple[MetadataResp
         null_field('Name')
     (o.topic_id, o.is_internal,) = _S5.unpack_from(buf, pos)
     pos += 17
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 18)
     if n < 0:
         null_field('Partitions')
     else:
@@ -666,7 +666,7 @@ def _decode_MetadataResponse_8(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     o.error_code = 0
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 11)
     if n < 0:
         null_field('Brokers')
     else:
@@ -679,7 +679,7 @@ def _decode_MetadataResponse_8(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     o.cluster_id, pos = read_compact_string(buf, pos)
     (o.controller_id,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 26)
     if n < 0:
         null_field('Topics')
     else:
@@ -704,7 +704,7 @@ def _decode_MetadataResponse_9(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     o.error_code = 0
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 11)
     if n < 0:
         null_field('Brokers')
     else:
@@ -717,7 +717,7 @@ def _decode_MetadataResponse_9(buf: Buffer, pos: int) -> tuple[MetadataResponse,
     o.cluster_id, pos = read_compact_string(buf, pos)
     (o.controller_id,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 26)
     if n < 0:
         null_field('Topics')
     else:
@@ -741,7 +741,7 @@ def _decode_MetadataResponseTopic_7(buf: Buffer, pos: int) -> tuple[MetadataResp
     o.name, pos = read_compact_string(buf, pos)
     (o.topic_id, o.is_internal,) = _S5.unpack_from(buf, pos)
     pos += 17
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 18)
     if n < 0:
         null_field('Partitions')
     else:
@@ -766,7 +766,7 @@ def _decode_MetadataResponse_10(buf: Buffer, pos: int) -> tuple[MetadataResponse
     o.error_code = 0
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 11)
     if n < 0:
         null_field('Brokers')
     else:
@@ -779,7 +779,7 @@ def _decode_MetadataResponse_10(buf: Buffer, pos: int) -> tuple[MetadataResponse
     o.cluster_id, pos = read_compact_string(buf, pos)
     (o.controller_id,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 26)
     if n < 0:
         null_field('Topics')
     else:
@@ -801,7 +801,7 @@ def _decode_MetadataResponse_11(buf: Buffer, pos: int) -> tuple[MetadataResponse
     o.cluster_authorized_operations = -2147483648
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 11)
     if n < 0:
         null_field('Brokers')
     else:
@@ -814,7 +814,7 @@ def _decode_MetadataResponse_11(buf: Buffer, pos: int) -> tuple[MetadataResponse
     o.cluster_id, pos = read_compact_string(buf, pos)
     (o.controller_id,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 26)
     if n < 0:
         null_field('Topics')
     else:

@@ -81,7 +81,7 @@ def _decode_OffsetCommitRequestTopic_0(buf: Buffer, pos: int) -> tuple[OffsetCom
     o.name, pos = read_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 14)
     if n < 0:
         null_field('Partitions')
     else:
@@ -107,7 +107,7 @@ def _decode_OffsetCommitRequest_0(buf: Buffer, pos: int) -> tuple[OffsetCommitRe
         null_field('MemberId')
     (o.retention_time_ms,) = _S1.unpack_from(buf, pos)
     pos += 8
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Topics')
     else:
@@ -132,7 +132,7 @@ def _decode_OffsetCommitRequest_1(buf: Buffer, pos: int) -> tuple[OffsetCommitRe
     o.member_id, pos = read_string(buf, pos)
     if o.member_id is None:
         null_field('MemberId')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Topics')
     else:
@@ -160,7 +160,7 @@ def _decode_OffsetCommitRequestTopic_1(buf: Buffer, pos: int) -> tuple[OffsetCom
     o.name, pos = read_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 18)
     if n < 0:
         null_field('Partitions')
     else:
@@ -185,7 +185,7 @@ def _decode_OffsetCommitRequest_2(buf: Buffer, pos: int) -> tuple[OffsetCommitRe
     o.member_id, pos = read_string(buf, pos)
     if o.member_id is None:
         null_field('MemberId')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Topics')
     else:
@@ -210,7 +210,7 @@ def _decode_OffsetCommitRequest_3(buf: Buffer, pos: int) -> tuple[OffsetCommitRe
     if o.member_id is None:
         null_field('MemberId')
     o.group_instance_id, pos = read_string(buf, pos)
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Topics')
     else:
@@ -242,7 +242,7 @@ def _decode_OffsetCommitRequestTopic_2(buf: Buffer, pos: int) -> tuple[OffsetCom
     o.name, pos = read_compact_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 18)
     if n < 0:
         null_field('Partitions')
     else:
@@ -271,7 +271,7 @@ def _decode_OffsetCommitRequest_4(buf: Buffer, pos: int) -> tuple[OffsetCommitRe
     if o.member_id is None:
         null_field('MemberId')
     o.group_instance_id, pos = read_compact_string(buf, pos)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Topics')
     else:
@@ -293,7 +293,7 @@ def _decode_OffsetCommitRequestTopic_3(buf: Buffer, pos: int) -> tuple[OffsetCom
     o.name = ''
     (o.topic_id,) = _S4.unpack_from(buf, pos)
     pos += 16
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 18)
     if n < 0:
         null_field('Partitions')
     else:
@@ -322,7 +322,7 @@ def _decode_OffsetCommitRequest_5(buf: Buffer, pos: int) -> tuple[OffsetCommitRe
     if o.member_id is None:
         null_field('MemberId')
     o.group_instance_id, pos = read_compact_string(buf, pos)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 18)
     if n < 0:
         null_field('Topics')
     else:

@@ -69,7 +69,7 @@ def _decode_OffsetCommitResponseTopic_0(buf: Buffer, pos: int) -> tuple[OffsetCo
     o.name, pos = read_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Partitions')
     else:
@@ -85,7 +85,7 @@ def _decode_OffsetCommitResponseTopic_0(buf: Buffer, pos: int) -> tuple[OffsetCo
 def _decode_OffsetCommitResponse_0(buf: Buffer, pos: int) -> tuple[OffsetCommitResponse, int]:
     o = OffsetCommitResponse.__new__(OffsetCommitResponse)
     o.throttle_time_ms = 0
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Topics')
     else:
@@ -102,7 +102,7 @@ def _decode_OffsetCommitResponse_1(buf: Buffer, pos: int) -> tuple[OffsetCommitR
     o = OffsetCommitResponse.__new__(OffsetCommitResponse)
     (o.throttle_time_ms,) = _S1.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Topics')
     else:
@@ -132,7 +132,7 @@ def _decode_OffsetCommitResponseTopic_1(buf: Buffer, pos: int) -> tuple[OffsetCo
     o.name, pos = read_compact_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 7)
     if n < 0:
         null_field('Partitions')
     else:
@@ -153,7 +153,7 @@ def _decode_OffsetCommitResponse_2(buf: Buffer, pos: int) -> tuple[OffsetCommitR
     o = OffsetCommitResponse.__new__(OffsetCommitResponse)
     (o.throttle_time_ms,) = _S1.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Topics')
     else:
@@ -175,7 +175,7 @@ def _decode_OffsetCommitResponseTopic_2(buf: Buffer, pos: int) -> tuple[OffsetCo
     o.name = ''
     (o.topic_id,) = _S2.unpack_from(buf, pos)
     pos += 16
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 7)
     if n < 0:
         null_field('Partitions')
     else:
@@ -196,7 +196,7 @@ def _decode_OffsetCommitResponse_3(buf: Buffer, pos: int) -> tuple[OffsetCommitR
     o = OffsetCommitResponse.__new__(OffsetCommitResponse)
     (o.throttle_time_ms,) = _S1.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 18)
     if n < 0:
         null_field('Topics')
     else:

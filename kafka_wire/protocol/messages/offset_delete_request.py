@@ -64,7 +64,7 @@ def _decode_OffsetDeleteRequestTopic_0(buf: Buffer, pos: int) -> tuple[OffsetDel
     o.name, pos = read_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 4)
     if n < 0:
         null_field('Partitions')
     else:
@@ -82,7 +82,7 @@ def _decode_OffsetDeleteRequest_0(buf: Buffer, pos: int) -> tuple[OffsetDeleteRe
     o.group_id, pos = read_string(buf, pos)
     if o.group_id is None:
         null_field('GroupId')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Topics')
     else:

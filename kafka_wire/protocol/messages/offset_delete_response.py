@@ -67,7 +67,7 @@ def _decode_OffsetDeleteResponseTopic_0(buf: Buffer, pos: int) -> tuple[OffsetDe
     o.name, pos = read_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Partitions')
     else:
@@ -84,7 +84,7 @@ def _decode_OffsetDeleteResponse_0(buf: Buffer, pos: int) -> tuple[OffsetDeleteR
     o = OffsetDeleteResponse.__new__(OffsetDeleteResponse)
     (o.error_code, o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 6
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Topics')
     else:

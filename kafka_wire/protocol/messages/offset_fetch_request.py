@@ -73,7 +73,7 @@ def _decode_OffsetFetchRequestTopic_0(buf: Buffer, pos: int) -> tuple[OffsetFetc
     o.name, pos = read_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 4)
     if n < 0:
         null_field('PartitionIndexes')
     else:
@@ -89,7 +89,7 @@ def _decode_OffsetFetchRequest_0(buf: Buffer, pos: int) -> tuple[OffsetFetchRequ
     o.group_id, pos = read_string(buf, pos)
     if o.group_id is None:
         null_field('GroupId')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Topics')
     else:
@@ -109,7 +109,7 @@ def _decode_OffsetFetchRequest_1(buf: Buffer, pos: int) -> tuple[OffsetFetchRequ
     o.group_id, pos = read_string(buf, pos)
     if o.group_id is None:
         null_field('GroupId')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         o.topics = None
     else:
@@ -127,7 +127,7 @@ def _decode_OffsetFetchRequestTopic_1(buf: Buffer, pos: int) -> tuple[OffsetFetc
     o.name, pos = read_compact_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('PartitionIndexes')
     else:
@@ -147,7 +147,7 @@ def _decode_OffsetFetchRequest_2(buf: Buffer, pos: int) -> tuple[OffsetFetchRequ
     o.group_id, pos = read_compact_string(buf, pos)
     if o.group_id is None:
         null_field('GroupId')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         o.topics = None
     else:
@@ -170,7 +170,7 @@ def _decode_OffsetFetchRequest_3(buf: Buffer, pos: int) -> tuple[OffsetFetchRequ
     o.group_id, pos = read_compact_string(buf, pos)
     if o.group_id is None:
         null_field('GroupId')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         o.topics = None
     else:
@@ -195,7 +195,7 @@ def _decode_OffsetFetchRequestTopics_0(buf: Buffer, pos: int) -> tuple[OffsetFet
     o.name, pos = read_compact_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('PartitionIndexes')
     else:
@@ -215,7 +215,7 @@ def _decode_OffsetFetchRequestGroup_0(buf: Buffer, pos: int) -> tuple[OffsetFetc
     o.group_id, pos = read_compact_string(buf, pos)
     if o.group_id is None:
         null_field('GroupId')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         o.topics = None
     else:
@@ -236,7 +236,7 @@ def _decode_OffsetFetchRequest_4(buf: Buffer, pos: int) -> tuple[OffsetFetchRequ
     o = OffsetFetchRequest.__new__(OffsetFetchRequest)
     o.group_id = ''
     o.topics = []
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Groups')
     else:
@@ -263,7 +263,7 @@ def _decode_OffsetFetchRequestGroup_1(buf: Buffer, pos: int) -> tuple[OffsetFetc
     o.member_id, pos = read_compact_string(buf, pos)
     (o.member_epoch,) = _S1.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         o.topics = None
     else:
@@ -284,7 +284,7 @@ def _decode_OffsetFetchRequest_5(buf: Buffer, pos: int) -> tuple[OffsetFetchRequ
     o = OffsetFetchRequest.__new__(OffsetFetchRequest)
     o.group_id = ''
     o.topics = []
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 8)
     if n < 0:
         null_field('Groups')
     else:
@@ -308,7 +308,7 @@ def _decode_OffsetFetchRequestTopics_1(buf: Buffer, pos: int) -> tuple[OffsetFet
     o.name = ''
     (o.topic_id,) = _S2.unpack_from(buf, pos)
     pos += 16
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('PartitionIndexes')
     else:
@@ -329,7 +329,7 @@ def _decode_OffsetFetchRequestGroup_2(buf: Buffer, pos: int) -> tuple[OffsetFetc
     o.member_id, pos = read_compact_string(buf, pos)
     (o.member_epoch,) = _S1.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 18)
     if n < 0:
         o.topics = None
     else:
@@ -350,7 +350,7 @@ def _decode_OffsetFetchRequest_6(buf: Buffer, pos: int) -> tuple[OffsetFetchRequ
     o = OffsetFetchRequest.__new__(OffsetFetchRequest)
     o.group_id = ''
     o.topics = []
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 8)
     if n < 0:
         null_field('Groups')
     else:

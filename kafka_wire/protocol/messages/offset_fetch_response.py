@@ -107,7 +107,7 @@ def _decode_OffsetFetchResponseTopic_0(buf: Buffer, pos: int) -> tuple[OffsetFet
     o.name, pos = read_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 16)
     if n < 0:
         null_field('Partitions')
     else:
@@ -125,7 +125,7 @@ def _decode_OffsetFetchResponse_0(buf: Buffer, pos: int) -> tuple[OffsetFetchRes
     o.throttle_time_ms = 0
     o.error_code = 0
     o.groups = []
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Topics')
     else:
@@ -142,7 +142,7 @@ def _decode_OffsetFetchResponse_1(buf: Buffer, pos: int) -> tuple[OffsetFetchRes
     o = OffsetFetchResponse.__new__(OffsetFetchResponse)
     o.throttle_time_ms = 0
     o.groups = []
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Topics')
     else:
@@ -162,7 +162,7 @@ def _decode_OffsetFetchResponse_2(buf: Buffer, pos: int) -> tuple[OffsetFetchRes
     o.groups = []
     (o.throttle_time_ms,) = _S2.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Topics')
     else:
@@ -192,7 +192,7 @@ def _decode_OffsetFetchResponseTopic_1(buf: Buffer, pos: int) -> tuple[OffsetFet
     o.name, pos = read_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 20)
     if n < 0:
         null_field('Partitions')
     else:
@@ -210,7 +210,7 @@ def _decode_OffsetFetchResponse_3(buf: Buffer, pos: int) -> tuple[OffsetFetchRes
     o.groups = []
     (o.throttle_time_ms,) = _S2.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Topics')
     else:
@@ -244,7 +244,7 @@ def _decode_OffsetFetchResponseTopic_2(buf: Buffer, pos: int) -> tuple[OffsetFet
     o.name, pos = read_compact_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 20)
     if n < 0:
         null_field('Partitions')
     else:
@@ -266,7 +266,7 @@ def _decode_OffsetFetchResponse_4(buf: Buffer, pos: int) -> tuple[OffsetFetchRes
     o.groups = []
     (o.throttle_time_ms,) = _S2.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Topics')
     else:
@@ -305,7 +305,7 @@ def _decode_OffsetFetchResponseTopics_0(buf: Buffer, pos: int) -> tuple[OffsetFe
     o.name, pos = read_compact_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 20)
     if n < 0:
         null_field('Partitions')
     else:
@@ -327,7 +327,7 @@ def _decode_OffsetFetchResponseGroup_0(buf: Buffer, pos: int) -> tuple[OffsetFet
     o.group_id, pos = read_compact_string(buf, pos)
     if o.group_id is None:
         null_field('GroupId')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Topics')
     else:
@@ -352,7 +352,7 @@ def _decode_OffsetFetchResponse_5(buf: Buffer, pos: int) -> tuple[OffsetFetchRes
     o.error_code = 0
     (o.throttle_time_ms,) = _S2.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 5)
     if n < 0:
         null_field('Groups')
     else:
@@ -374,7 +374,7 @@ def _decode_OffsetFetchResponseTopics_1(buf: Buffer, pos: int) -> tuple[OffsetFe
     o.name = ''
     (o.topic_id,) = _S4.unpack_from(buf, pos)
     pos += 16
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 20)
     if n < 0:
         null_field('Partitions')
     else:
@@ -396,7 +396,7 @@ def _decode_OffsetFetchResponseGroup_1(buf: Buffer, pos: int) -> tuple[OffsetFet
     o.group_id, pos = read_compact_string(buf, pos)
     if o.group_id is None:
         null_field('GroupId')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 18)
     if n < 0:
         null_field('Topics')
     else:
@@ -421,7 +421,7 @@ def _decode_OffsetFetchResponse_6(buf: Buffer, pos: int) -> tuple[OffsetFetchRes
     o.error_code = 0
     (o.throttle_time_ms,) = _S2.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 5)
     if n < 0:
         null_field('Groups')
     else:

@@ -67,7 +67,7 @@ def _decode_OffsetForLeaderTopic_0(buf: Buffer, pos: int) -> tuple[OffsetForLead
     o.topic, pos = read_string(buf, pos)
     if o.topic is None:
         null_field('Topic')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 12)
     if n < 0:
         null_field('Partitions')
     else:
@@ -83,7 +83,7 @@ def _decode_OffsetForLeaderTopic_0(buf: Buffer, pos: int) -> tuple[OffsetForLead
 def _decode_OffsetForLeaderEpochRequest_0(buf: Buffer, pos: int) -> tuple[OffsetForLeaderEpochRequest, int]:
     o = OffsetForLeaderEpochRequest.__new__(OffsetForLeaderEpochRequest)
     o.replica_id = -2
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Topics')
     else:
@@ -100,7 +100,7 @@ def _decode_OffsetForLeaderEpochRequest_1(buf: Buffer, pos: int) -> tuple[Offset
     o = OffsetForLeaderEpochRequest.__new__(OffsetForLeaderEpochRequest)
     (o.replica_id,) = _S1.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Topics')
     else:
@@ -129,7 +129,7 @@ def _decode_OffsetForLeaderTopic_1(buf: Buffer, pos: int) -> tuple[OffsetForLead
     o.topic, pos = read_compact_string(buf, pos)
     if o.topic is None:
         null_field('Topic')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 13)
     if n < 0:
         null_field('Partitions')
     else:
@@ -150,7 +150,7 @@ def _decode_OffsetForLeaderEpochRequest_2(buf: Buffer, pos: int) -> tuple[Offset
     o = OffsetForLeaderEpochRequest.__new__(OffsetForLeaderEpochRequest)
     (o.replica_id,) = _S1.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Topics')
     else:

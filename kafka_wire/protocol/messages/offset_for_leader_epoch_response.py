@@ -68,7 +68,7 @@ def _decode_OffsetForLeaderTopicResult_0(buf: Buffer, pos: int) -> tuple[OffsetF
     o.topic, pos = read_string(buf, pos)
     if o.topic is None:
         null_field('Topic')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 18)
     if n < 0:
         null_field('Partitions')
     else:
@@ -85,7 +85,7 @@ def _decode_OffsetForLeaderEpochResponse_0(buf: Buffer, pos: int) -> tuple[Offse
     o = OffsetForLeaderEpochResponse.__new__(OffsetForLeaderEpochResponse)
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Topics')
     else:
@@ -114,7 +114,7 @@ def _decode_OffsetForLeaderTopicResult_1(buf: Buffer, pos: int) -> tuple[OffsetF
     o.topic, pos = read_compact_string(buf, pos)
     if o.topic is None:
         null_field('Topic')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 19)
     if n < 0:
         null_field('Partitions')
     else:
@@ -135,7 +135,7 @@ def _decode_OffsetForLeaderEpochResponse_1(buf: Buffer, pos: int) -> tuple[Offse
     o = OffsetForLeaderEpochResponse.__new__(OffsetForLeaderEpochResponse)
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Topics')
     else:

@@ -72,7 +72,7 @@ def _decode_TopicProduceData_0(buf: Buffer, pos: int) -> tuple[TopicProduceData,
     o.name, pos = read_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 8)
     if n < 0:
         null_field('PartitionData')
     else:
@@ -90,7 +90,7 @@ def _decode_ProduceRequest_0(buf: Buffer, pos: int) -> tuple[ProduceRequest, int
     o.transactional_id, pos = read_string(buf, pos)
     (o.acks, o.timeout_ms,) = _S0.unpack_from(buf, pos)
     pos += 6
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('TopicData')
     else:
@@ -121,7 +121,7 @@ def _decode_TopicProduceData_1(buf: Buffer, pos: int) -> tuple[TopicProduceData,
     o.name, pos = read_compact_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 6)
     if n < 0:
         null_field('PartitionData')
     else:
@@ -143,7 +143,7 @@ def _decode_ProduceRequest_1(buf: Buffer, pos: int) -> tuple[ProduceRequest, int
     o.transactional_id, pos = read_compact_string(buf, pos)
     (o.acks, o.timeout_ms,) = _S0.unpack_from(buf, pos)
     pos += 6
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('TopicData')
     else:
@@ -165,7 +165,7 @@ def _decode_TopicProduceData_2(buf: Buffer, pos: int) -> tuple[TopicProduceData,
     o.name = ''
     (o.topic_id,) = _S2.unpack_from(buf, pos)
     pos += 16
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 6)
     if n < 0:
         null_field('PartitionData')
     else:
@@ -187,7 +187,7 @@ def _decode_ProduceRequest_2(buf: Buffer, pos: int) -> tuple[ProduceRequest, int
     o.transactional_id, pos = read_compact_string(buf, pos)
     (o.acks, o.timeout_ms,) = _S0.unpack_from(buf, pos)
     pos += 6
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 18)
     if n < 0:
         null_field('TopicData')
     else:

@@ -108,7 +108,7 @@ def _decode_TopicProduceResponse_0(buf: Buffer, pos: int) -> tuple[TopicProduceR
     o.name, pos = read_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 22)
     if n < 0:
         null_field('PartitionResponses')
     else:
@@ -124,7 +124,7 @@ def _decode_TopicProduceResponse_0(buf: Buffer, pos: int) -> tuple[TopicProduceR
 def _decode_ProduceResponse_0(buf: Buffer, pos: int) -> tuple[ProduceResponse, int]:
     o = ProduceResponse.__new__(ProduceResponse)
     o.node_endpoints = []
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Responses')
     else:
@@ -155,7 +155,7 @@ def _decode_TopicProduceResponse_1(buf: Buffer, pos: int) -> tuple[TopicProduceR
     o.name, pos = read_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 30)
     if n < 0:
         null_field('PartitionResponses')
     else:
@@ -171,7 +171,7 @@ def _decode_TopicProduceResponse_1(buf: Buffer, pos: int) -> tuple[TopicProduceR
 def _decode_ProduceResponse_1(buf: Buffer, pos: int) -> tuple[ProduceResponse, int]:
     o = ProduceResponse.__new__(ProduceResponse)
     o.node_endpoints = []
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Responses')
     else:
@@ -199,7 +199,7 @@ def _decode_PartitionProduceResponse_2(buf: Buffer, pos: int) -> tuple[Partition
     o.current_leader = LeaderIdAndEpoch()
     (o.index, o.error_code, o.base_offset, o.log_append_time_ms, o.log_start_offset,) = _S2.unpack_from(buf, pos)
     pos += 30
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('RecordErrors')
     else:
@@ -219,7 +219,7 @@ def _decode_TopicProduceResponse_2(buf: Buffer, pos: int) -> tuple[TopicProduceR
     o.name, pos = read_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 36)
     if n < 0:
         null_field('PartitionResponses')
     else:
@@ -235,7 +235,7 @@ def _decode_TopicProduceResponse_2(buf: Buffer, pos: int) -> tuple[TopicProduceR
 def _decode_ProduceResponse_2(buf: Buffer, pos: int) -> tuple[ProduceResponse, int]:
     o = ProduceResponse.__new__(ProduceResponse)
     o.node_endpoints = []
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Responses')
     else:
@@ -267,7 +267,7 @@ def _decode_PartitionProduceResponse_3(buf: Buffer, pos: int) -> tuple[Partition
     o.current_leader = LeaderIdAndEpoch()
     (o.index, o.error_code, o.base_offset, o.log_append_time_ms, o.log_start_offset,) = _S2.unpack_from(buf, pos)
     pos += 30
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 6)
     if n < 0:
         null_field('RecordErrors')
     else:
@@ -291,7 +291,7 @@ def _decode_TopicProduceResponse_3(buf: Buffer, pos: int) -> tuple[TopicProduceR
     o.name, pos = read_compact_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 33)
     if n < 0:
         null_field('PartitionResponses')
     else:
@@ -311,7 +311,7 @@ def _decode_TopicProduceResponse_3(buf: Buffer, pos: int) -> tuple[TopicProduceR
 def _decode_ProduceResponse_3(buf: Buffer, pos: int) -> tuple[ProduceResponse, int]:
     o = ProduceResponse.__new__(ProduceResponse)
     o.node_endpoints = []
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Responses')
     else:
@@ -346,7 +346,7 @@ def _decode_PartitionProduceResponse_4(buf: Buffer, pos: int) -> tuple[Partition
     o.current_leader = LeaderIdAndEpoch()
     (o.index, o.error_code, o.base_offset, o.log_append_time_ms, o.log_start_offset,) = _S2.unpack_from(buf, pos)
     pos += 30
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 6)
     if n < 0:
         null_field('RecordErrors')
     else:
@@ -374,7 +374,7 @@ def _decode_TopicProduceResponse_4(buf: Buffer, pos: int) -> tuple[TopicProduceR
     o.name, pos = read_compact_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 33)
     if n < 0:
         null_field('PartitionResponses')
     else:
@@ -411,7 +411,7 @@ def _decode_NodeEndpoint_0(buf: Buffer, pos: int) -> tuple[NodeEndpoint, int]:
 def _decode_ProduceResponse_4(buf: Buffer, pos: int) -> tuple[ProduceResponse, int]:
     o = ProduceResponse.__new__(ProduceResponse)
     o.node_endpoints = []
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Responses')
     else:
@@ -429,7 +429,7 @@ def _decode_ProduceResponse_4(buf: Buffer, pos: int) -> tuple[ProduceResponse, i
         size, pos = read_uvarint(buf, pos)
         end = pos + size
         if tag == 0:
-            n, pos = read_compact_array_len(buf, pos)
+            n, pos = read_compact_array_len(buf, pos, 11)
             if n < 0:
                 null_field('NodeEndpoints')
             else:
@@ -448,7 +448,7 @@ def _decode_TopicProduceResponse_5(buf: Buffer, pos: int) -> tuple[TopicProduceR
     o.name = ''
     (o.topic_id,) = _S4.unpack_from(buf, pos)
     pos += 16
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 33)
     if n < 0:
         null_field('PartitionResponses')
     else:
@@ -468,7 +468,7 @@ def _decode_TopicProduceResponse_5(buf: Buffer, pos: int) -> tuple[TopicProduceR
 def _decode_ProduceResponse_5(buf: Buffer, pos: int) -> tuple[ProduceResponse, int]:
     o = ProduceResponse.__new__(ProduceResponse)
     o.node_endpoints = []
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 18)
     if n < 0:
         null_field('Responses')
     else:
@@ -486,7 +486,7 @@ def _decode_ProduceResponse_5(buf: Buffer, pos: int) -> tuple[ProduceResponse, i
         size, pos = read_uvarint(buf, pos)
         end = pos + size
         if tag == 0:
-            n, pos = read_compact_array_len(buf, pos)
+            n, pos = read_compact_array_len(buf, pos, 11)
             if n < 0:
                 null_field('NodeEndpoints')
             else:

@@ -41,7 +41,7 @@ def _decode_SaslHandshakeResponse_0(buf: Buffer, pos: int) -> tuple[SaslHandshak
     o = SaslHandshakeResponse.__new__(SaslHandshakeResponse)
     (o.error_code,) = _S0.unpack_from(buf, pos)
     pos += 2
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 2)
     if n < 0:
         null_field('Mechanisms')
     else:

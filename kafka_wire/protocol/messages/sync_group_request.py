@@ -74,7 +74,7 @@ def _decode_SyncGroupRequest_0(buf: Buffer, pos: int) -> tuple[SyncGroupRequest,
     o.member_id, pos = read_string(buf, pos)
     if o.member_id is None:
         null_field('MemberId')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Assignments')
     else:
@@ -100,7 +100,7 @@ def _decode_SyncGroupRequest_1(buf: Buffer, pos: int) -> tuple[SyncGroupRequest,
     if o.member_id is None:
         null_field('MemberId')
     o.group_instance_id, pos = read_string(buf, pos)
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Assignments')
     else:
@@ -141,7 +141,7 @@ def _decode_SyncGroupRequest_2(buf: Buffer, pos: int) -> tuple[SyncGroupRequest,
     if o.member_id is None:
         null_field('MemberId')
     o.group_instance_id, pos = read_compact_string(buf, pos)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Assignments')
     else:
@@ -171,7 +171,7 @@ def _decode_SyncGroupRequest_3(buf: Buffer, pos: int) -> tuple[SyncGroupRequest,
     o.group_instance_id, pos = read_compact_string(buf, pos)
     o.protocol_type, pos = read_compact_string(buf, pos)
     o.protocol_name, pos = read_compact_string(buf, pos)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Assignments')
     else:

@@ -78,7 +78,7 @@ def _decode_TxnOffsetCommitRequestTopic_0(buf: Buffer, pos: int) -> tuple[TxnOff
     o.name, pos = read_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 14)
     if n < 0:
         null_field('Partitions')
     else:
@@ -104,7 +104,7 @@ def _decode_TxnOffsetCommitRequest_0(buf: Buffer, pos: int) -> tuple[TxnOffsetCo
         null_field('GroupId')
     (o.producer_id, o.producer_epoch,) = _S0.unpack_from(buf, pos)
     pos += 10
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Topics')
     else:
@@ -130,7 +130,7 @@ def _decode_TxnOffsetCommitRequestTopic_1(buf: Buffer, pos: int) -> tuple[TxnOff
     o.name, pos = read_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 18)
     if n < 0:
         null_field('Partitions')
     else:
@@ -156,7 +156,7 @@ def _decode_TxnOffsetCommitRequest_1(buf: Buffer, pos: int) -> tuple[TxnOffsetCo
         null_field('GroupId')
     (o.producer_id, o.producer_epoch,) = _S0.unpack_from(buf, pos)
     pos += 10
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Topics')
     else:
@@ -186,7 +186,7 @@ def _decode_TxnOffsetCommitRequestTopic_2(buf: Buffer, pos: int) -> tuple[TxnOff
     o.name, pos = read_compact_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 18)
     if n < 0:
         null_field('Partitions')
     else:
@@ -217,7 +217,7 @@ def _decode_TxnOffsetCommitRequest_2(buf: Buffer, pos: int) -> tuple[TxnOffsetCo
     if o.member_id is None:
         null_field('MemberId')
     o.group_instance_id, pos = read_compact_string(buf, pos)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Topics')
     else:

@@ -66,7 +66,7 @@ def _decode_TxnOffsetCommitResponseTopic_0(buf: Buffer, pos: int) -> tuple[TxnOf
     o.name, pos = read_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Partitions')
     else:
@@ -83,7 +83,7 @@ def _decode_TxnOffsetCommitResponse_0(buf: Buffer, pos: int) -> tuple[TxnOffsetC
     o = TxnOffsetCommitResponse.__new__(TxnOffsetCommitResponse)
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_array_len(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
     if n < 0:
         null_field('Topics')
     else:
@@ -112,7 +112,7 @@ def _decode_TxnOffsetCommitResponseTopic_1(buf: Buffer, pos: int) -> tuple[TxnOf
     o.name, pos = read_compact_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 7)
     if n < 0:
         null_field('Partitions')
     else:
@@ -133,7 +133,7 @@ def _decode_TxnOffsetCommitResponse_1(buf: Buffer, pos: int) -> tuple[TxnOffsetC
     o = TxnOffsetCommitResponse.__new__(TxnOffsetCommitResponse)
     (o.throttle_time_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Topics')
     else:

@@ -71,7 +71,7 @@ def _decode_UpdateFeaturesRequest_0(buf: Buffer, pos: int) -> tuple[UpdateFeatur
     o.validate_only = False
     (o.timeout_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 5)
     if n < 0:
         null_field('FeatureUpdates')
     else:
@@ -107,7 +107,7 @@ def _decode_UpdateFeaturesRequest_1(buf: Buffer, pos: int) -> tuple[UpdateFeatur
     o = UpdateFeaturesRequest.__new__(UpdateFeaturesRequest)
     (o.timeout_ms,) = _S0.unpack_from(buf, pos)
     pos += 4
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 5)
     if n < 0:
         null_field('FeatureUpdates')
     else:

@@ -69,7 +69,7 @@ def _decode_UpdateFeaturesResponse_0(buf: Buffer, pos: int) -> tuple[UpdateFeatu
     (o.throttle_time_ms, o.error_code,) = _S0.unpack_from(buf, pos)
     pos += 6
     o.error_message, pos = read_compact_string(buf, pos)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 5)
     if n < 0:
         null_field('Results')
     else:

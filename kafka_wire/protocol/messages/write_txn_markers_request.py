@@ -63,7 +63,7 @@ def _decode_WritableTxnMarkerTopic_0(buf: Buffer, pos: int) -> tuple[WritableTxn
     o.name, pos = read_compact_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 4)
     if n < 0:
         null_field('PartitionIndexes')
     else:
@@ -81,7 +81,7 @@ def _decode_WritableTxnMarker_0(buf: Buffer, pos: int) -> tuple[WritableTxnMarke
     o.transaction_version = 0
     (o.producer_id, o.producer_epoch, o.transaction_result,) = _S0.unpack_from(buf, pos)
     pos += 11
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Topics')
     else:
@@ -102,7 +102,7 @@ def _decode_WritableTxnMarker_0(buf: Buffer, pos: int) -> tuple[WritableTxnMarke
 
 def _decode_WriteTxnMarkersRequest_0(buf: Buffer, pos: int) -> tuple[WriteTxnMarkersRequest, int]:
     o = WriteTxnMarkersRequest.__new__(WriteTxnMarkersRequest)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 17)
     if n < 0:
         null_field('Markers')
     else:
@@ -123,7 +123,7 @@ def _decode_WritableTxnMarker_1(buf: Buffer, pos: int) -> tuple[WritableTxnMarke
     o = WritableTxnMarker.__new__(WritableTxnMarker)
     (o.producer_id, o.producer_epoch, o.transaction_result,) = _S0.unpack_from(buf, pos)
     pos += 11
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Topics')
     else:
@@ -144,7 +144,7 @@ def _decode_WritableTxnMarker_1(buf: Buffer, pos: int) -> tuple[WritableTxnMarke
 
 def _decode_WriteTxnMarkersRequest_1(buf: Buffer, pos: int) -> tuple[WriteTxnMarkersRequest, int]:
     o = WriteTxnMarkersRequest.__new__(WriteTxnMarkersRequest)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 18)
     if n < 0:
         null_field('Markers')
     else:

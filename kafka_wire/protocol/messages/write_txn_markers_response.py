@@ -77,7 +77,7 @@ def _decode_WritableTxnMarkerTopicResult_0(buf: Buffer, pos: int) -> tuple[Writa
     o.name, pos = read_compact_string(buf, pos)
     if o.name is None:
         null_field('Name')
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 7)
     if n < 0:
         null_field('Partitions')
     else:
@@ -98,7 +98,7 @@ def _decode_WritableTxnMarkerResult_0(buf: Buffer, pos: int) -> tuple[WritableTx
     o = WritableTxnMarkerResult.__new__(WritableTxnMarkerResult)
     (o.producer_id,) = _S0.unpack_from(buf, pos)
     pos += 8
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 3)
     if n < 0:
         null_field('Topics')
     else:
@@ -117,7 +117,7 @@ def _decode_WritableTxnMarkerResult_0(buf: Buffer, pos: int) -> tuple[WritableTx
 
 def _decode_WriteTxnMarkersResponse_0(buf: Buffer, pos: int) -> tuple[WriteTxnMarkersResponse, int]:
     o = WriteTxnMarkersResponse.__new__(WriteTxnMarkersResponse)
-    n, pos = read_compact_array_len(buf, pos)
+    n, pos = read_compact_array_len(buf, pos, 10)
     if n < 0:
         null_field('Markers')
     else:
