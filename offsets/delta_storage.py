@@ -99,7 +99,7 @@ class TableLocation:
     ``s3://bucket/prefix``); ``storage_options`` (not in repr: they may hold secrets) configure it."""
 
     uri: str
-    scheme: str  # "file" or "s3"
+    scheme: str  # "file" or "s3" (or another URI scheme, kept only for delta-rs: see parse_table_location)
     storage_options: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -124,6 +124,8 @@ class TableLocation:
 
         if self.is_local:
             return pafs.LocalFileSystem()
+        if self.scheme != "s3":
+            raise StorageOptionError(f"table location {self.uri!r}: accepted here: {ACCEPTED_LOCATIONS}")
         return pafs.S3FileSystem(**pyarrow_s3_options(self.storage_options))
 
 
@@ -165,8 +167,13 @@ def pyarrow_s3_options(storage_options: Mapping[str, str]) -> dict[str, Any]:
     return kwargs
 
 
-def parse_table_location(location: str, storage_options: Mapping[str, Any] | None = None) -> TableLocation:
-    """A `TableLocation` for a path or URI. Raises StorageOptionError naming the accepted forms."""
+def parse_table_location(
+    location: str, storage_options: Mapping[str, Any] | None = None, other_schemes: bool = False
+) -> TableLocation:
+    """A `TableLocation` for a path or URI. Raises StorageOptionError naming the accepted forms.
+
+    ``other_schemes``: keep any other URI (``gs://``, ``abfss://``, ...) as it is, for readers that
+    only hand it to delta-rs (its `filesystem()` then raises)."""
     text = location.strip()
     options = normalize_storage_options(storage_options)
     parsed = urlparse(text)
@@ -184,6 +191,8 @@ def parse_table_location(location: str, storage_options: Mapping[str, Any] | Non
                 f"table location {location!r} is a bucket root; accepted: s3://bucket/prefix (a prefix per table)"
             )
         return TableLocation(f"s3://{parsed.netloc}/{key}", "s3", options)
+    if other_schemes:
+        return TableLocation(text, scheme, options)
     raise StorageOptionError(f"table location {location!r} is not supported; accepted: {ACCEPTED_LOCATIONS}")
 
 

@@ -20,6 +20,8 @@ import os
 from collections.abc import Iterable, Mapping
 from urllib.parse import unquote, urlparse
 
+from offsets.delta_storage import parse_table_location
+
 APP_ID_PREFIX = "pykafka"
 
 
@@ -61,14 +63,20 @@ def query_id_from_checkpoint(checkpoint_location: str) -> str | None:
 
 
 class DeltaOffsetStore:
-    """Committed next offsets of one owner (query id or consumer group) in one Delta table."""
+    """Committed next offsets of one owner (query id or consumer group) in one Delta table.
 
-    def __init__(self, table_path: str, owner: str, storage_options: dict[str, str] | None = None) -> None:
+    ``table_path``: a local path, ``file://``, or ``s3://bucket/prefix`` (``s3a://`` is read as
+    ``s3://``); ``storage_options``: delta-rs's names (``AWS_ENDPOINT_URL``, ``AWS_REGION``,
+    ``AWS_ACCESS_KEY_ID``, ``AWS_SECRET_ACCESS_KEY``, ``AWS_ALLOW_HTTP``, ...; any case), the same
+    the ``pykafka-delta`` sink takes as ``storage.*`` options (`offsets.delta_storage`)."""
+
+    def __init__(self, table_path: str, owner: str, storage_options: Mapping[str, str] | None = None) -> None:
         if not owner:
             raise ValueError("DeltaOffsetStore needs a non-empty owner (query id or consumer group id)")
-        self.table_path = table_path
+        self.location = parse_table_location(table_path, storage_options, other_schemes=True)
+        self.table_path = self.location.uri
         self.owner = owner
-        self.storage_options = storage_options
+        self.storage_options = self.location.delta_storage_options
 
     def _table(self) -> object | None:
         from deltalake import DeltaTable
