@@ -15,7 +15,7 @@ from typing import Any
 
 _LAZY = {
     "PyKafkaDataSource": "connector.datasource",
-    "PyKafkaDeltaDataSource": "connector.delta_sink",
+    "PyKafkaDeltaDataSource": "connector.delta.datasource",
     "LagListener": "connector.lag",
     "lag_from_progress": "connector.lag",
     "source_lag": "connector.lag",
@@ -25,7 +25,7 @@ _LAZY = {
 def register(spark: Any) -> None:
     """Register the `pykafka` and `pykafka-delta` formats in `spark` (a SparkSession)."""
     from connector.datasource import PyKafkaDataSource
-    from connector.delta_sink import PyKafkaDeltaDataSource
+    from connector.delta.datasource import PyKafkaDeltaDataSource
 
     spark.dataSource.register(PyKafkaDataSource)
     spark.dataSource.register(PyKafkaDeltaDataSource)

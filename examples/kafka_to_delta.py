@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
 
@@ -47,7 +48,9 @@ def emit(event: str, **fields: Any) -> None:
     print(json.dumps({"event": event, **fields}, sort_keys=True), flush=True)
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, prepare: Callable[[Any], None] | None = None) -> int:
+    """Run the query; `prepare` is called with the SparkSession before the query starts (the crash
+    test registers a data source with fault points there: tests/spark/delta_crash_query.py)."""
     args = parse_args(argv)
     from pyspark.sql import SparkSession
 
@@ -61,6 +64,8 @@ def main(argv: list[str] | None = None) -> int:
         builder = builder.config(key, value)
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("WARN")
+    if prepare is not None:
+        prepare(spark)
 
     reader = (
         spark.readStream.format("pykafka")

@@ -65,8 +65,15 @@ def descendants(pid: int) -> list[int]:
 class QueryProcess:
     """One run of the Kafka -> Delta query in a child process."""
 
-    def __init__(self, args: list[str], log_path: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        args: list[str],
+        log_path: Path,
+        env: dict[str, str] | None = None,
+        module: str = "examples.kafka_to_delta",
+    ) -> None:
         self.args = args
+        self.module = module  # run with `python -m`: the example, or a test's wrapper around it
         self.log_path = log_path
         self.env = {**os.environ, **(env or {})}
         self.env.setdefault("PYSPARK_PYTHON", sys.executable)
@@ -79,7 +86,7 @@ class QueryProcess:
         self._log = open(self.log_path, "ab")  # noqa: SIM115 - closed in wait()/kill()
         conf = [arg for item in FAST_LOCAL_CONF for arg in ("--conf", item)]
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "examples.kafka_to_delta", "--master", "local[1]", *conf, *self.args],
+            [sys.executable, "-m", self.module, "--master", "local[1]", *conf, *self.args],
             cwd=REPO_ROOT,
             env=self.env,
             stdin=subprocess.DEVNULL,

@@ -2,6 +2,6 @@
 `pyspark_*` at the first Python data source lookup and registers its `DefaultSource`, so
 `df.writeStream.format("pykafka-delta")` works with no `spark.dataSource.register` call."""
 
-from connector.delta_sink import PyKafkaDeltaDataSource as DefaultSource
+from connector.delta.datasource import PyKafkaDeltaDataSource as DefaultSource
 
 __all__ = ["DefaultSource"]

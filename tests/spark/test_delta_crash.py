@@ -6,9 +6,10 @@ but before Spark has logged the batch as done), and restarted from the same chec
 At the end the table holds every acknowledged record exactly once, by (partition, offset) and by
 key, read with delta-rs and with DuckDB's delta extension.
 
-The sink's test hooks make the kills land where we want them: PYKAFKA_DELTA_TEST_COMMIT_DELAY_S
-makes commit() sleep before and after the Delta commit, PYKAFKA_DELTA_TEST_COMMIT_TRACE records
-"begin"/"end"/"skip" lines, so each kill is classified from what the driver really did.
+The sink's commit fault point (connector.delta.faults), installed by the child's wrapper script
+tests/spark/delta_crash_query.py, makes the kills land where we want them: --commit-delay makes
+commit() sleep before and after the Delta commit, --commit-trace records "begin"/"end"/"skip" lines,
+so each kill is classified from what the driver really did.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ import pytest
 from confluent_kafka import Producer
 
 from broker_embedded import EmbeddedBroker
-from connector.delta_sink import COMMIT_DELAY_ENV, COMMIT_TRACE_ENV
 from examples.query_process import QueryProcess
 from offsets.delta_store import DeltaOffsetStore
 from tests.spark.delta_helpers import delta_rs_table, duckdb_query, positions
@@ -33,6 +33,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 KILLS = 10
 PARTITIONS = 3
 PHASES = ("before", "during", "after")
+CHILD = "tests.spark.delta_crash_query"  # examples/kafka_to_delta.py with the commit fault point
 MAX_RECORDS = 15_000
 
 
@@ -103,13 +104,15 @@ def test_kill_9_at_random_moments_keeps_every_record_exactly_once(tmp_path: Path
         producer.thread.start()
         args = ["--bootstrap-servers", broker.bootstrap_servers, "--topic", topic, "--table", str(table)]
         args += ["--checkpoint", str(checkpoint), "--max-offsets-per-trigger", "400"]
-        env = {COMMIT_DELAY_ENV: "0.4", COMMIT_TRACE_ENV: str(trace)}
+        faults = ["--commit-delay", "0.4", "--commit-trace", str(trace)]
         landed: list[str] = []
         try:
             for cycle in range(KILLS):
                 target = PHASES[cycle % len(PHASES)]
                 since = len(_trace_lines(trace))
-                run = QueryProcess([*args, "--trigger", "100 milliseconds"], tmp_path / f"run{cycle}.log", env)
+                run = QueryProcess(
+                    [*faults, *args, "--trigger", "100 milliseconds"], tmp_path / f"run{cycle}.log", module=CHILD
+                )
                 run.start()
                 try:
                     run.wait_event("started", timeout=120)
@@ -133,7 +136,7 @@ def test_kill_9_at_random_moments_keeps_every_record_exactly_once(tmp_path: Path
         # Final run: no delays, Trigger.AvailableNow drains what the producer wrote and stops.
         args = args[: args.index("--max-offsets-per-trigger")]  # catch up in one batch
         final = QueryProcess(
-            [*args, "--trigger", "available-now"], tmp_path / "final.log", {COMMIT_TRACE_ENV: str(trace)}
+            ["--commit-trace", str(trace), *args, "--trigger", "available-now"], tmp_path / "final.log", module=CHILD
         )
         final.start()
         try:

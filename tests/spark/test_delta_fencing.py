@@ -12,8 +12,7 @@ import pytest
 from deltalake import CommitProperties, DeltaTable, Transaction
 from deltalake.exceptions import CommitFailedError
 
-import connector.delta_sink as ds
-from connector.delta_sink import CommitPlan, WritePlan, commit_files, write_files
+from connector.delta import CommitPlan, CommitResult, WritePlan, commit_files, write_files
 from offsets.delta_store import DeltaOffsetStore, app_id, query_app_id
 
 SCHEMA = pa.schema([("topic", pa.string()), ("partition", pa.int32()), ("offset", pa.int64()), ("value", pa.binary())])
@@ -131,7 +130,7 @@ def test_two_writers_racing_on_one_partition_cannot_both_commit(tmp_path: Path, 
         return real(self, *args, **kwargs)
 
     monkeypatch.setattr(DeltaTable, "create_write_transaction", racing)
-    results: dict[str, ds.CommitResult] = {}
+    results: dict[str, CommitResult] = {}
     files = {name: write_files(write, [_rows("t", 0, 0, 100)]) for name in ("A", "B")}
 
     def run(name: str) -> None:

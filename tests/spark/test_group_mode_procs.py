@@ -119,7 +119,7 @@ def _warm_up(spark: Any) -> None:
     so the query's first micro-batch does not pay for it."""
 
     def load(x: int) -> int:
-        import connector.delta_sink  # noqa: F401
+        import connector.delta.datasource  # noqa: F401
         import connector.source  # noqa: F401
 
         return x

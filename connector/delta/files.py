@@ -1,0 +1,403 @@
+"""Executor side of the Delta sink: a task's rows become Parquet files in the table directory, each
+with its Delta add action (path, size, partition values, stats JSON) and, when the input has the
+Kafka source's ``topic``/``partition``/``offset`` columns, its min/max source offset.
+
+One file per (topic, partition) present in the task's rows (else one per task), and one per Delta
+partition (``partitionBy``). Nothing is committed here: the files travel to the driver in a
+``DeltaCommitMessage`` (see ``connector.delta.commit``). Everything a task needs is in the pickled
+``WritePlan``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import os
+import re
+import time
+import uuid
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from pyspark.sql.datasource import WriterCommitMessage
+
+from connector.delta.errors import DeltaSinkWriteError
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+# The Kafka source's columns the sink takes per-partition offsets from.
+TOPIC_COLUMN = "topic"
+PARTITION_COLUMN = "partition"
+OFFSET_COLUMN = "offset"
+
+_STRING_STATS_PREFIX = 32  # Delta's default dataSkippingStringPrefixLength
+_SAFE_DIR_CHARS = re.compile(r"[^A-Za-z0-9_.\-]")
+_NULL_PARTITION_DIR = "__HIVE_DEFAULT_PARTITION__"
+_ROW_GROUP_ROWS = 1 << 20
+_ROW_GROUP_BYTES = 64 << 20  # uncompressed Arrow bytes buffered per open file before a row group is written
+
+
+@dataclass
+class DeltaFile:
+    """One Parquet file written by a task: its add action plus its source offset range."""
+
+    path: str  # relative to the table root, not URL-encoded (only [A-Za-z0-9_.=/-] are used)
+    size: int
+    partition_values: dict[str, str | None]
+    stats: str
+    num_records: int
+    modification_time: int
+    topic: str | None = None
+    partition: int | None = None
+    min_offset: int | None = None
+    max_offset: int | None = None
+
+
+@dataclass
+class DeltaCommitMessage(WriterCommitMessage):
+    files: list[DeltaFile] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class WritePlan:
+    """What executors need to write files (plain data; pickled into every task)."""
+
+    table_path: str
+    arrow_schema: pa.Schema  # input columns, table types
+    partition_columns: tuple[str, ...]
+    kafka_offsets: bool  # split files per (topic, partition) and track offset ranges
+    compression: str
+
+
+def _partition_value(value: Any) -> str | None:
+    """Delta's string form of a partition value (protocol: "Partition Value Serialization")."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, datetime):
+        if value.tzinfo is not None:
+            return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        return value.strftime("%Y-%m-%d %H:%M:%S.%f")
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, str):
+        return value if value else None  # Spark stores empty partition strings as null
+    return str(value)
+
+
+def _partition_dir(name: str, value: str | None) -> str:
+    # Readers take partition values from the log, never from directory names: the directory only
+    # needs to be a safe, readable name, so anything outside [A-Za-z0-9_.-] becomes '_'.
+    if value is None:
+        return f"{_SAFE_DIR_CHARS.sub('_', name)}={_NULL_PARTITION_DIR}"
+    return f"{_SAFE_DIR_CHARS.sub('_', name)}={_SAFE_DIR_CHARS.sub('_', value)[:100]}"
+
+
+def _is_stats_type(t: pa.DataType) -> str | None:
+    import pyarrow.types as pt
+
+    if pt.is_integer(t):
+        return "int"
+    if pt.is_floating(t):
+        return "float"
+    if pt.is_date32(t):
+        return "date"
+    if pt.is_timestamp(t) and t.tz is not None:
+        return "timestamp"
+    if pt.is_string(t) or pt.is_large_string(t):
+        return "string"
+    return None
+
+
+def _stat_json(kind: str, value: Any, is_max: bool) -> Any:
+    if kind == "date":
+        return value.isoformat()
+    if kind == "timestamp":
+        # Delta stores timestamp stats at millisecond precision: round the bounds outwards
+        micros = value.microsecond % 1000
+        if micros:
+            value = value - timedelta(microseconds=micros)
+            if is_max:
+                value = value + timedelta(milliseconds=1)
+        return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}Z"
+    return value
+
+
+class _FileStats:
+    """numRecords, minValues, maxValues, nullCount of one file, accumulated chunk by chunk."""
+
+    def __init__(self, schema: pa.Schema) -> None:
+        import pyarrow.types as pt
+
+        self.rows = 0
+        self.nulls: dict[str, int] = {}
+        self.mins: dict[str, Any] = {}
+        self.maxs: dict[str, Any] = {}
+        self.kinds: dict[str, str] = {}
+        self.no_bounds: set[str] = set()
+        for f in schema:
+            if not pt.is_struct(f.type):  # nested stats would need nested JSON objects; skip them
+                self.nulls[f.name] = 0
+            kind = _is_stats_type(f.type)
+            if kind is not None:
+                self.kinds[f.name] = kind
+
+    def add(self, batch: pa.RecordBatch | pa.Table) -> None:
+        import pyarrow.compute as pc
+
+        self.rows += batch.num_rows
+        for name in self.nulls:
+            self.nulls[name] += batch.column(name).null_count
+        for name, kind in self.kinds.items():
+            if name in self.no_bounds:
+                continue
+            arr = batch.column(name)
+            if arr.null_count == len(arr):
+                continue
+            if kind == "float" and pc.any(pc.is_nan(arr)).as_py():
+                self.no_bounds.add(name)  # NaN has no place in min/max bounds
+                continue
+            mm = pc.min_max(arr).as_py()
+            lo, hi = mm["min"], mm["max"]
+            if kind == "float" and (math.isinf(lo) or math.isinf(hi)):
+                self.no_bounds.add(name)  # JSON has no infinity
+                continue
+            if name not in self.mins or lo < self.mins[name]:
+                self.mins[name] = lo
+            if name not in self.maxs or hi > self.maxs[name]:
+                self.maxs[name] = hi
+
+    def to_json(self) -> str:
+        mins: dict[str, Any] = {}
+        maxs: dict[str, Any] = {}
+        for name, kind in self.kinds.items():
+            if name in self.no_bounds or name not in self.mins:
+                continue
+            lo, hi = self.mins[name], self.maxs[name]
+            if kind == "string":
+                # a prefix is still a lower bound; a truncated max is not an upper bound, so omit it
+                mins[name] = lo[:_STRING_STATS_PREFIX]
+                if len(hi) <= _STRING_STATS_PREFIX:
+                    maxs[name] = hi
+                continue
+            mins[name] = _stat_json(kind, lo, False)
+            maxs[name] = _stat_json(kind, hi, True)
+        return json.dumps({"numRecords": self.rows, "minValues": mins, "maxValues": maxs, "nullCount": self.nulls})
+
+
+class _OpenFile:
+    def __init__(
+        self, plan: WritePlan, data_schema: pa.Schema, partition_values: dict[str, str | None], track_offsets: bool
+    ) -> None:
+        import pyarrow.parquet as pq
+
+        self.track_offsets = track_offsets
+
+        dirs = [_partition_dir(c, partition_values[c]) for c in plan.partition_columns]
+        codec = "" if plan.compression == "none" else f".{plan.compression}"
+        name = f"part-{uuid.uuid4().hex}{codec}.parquet"
+        self.rel_path = "/".join([*dirs, name])
+        self.abs_path = os.path.join(plan.table_path, *dirs, name)
+        os.makedirs(os.path.dirname(self.abs_path), exist_ok=True)
+        self.partition_values = partition_values
+        self.stats = _FileStats(data_schema)
+        self.min_offset: int | None = None
+        self.max_offset: int | None = None
+        self.writer = pq.ParquetWriter(self.abs_path, data_schema, compression=plan.compression)
+        # Spark hands over ~10k-row Arrow batches, split further per Kafka partition: buffer them so
+        # row groups are large (one write per small batch would make one tiny row group each)
+        self.pending: list[pa.RecordBatch] = []
+        self.pending_rows = 0
+        self.pending_bytes = 0
+
+    def _flush(self) -> None:
+        import pyarrow as pa
+
+        if not self.pending:
+            return
+        table = pa.Table.from_batches(self.pending)
+        # stats and offset bounds once per row group, not per (small) batch
+        if self.track_offsets:
+            import pyarrow.compute as pc
+
+            mm = pc.min_max(table.column(OFFSET_COLUMN)).as_py()
+            lo, hi = mm["min"], mm["max"]
+            if lo < 0:
+                raise DeltaSinkWriteError(f"pykafka-delta sink: negative value {lo} in the 'offset' column")
+            self.min_offset = lo if self.min_offset is None else min(self.min_offset, lo)
+            self.max_offset = hi if self.max_offset is None else max(self.max_offset, hi)
+        self.stats.add(table)
+        self.writer.write_table(table, row_group_size=max(1, self.pending_rows))
+        self.pending, self.pending_rows, self.pending_bytes = [], 0, 0
+
+    def write(self, batch: pa.RecordBatch) -> None:
+        self.pending.append(batch)
+        self.pending_rows += batch.num_rows
+        self.pending_bytes += batch.nbytes
+        if self.pending_rows >= _ROW_GROUP_ROWS or self.pending_bytes >= _ROW_GROUP_BYTES:
+            self._flush()
+
+    def close(self, topic: str | None, partition: int | None) -> DeltaFile:
+        self._flush()
+        self.writer.close()
+        return DeltaFile(
+            path=self.rel_path,
+            size=os.path.getsize(self.abs_path),
+            partition_values=self.partition_values,
+            stats=self.stats.to_json(),
+            num_records=self.stats.rows,
+            modification_time=int(time.time() * 1000),
+            topic=topic,
+            partition=partition,
+            min_offset=self.min_offset,
+            max_offset=self.max_offset,
+        )
+
+
+def _conform(batch: pa.RecordBatch, schema: pa.Schema) -> pa.RecordBatch:
+    """Spark's Arrow batch -> the table's Arrow types (timestamps to UTC, large types, field names)."""
+    import pyarrow as pa
+
+    if batch.schema.equals(schema):
+        return batch
+    columns = []
+    for i, target in enumerate(schema):
+        col = batch.column(i)
+        columns.append(col if col.type.equals(target.type) else col.cast(target.type))
+    return pa.RecordBatch.from_arrays(columns, schema=schema)
+
+
+def _key_is_constant(col: pa.Array) -> bool:
+    import pyarrow.compute as pc
+
+    n = len(col)
+    if col.null_count:
+        return col.null_count == n
+    mm = pc.min_max(col)  # a compare scan: cheaper than hashing for distinct counts
+    return mm["min"] == mm["max"]
+
+
+def _split(batch: pa.RecordBatch, keys: list[str]) -> Iterator[tuple[tuple[Any, ...], pa.RecordBatch]]:
+    """(key values, rows) groups of a batch; a batch with constant keys is one group, no copy."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if not keys:
+        yield (), batch
+        return
+    cols = [batch.column(k) for k in keys]
+    if all(_key_is_constant(c) for c in cols):
+        yield tuple(c[0].as_py() for c in cols), batch
+        return
+    # one stable sort by the keys (rows keep their offset order), then zero-copy slices per run
+    key_batch = pa.RecordBatch.from_arrays(cols, names=keys)
+    order = pc.sort_indices(key_batch, sort_keys=[(k, "ascending") for k in keys])  # nulls go last
+    ordered = batch.take(order)
+    n = ordered.num_rows
+    change = None
+    for k in keys:
+        col = ordered.column(k)
+        after, before = col.slice(1), col.slice(0, n - 1)
+        after_null, before_null = pc.is_null(after), pc.is_null(before)
+        # null next to null is the same key; null next to a value is a new one
+        differs = pc.if_else(
+            pc.or_(after_null, before_null), pc.not_equal(after_null, before_null), pc.not_equal(after, before)
+        )
+        change = differs if change is None else pc.or_(change, differs)
+    assert change is not None
+    starts = [0, *(i + 1 for i in pc.indices_nonzero(change).to_pylist()), n]
+    key_cols = [ordered.column(k) for k in keys]
+    for start, end in itertools.pairwise(starts):
+        yield tuple(c[start].as_py() for c in key_cols), ordered.slice(start, end - start)
+
+
+def write_files(plan: WritePlan, batches: Iterable[pa.RecordBatch]) -> list[DeltaFile]:
+    """Write the task's rows as Parquet files in the table directory (nothing is committed)."""
+    import pyarrow as pa
+
+    schema = plan.arrow_schema
+    part_cols = list(plan.partition_columns)
+    data_names = [n for n in schema.names if n not in plan.partition_columns]
+    data_schema = pa.schema([schema.field(n) for n in data_names])
+    kafka_keys = [TOPIC_COLUMN, PARTITION_COLUMN] if plan.kafka_offsets else []
+    keys = kafka_keys + [c for c in part_cols if c not in kafka_keys]
+    open_files: dict[tuple[Any, ...], _OpenFile] = {}
+    try:
+        for raw in batches:
+            if raw.num_rows == 0:
+                continue
+            batch = _conform(raw, schema)
+            for key, rows in _split(batch, keys):
+                key_map = dict(zip(keys, key, strict=True))
+                if plan.kafka_offsets:
+                    offsets = rows.column(OFFSET_COLUMN)
+                    if offsets.null_count or key_map[TOPIC_COLUMN] is None or key_map[PARTITION_COLUMN] is None:
+                        raise DeltaSinkWriteError(
+                            "pykafka-delta sink: null topic, partition or offset in the input; the sink records "
+                            "per-partition offsets from these columns (option kafkaOffsets=auto/true). Drop the "
+                            "nulls or set .option('kafkaOffsets', 'false')"
+                        )
+                f = open_files.get(key)
+                if f is None:
+                    pv = {c: _partition_value(key_map[c]) for c in part_cols}
+                    f = open_files[key] = _OpenFile(plan, data_schema, pv, plan.kafka_offsets)
+                f.write(rows.select(data_names))
+        out = []
+        for key, f in open_files.items():
+            key_map = dict(zip(keys, key, strict=True))
+            out.append(
+                f.close(key_map.get(TOPIC_COLUMN), key_map.get(PARTITION_COLUMN)) if kafka_keys else f.close(None, None)
+            )
+        return out
+    except BaseException:
+        for f in open_files.values():
+            try:
+                f.writer.close()
+            except Exception:  # noqa: BLE001 - the file is removed anyway
+                pass
+            remove_file(plan.table_path, f.rel_path)
+        raise
+
+
+def remove_file(table_path: str, rel_path: str) -> None:
+    try:
+        os.remove(os.path.join(table_path, rel_path))
+    except FileNotFoundError:
+        pass
+
+
+def rewrite_from(
+    table_path: str, partition_columns: tuple[str, ...], compression: str, f: DeltaFile, first_offset: int
+) -> DeltaFile | None:
+    """A file straddling the committed offset: keep its rows with offset >= first_offset in a new file
+    (the driver's fence calls this; the old file is the caller's to delete)."""
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(os.path.join(table_path, f.path))
+    kept = table.filter(pc.greater_equal(table.column(OFFSET_COLUMN), first_offset))
+    if kept.num_rows == 0:
+        return None
+    wplan = WritePlan(table_path, kept.schema, partition_columns, True, compression)
+    out = _OpenFile(wplan, kept.schema, dict(f.partition_values), True)
+    for batch in kept.to_batches():
+        out.write(batch)
+    return out.close(f.topic, f.partition)
+
+
+__all__ = [
+    "OFFSET_COLUMN",
+    "PARTITION_COLUMN",
+    "TOPIC_COLUMN",
+    "DeltaCommitMessage",
+    "DeltaFile",
+    "WritePlan",
+    "remove_file",
+    "rewrite_from",
+    "write_files",
+]
