@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import resource
 import time
 import uuid
 from pathlib import Path
@@ -35,6 +36,11 @@ from kafka_wire.protocol.messages import api_versions_response
 log = logging.getLogger(__name__)
 
 API_VERSIONS_KEY = 18
+# Partitions created per worker-thread task: between chunks the loop registers them and serves
+# other clients.
+_CREATE_CHUNK = 500
+# Descriptors kept free of partitions for connections, checkpoints and segment rolls.
+_RESERVED_FILE_DESCRIPTORS = 512
 
 
 class Broker:
@@ -46,10 +52,13 @@ class Broker:
         self.port: int = config["port"]
         log_dir.mkdir(parents=True, exist_ok=True)
         self.cluster_id = self._load_meta_properties()
-        self.topics = TopicRegistry(log_dir)
+        self.topics = TopicRegistry(log_dir, max_partitions=config["max.broker.partitions"])
         self.log_manager = LogManager(log_dir, producer_id_expiration_ms=config["producer.id.expiration.ms"])
         self.log_manager.startup()
         self.partitions: dict[tuple[str, int], Partition] = {}
+        # topics whose partitions are being created off the loop (create_topic_async)
+        self._creating_topics: set[str] = set()
+        self._creating_partitions = 0
         # tiered storage (KIP-405): None unless remote.log.storage.system.enable=true
         self.remote_log_manager: RemoteLogManager | None = remote_log_manager_from_config(
             config, log_dir, self.node_id, lambda: list(self.partitions.values())
@@ -63,7 +72,15 @@ class Broker:
         # leader/follower roles, follower fetchers, ISR, acks=all (broker_embedded.replication)
         self.replica_manager = ReplicaManager(self)
         for topic in self.topics:
-            self._open_partitions(topic, range(topic.num_partitions))
+            try:
+                self.check_partition_limit(topic.num_partitions)
+                self._open_partitions(topic, range(topic.num_partitions))
+            except (KafkaError, ValueError) as e:
+                # a stored topic this broker cannot serve must not keep the others down
+                for index in range(topic.num_partitions):
+                    if self.partitions.pop((topic.name, index), None) is None:
+                        break
+                self.topics.refuse(topic.name, str(e))
         self.group_coordinator = GroupCoordinator(self)
         self.group_coordinator.load()
         # cluster mode: the controller decides topics, leaders and ISRs (see broker_embedded.controller)
@@ -161,19 +178,32 @@ class Broker:
             p.update_topic_configs(effective)
             self.partitions[(topic.name, index)] = p
 
-    def create_topic(
-        self,
-        name: str,
-        num_partitions: int = -1,
-        replication_factor: int = -1,
-        configs: dict[str, Any] | None = None,
-        validate_only: bool = False,
-    ) -> TopicMetadata:
-        validate_topic_name(name)
-        if name in self.topics.by_name:
-            raise KafkaError(f"Topic '{name}' already exists.", ErrorCode.TOPIC_ALREADY_EXISTS)
-        if self.controller_client is not None:
-            return self._create_topic_on_controller(name, num_partitions, configs)
+    def check_partition_limit(self, added: int) -> None:
+        """Refuse partitions beyond max.broker.partitions (ours; Kafka's KIP-578 proposed the name
+        but Kafka has no such limit) or beyond what the open-file limit can hold: each partition
+        keeps its active segment open, and running out of descriptors mid-creation would fail
+        every other client's request too."""
+        total = len(self.partitions) + self._creating_partitions + added
+        limit = self.config["max.broker.partitions"]
+        if total > limit:
+            raise KafkaError(
+                f"Creating {added} partitions would bring this broker to {total} partitions, more than "
+                f"max.broker.partitions={limit}.",
+                ErrorCode.POLICY_VIOLATION,
+            )
+        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if soft != resource.RLIM_INFINITY and total + _RESERVED_FILE_DESCRIPTORS > soft:
+            raise KafkaError(
+                f"Creating {added} partitions would bring this broker to {total} partitions, each holding an "
+                f"open file, beyond the process's open-file limit ({soft}, ulimit -n) less "
+                f"{_RESERVED_FILE_DESCRIPTORS} kept for connections.",
+                ErrorCode.POLICY_VIOLATION,
+            )
+
+    def _prepare_topic(
+        self, name: str, num_partitions: int, replication_factor: int, configs: dict[str, Any] | None
+    ) -> tuple[int, int, dict[str, Any]]:
+        """Single node: validate a new topic; (partitions, replication factor, parsed overrides)."""
         if num_partitions == -1:
             num_partitions = self.config["num.partitions"]
         if num_partitions <= 0:
@@ -194,6 +224,70 @@ class Broker:
             raise KafkaError(str(e), ErrorCode.INVALID_CONFIG) from None
         effective, _ = self._resolve_topic_configs(parsed)  # refuse before anything is persisted
         self._check_tiering(effective, None)
+        self.check_partition_limit(num_partitions)
+        return num_partitions, replication_factor, parsed
+
+    async def create_topic_async(
+        self,
+        name: str,
+        num_partitions: int = -1,
+        replication_factor: int = -1,
+        configs: dict[str, Any] | None = None,
+        validate_only: bool = False,
+    ) -> TopicMetadata:
+        """CreateTopics on a single node without stalling other clients: the logs (directories,
+        files, one directory fsync) are created on a worker thread, the partitions registered on
+        the loop in chunks; the topic becomes visible only when all its partitions exist."""
+        validate_topic_name(name)
+        if name in self.topics.by_name or name in self._creating_topics:
+            raise KafkaError(f"Topic '{name}' already exists.", ErrorCode.TOPIC_ALREADY_EXISTS)
+        num_partitions, replication_factor, parsed = self._prepare_topic(
+            name, num_partitions, replication_factor, configs
+        )
+        if validate_only:
+            return TopicMetadata(name, b"\x00" * 16, num_partitions, replication_factor, parsed)
+        topic_id = uuid.uuid4().bytes
+        self._creating_topics.add(name)
+        self._creating_partitions += num_partitions
+        try:
+            await self._open_partitions_async(name, topic_id, parsed, range(num_partitions))
+            topic = self.topics.add(name, num_partitions, replication_factor, parsed, topic_id=topic_id)
+        finally:
+            self._creating_topics.discard(name)
+            self._creating_partitions -= num_partitions
+        log.info("created topic %s with %d partitions", name, num_partitions)
+        return topic
+
+    async def _open_partitions_async(
+        self, name: str, topic_id: bytes, overrides: dict[str, Any], indexes: range
+    ) -> None:
+        effective, log_config = self._resolve_topic_configs(overrides)
+        loop = asyncio.get_running_loop()
+        for start in range(indexes.start, indexes.stop, _CREATE_CHUNK):
+            chunk = range(start, min(start + _CREATE_CHUNK, indexes.stop))
+            logs = await loop.run_in_executor(None, self.log_manager.create_logs, name, chunk, log_config)
+            for index, log_ in zip(chunk, logs, strict=True):
+                p = Partition(name, index, topic_id, log_, self)
+                p.update_topic_configs(effective)
+                self.partitions[(name, index)] = p
+
+    def create_topic(
+        self,
+        name: str,
+        num_partitions: int = -1,
+        replication_factor: int = -1,
+        configs: dict[str, Any] | None = None,
+        validate_only: bool = False,
+    ) -> TopicMetadata:
+        """Synchronous creation (auto-creation by Metadata, __consumer_offsets): small topics."""
+        validate_topic_name(name)
+        if name in self.topics.by_name or name in self._creating_topics:
+            raise KafkaError(f"Topic '{name}' already exists.", ErrorCode.TOPIC_ALREADY_EXISTS)
+        if self.controller_client is not None:
+            return self._create_topic_on_controller(name, num_partitions, configs)
+        num_partitions, replication_factor, parsed = self._prepare_topic(
+            name, num_partitions, replication_factor, configs
+        )
         if validate_only:
             return TopicMetadata(name, b"\x00" * 16, num_partitions, replication_factor, parsed)
         topic = self.topics.add(name, num_partitions, replication_factor, parsed)
@@ -272,7 +366,7 @@ class Broker:
         log.info("deleted topic %s", name)
         return topic
 
-    def create_partitions(self, name: str, count: int, validate_only: bool = False) -> None:
+    async def create_partitions(self, name: str, count: int, validate_only: bool = False) -> None:
         topic = self.topics.get(name)
         if topic is None:
             raise KafkaError(f"The topic '{name}' does not exist.", ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
@@ -283,12 +377,22 @@ class Broker:
             )
         if count == topic.num_partitions:
             raise KafkaError(f"Topic already has {count} partitions.", ErrorCode.INVALID_PARTITIONS)
+        if name in self._creating_topics:
+            raise KafkaError(f"Partitions of topic '{name}' are being created.", ErrorCode.REASSIGNMENT_IN_PROGRESS)
+        self.check_partition_limit(count - topic.num_partitions)
         if validate_only:
             return
         old = topic.num_partitions
+        # like a new topic: logs on a worker thread, the new partitions visible when all exist
+        self._creating_topics.add(name)
+        self._creating_partitions += count - old
+        try:
+            await self._open_partitions_async(name, topic.topic_id, topic.configs, range(old, count))
+        finally:
+            self._creating_topics.discard(name)
+            self._creating_partitions -= count - old
         topic.num_partitions = count
         self.topics.save()
-        self._open_partitions(topic, range(old, count))
 
     def set_topic_configs(self, name: str, overrides: dict[str, Any], validate_only: bool = False) -> None:
         """Replace a topic's overrides (already validated) and apply them to its logs."""

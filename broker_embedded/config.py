@@ -196,6 +196,14 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         ConfigDef("group.max.session.timeout.ms", _B.INT, 1800000, "Largest session timeout."),
         ConfigDef("offsets.topic.num.partitions", _B.INT, 50, "Partitions of __consumer_offsets.", _at_least(1)),
         ConfigDef("offsets.retention.minutes", _B.INT, 10080, "Committed offset retention.", _at_least(1)),
+        ConfigDef(
+            "max.broker.partitions",
+            _B.INT,
+            20000,
+            "pykafka (not Kafka; the name is KIP-578's): most partitions this broker hosts; more are "
+            "refused with POLICY_VIOLATION (also bounded by the open-file limit, one per partition).",
+            _at_least(1),
+        ),
         ConfigDef("queued.max.request.bytes", _B.LONG, -1, "Bytes of requests queued per connection."),
         ConfigDef("connections.max.idle.ms", _B.LONG, 600000, "Idle connections are closed after this."),
         # tiered storage (KIP-405, broker_embedded.tiered): Kafka's names and defaults

@@ -8,6 +8,7 @@ directory is owned by the log manager.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import uuid
@@ -20,6 +21,11 @@ from kafka_wire.errors import ErrorCode, KafkaError
 _LEGAL_TOPIC = re.compile(r"^[a-zA-Z0-9._-]+$")
 MAX_TOPIC_NAME_LENGTH = 249
 INTERNAL_TOPICS = frozenset({"__consumer_offsets", "__transaction_state"})
+# Stored partition counts above this are refused on load (the broker's max.broker.partitions is
+# passed in by the broker; this is the bound for other readers of the file).
+MAX_STORED_PARTITIONS = 1_000_000
+
+log = logging.getLogger(__name__)
 
 
 def validate_topic_name(name: str | None) -> None:
@@ -75,19 +81,52 @@ class TopicRegistry:
 
     FILE_NAME = "topics.json"
 
-    def __init__(self, log_dir: Path) -> None:
+    def __init__(self, log_dir: Path, max_partitions: int = MAX_STORED_PARTITIONS) -> None:
         self.path = log_dir / self.FILE_NAME
         self.by_name: dict[str, TopicMetadata] = {}
         self.by_id: dict[bytes, TopicMetadata] = {}
+        # stored entries refused on load: written back unchanged so that fixing the value (or the
+        # limit) and restarting brings the topic back, nothing is silently forgotten
+        self.refused: list[Any] = []
         if self.path.exists():
-            for d in json.loads(self.path.read_text()).get("topics", []):
+            self._load(max_partitions)
+
+    def _load(self, max_partitions: int) -> None:
+        """Validate what was persisted: one bad entry (a partition count of 1,295,077,183 from a
+        flipped bit or a hand edit) is refused with one log line, the other topics load."""
+        try:
+            doc = json.loads(self.path.read_text())
+            entries = doc.get("topics", []) if isinstance(doc, dict) else None
+            if not isinstance(entries, list):
+                raise ValueError("no 'topics' list")
+        except (OSError, ValueError, UnicodeDecodeError) as e:
+            # keep the damaged file for inspection; the broker starts without those topics
+            broken = self.path.with_name(self.path.name + ".corrupt")
+            os.replace(self.path, broken)
+            log.error("%s is unreadable (%s): moved to %s; no stored topics loaded", self.path, e, broken.name)
+            return
+        for d in entries:
+            try:
                 t = TopicMetadata.from_json(d)
-                self.by_name[t.name] = t
-                self.by_id[t.topic_id] = t
+                validate_topic_name(t.name)
+                if not 1 <= t.num_partitions <= max_partitions:
+                    raise ValueError(f"partition count {t.num_partitions} is outside 1..{max_partitions}")
+                if not 1 <= t.replication_factor <= 32767:
+                    raise ValueError(f"replication factor {t.replication_factor} is outside 1..32767")
+                if t.name in self.by_name or t.topic_id in self.by_id:
+                    raise ValueError("duplicate topic name or id")
+            except (KeyError, TypeError, ValueError, KafkaError) as e:
+                name = d.get("name") if isinstance(d, dict) else None
+                log.error("refusing stored topic %r from %s: %s; the topic is offline until fixed", name, self.path, e)
+                self.refused.append(d)
+                continue
+            self.by_name[t.name] = t
+            self.by_id[t.topic_id] = t
 
     def save(self) -> None:
         tmp = self.path.with_suffix(".tmp")
-        data = json.dumps({"version": 1, "topics": [t.to_json() for t in self.by_name.values()]}, indent=1)
+        topics = [t.to_json() for t in self.by_name.values()] + self.refused
+        data = json.dumps({"version": 1, "topics": topics}, indent=1)
         with open(tmp, "w") as f:
             f.write(data)
             f.flush()
@@ -97,13 +136,29 @@ class TopicRegistry:
     def get(self, name: str) -> TopicMetadata | None:
         return self.by_name.get(name)
 
-    def add(self, name: str, num_partitions: int, replication_factor: int, configs: dict[str, Any]) -> TopicMetadata:
+    def add(
+        self,
+        name: str,
+        num_partitions: int,
+        replication_factor: int,
+        configs: dict[str, Any],
+        topic_id: bytes | None = None,
+    ) -> TopicMetadata:
         # A re-created topic gets a fresh id, so nothing keyed by the old id is mistaken for it.
-        t = TopicMetadata(name, uuid.uuid4().bytes, num_partitions, replication_factor, dict(configs))
+        t = TopicMetadata(name, topic_id or uuid.uuid4().bytes, num_partitions, replication_factor, dict(configs))
+        self.refused = [d for d in self.refused if not (isinstance(d, dict) and d.get("name") == name)]
         self.by_name[name] = t
         self.by_id[t.topic_id] = t
         self.save()
         return t
+
+    def refuse(self, name: str, reason: str) -> None:
+        """Take a loaded topic offline (its stored entry is kept for a later fix)."""
+        t = self.by_name.pop(name, None)
+        if t is not None:
+            self.by_id.pop(t.topic_id, None)
+            self.refused.append(t.to_json())
+            log.error("refusing stored topic %r from %s: %s; the topic is offline until fixed", name, self.path, reason)
 
     def remove(self, name: str) -> TopicMetadata | None:
         t = self.by_name.pop(name, None)

@@ -84,8 +84,7 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.CreatePartitionsRequ
         if not internal:
             return asyncio.ensure_future(_handle_cluster(broker, request))
         return asyncio.ensure_future(_with_internal_refused(_handle_cluster(broker, request), internal))
-    response = _handle_local(broker, request)
-    return _add_internal_refusals(response, internal)
+    return asyncio.ensure_future(_with_internal_refused(_handle_local(broker, request), internal))
 
 
 def _internal_result(name: str) -> rs.CreatePartitionsTopicResult:
@@ -105,7 +104,7 @@ async def _with_internal_refused(inner: Any, internal: list[Any]) -> rs.CreatePa
     return _add_internal_refusals(await inner, internal)
 
 
-def _handle_local(broker: Broker, request: rq.CreatePartitionsRequest) -> rs.CreatePartitionsResponse:
+async def _handle_local(broker: Broker, request: rq.CreatePartitionsRequest) -> rs.CreatePartitionsResponse:
     results = []
     for t in request.topics:
         try:
@@ -113,7 +112,7 @@ def _handle_local(broker: Broker, request: rq.CreatePartitionsRequest) -> rs.Cre
                 for a in t.assignments:
                     if any(b != broker.node_id for b in a.broker_ids):
                         raise KafkaError("Unknown broker in assignment", ErrorCode.INVALID_REPLICA_ASSIGNMENT)
-            broker.create_partitions(t.name, t.count, validate_only=request.validate_only)
+            await broker.create_partitions(t.name, t.count, validate_only=request.validate_only)
         except KafkaError as e:
             results.append(rs.CreatePartitionsTopicResult(name=t.name, error_code=e.code, error_message=str(e)))
             continue

@@ -119,6 +119,11 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.CreateTopicsRequest)
         return _refuse_all(request)
     if broker.controller_client is not None:
         return asyncio.ensure_future(_handle_cluster(broker, request))
+    return asyncio.ensure_future(_handle_local(broker, request))
+
+
+async def _handle_local(broker: Broker, request: rq.CreateTopicsRequest) -> rs.CreateTopicsResponse:
+    """Single node: partitions are created off the loop (Broker.create_topic_async)."""
     results = []
     seen: set[str] = set()
     for t in request.topics:
@@ -149,7 +154,7 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.CreateTopicsRequest)
                     if any(b != broker.node_id for b in a.broker_ids):
                         raise KafkaError("Unknown broker in assignment", ErrorCode.INVALID_REPLICA_ASSIGNMENT)
             configs = {c.name: c.value for c in t.configs}
-            topic = broker.create_topic(
+            topic = await broker.create_topic_async(
                 t.name, num_partitions, replication_factor, configs, validate_only=request.validate_only
             )
         except KafkaError as e:

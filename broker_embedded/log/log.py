@@ -990,6 +990,18 @@ class Log:
         with self.lock:
             if self._closed:
                 return
+            pristine = (
+                len(self.segments) == 1
+                and self.active_segment.size == 0
+                and self._leo == self._log_start_offset
+                and not self.producer_state.entries
+                and not self._pending_deletes
+            )
+            if pristine:
+                # never written (mass-created partitions): nothing to snapshot, flush or fsync
+                self.active_segment.close_handles()
+                self._closed = True
+                return
             try:
                 self.producer_state.map_end_offset = self._leo
                 self.producer_state.take_snapshot(fsync=True)

@@ -19,6 +19,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -143,12 +144,22 @@ class LogManager:
             if not self._started:
                 return
             self._started = False
-            failed = 0
-            for log in self._logs.values():
+
+            def close(log: Log) -> int:
                 try:
                     log.close()
+                    return 0
                 except KafkaStorageError:
-                    failed += 1  # logged once by the dir state; the log's files are closed
+                    return 1  # logged once by the dir state; the log's files are closed
+
+            # fsync waits dominate a close: overlap them (Kafka closes logs with
+            # num.recovery.threads.per.data.dir threads)
+            logs = list(self._logs.values())
+            if len(logs) > 16:
+                with ThreadPoolExecutor(max_workers=8, thread_name_prefix="log-close") as pool:
+                    failed = sum(pool.map(close, logs))
+            else:
+                failed = sum(close(log) for log in logs)
             try:
                 self.checkpoint_recovery_points()
                 self.checkpoint_log_start_offsets()
@@ -210,6 +221,31 @@ class LogManager:
                 raise self.dir_state.fail(f"creating log {topic}-{partition}", e) from None
             self._logs[(topic, partition)] = log
             return log
+
+    def create_logs(self, topic: str, partitions: range, config: LogConfig) -> list[Log]:
+        """Logs for many new partitions (CreateTopics/CreatePartitions), with one directory fsync
+        for all of them instead of one each: thread-safe, meant for a worker thread."""
+        self.dir_state.check_online(f"create logs of {topic}")
+        logs: list[Log] = []
+        try:
+            for partition in partitions:
+                with self._lock:
+                    log = self._logs.get((topic, partition))
+                    if log is None:
+                        self.topic_configs.setdefault(topic, config)
+                        log = Log(
+                            self.log_dir / partition_dir_name(topic, partition),
+                            config,
+                            had_clean_shutdown=True,
+                            clock=self.clock,
+                            dir_state=self.dir_state,
+                        )
+                        self._logs[(topic, partition)] = log
+                logs.append(log)
+            fsync_dir(self.log_dir)
+        except OSError as e:
+            raise self.dir_state.fail(f"creating logs of {topic}", e) from None
+        return logs
 
     def all_logs(self) -> dict[TopicPartition, Log]:
         with self._lock:
