@@ -12,6 +12,7 @@ maintenance tick.
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import threading
@@ -25,6 +26,7 @@ log = logging.getLogger(__name__)
 PROBE_FILE = ".kafka_dir_probe"
 _MIN_PROBE_BYTES = 64 * 1024
 _MAX_PROBE_BYTES = 1024 * 1024
+_PROCESS_LIMITS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOMEM})
 
 
 class LogDirState:
@@ -53,6 +55,11 @@ class LogDirState:
     def fail(self, what: str, error: OSError, attempted_bytes: int = 0) -> KafkaStorageError:
         """Mark the dir offline after `error` while doing `what`; returns the error to raise."""
         reason = f"{type(error).__name__}: {error.strerror or error}"
+        if error.errno in _PROCESS_LIMITS:
+            # out of descriptors or memory is the process's problem, not the disk's: the dir
+            # stays online (Kafka would equally not blame the disk for it)
+            log.warning("%s failed with %s (a process limit, not a disk error)", what, reason)
+            return KafkaStorageError(f"Error while {what} in dir {self.path}: {reason}")
         with self._lock:
             self.had_error = True
             newly = self.offline_reason is None
