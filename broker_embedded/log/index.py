@@ -141,6 +141,23 @@ class OffsetIndex(_IndexBase):
         self._persisted = len(self._rel)
         self._loaded = True
 
+    @classmethod
+    def from_bytes(cls, data: bytes, base_offset: int) -> OffsetIndex:
+        """A read-only index over the bytes of an `.index` file that is not ours to write (a remote
+        segment's): the entries up to the first that does not increase (the zeroed tail of a
+        preallocated file). Only the lookups are meant to be used on it."""
+        index = cls(Path(os.devnull), base_offset, max(len(data), OFFSET_ENTRY_SIZE))
+        words = array("I")
+        words.frombytes(data[: len(data) - len(data) % OFFSET_ENTRY_SIZE])
+        if _LITTLE:
+            words.byteswap()
+        rel, pos = words[0::2], words[1::2]
+        n = next((i for i in range(1, len(rel)) if rel[i] <= rel[i - 1]), len(rel))
+        index._rel, index._pos = rel[:n], pos[:n]
+        index._persisted = n
+        index._loaded = True
+        return index
+
     def sanity_check(self, log_size: int) -> None:
         """Cheap checks (as Kafka does on load): last entry in range, entries increasing at the ends."""
         self._ensure_loaded()
@@ -246,6 +263,26 @@ class TimeIndex(_IndexBase):
         self._rel = rel
         self._persisted = n
         self._loaded = True
+
+    @classmethod
+    def from_bytes(cls, data: bytes, base_offset: int) -> TimeIndex:
+        """A read-only index over the bytes of a `.timeindex` file that is not ours to write (a
+        remote segment's): the entries up to the first whose timestamp decreases (the zeroed tail
+        of a preallocated file). Only the lookups are meant to be used on it."""
+        n = len(data) // TIME_ENTRY_SIZE
+        ts: list[int] = []
+        rel: list[int] = []
+        for i in range(n):
+            t, r = _TIME_ENTRY.unpack_from(data, i * TIME_ENTRY_SIZE)
+            if ts and t < ts[-1]:
+                break
+            ts.append(t)
+            rel.append(r)
+        index = cls(Path(os.devnull), base_offset, max(len(data), TIME_ENTRY_SIZE))
+        index._ts, index._rel = array("q", ts), array("I", rel)
+        index._persisted = len(ts)
+        index._loaded = True
+        return index
 
     def sanity_check(self) -> None:
         self._ensure_loaded()

@@ -80,8 +80,11 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from .config import RemoteLogManagerConfig
 from .local import FileBasedRemoteLogMetadataManager, LocalTieredStorage
-from .manager import RemoteFetchInfo, RemoteLogManager, RemoteLogManagerConfig, RemoteStorageError
+from .manager import RemoteLogManager
+from .partitions import TieredPartition
+from .reader import RemoteFetchInfo, RemoteStorageError
 from .storage import (
     IndexType,
     LogSegmentData,
@@ -126,7 +129,7 @@ def validate_topic_tiering(
 
 
 def remote_log_manager_from_config(
-    config: Any, log_dir: Path, broker_id: int, partitions: Callable[[], Iterable[Any]]
+    config: Any, log_dir: Path, broker_id: int, partitions: Callable[[], Iterable[TieredPartition]]
 ) -> RemoteLogManager | None:
     """The broker's RemoteLogManager, or None unless remote.log.storage.system.enable=true.
     `config` is a BrokerConfig (its `unknown` map carries the plugins' prefixed settings)."""
@@ -158,6 +161,7 @@ __all__ = [
     "RemoteStorageError",
     "RemoteStorageException",
     "RemoteStorageManager",
+    "TieredPartition",
     "TopicIdPartition",
     "remote_log_manager_from_config",
     "validate_topic_tiering",

@@ -17,8 +17,12 @@ local fetches, metadata or topic admin):
   (`remote.log.manager.copy.timeout.ms`, a pykafka setting) and the copy is retried later under a
   new segment id.
 - the reader pool (`remote.log.reader.threads`, at most `remote.log.reader.max.pending.tasks`
-  queued): fetches and timestamp lookups of remote data; the request waits at most
+  queued; `reader.py`): fetches and timestamp lookups of remote data; the request waits at most
   `remote.fetch.max.wait.ms`, then that partition alone answers KAFKA_STORAGE_ERROR.
+
+Beside this module: `config.py` (the broker configs), `plugins.py` (loading the RSM and RLMM),
+`thread_pool.py`, `index_cache.py` (remote indexes, parsed by the local log's index classes),
+`reader.py` (the read path), `partitions.py` (what the manager needs of a partition).
 
 Offsets: the Log's own log start offset is the *local* log start offset. The RLM owns the
 partition's overall log start offset: the start of the remote segments that reach the local data
@@ -29,28 +33,26 @@ at or below the highest offset copied (`Log.highest_offset_in_remote_storage`).
 
 from __future__ import annotations
 
-import asyncio
-import importlib
 import logging
-import queue
 import random
 import threading
 import time
-from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from concurrent.futures import Future
+from collections.abc import Callable, Iterable
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from pathlib import Path
-from struct import Struct
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from broker_embedded.log.checkpoint import CheckpointError, OffsetCheckpointFile
-from kafka_wire.errors import ErrorCode, KafkaError, OffsetOutOfRangeError
-from kafka_wire.records import BATCH_HEADER_SIZE, decode_batch, parse_batch_header
+from kafka_wire.errors import OffsetOutOfRangeError
+from kafka_wire.records import decode_batch, parse_batch_header
 
+from .config import RemoteLogManagerConfig
+from .index_cache import RemoteIndexCache
+from .partitions import TieredPartition, topic_id_partition
+from .plugins import create_remote_log_metadata_manager, create_remote_storage_manager
+from .reader import RemoteFetchInfo, RemoteLogReader
 from .storage import (
-    IndexType,
     LogSegmentData,
     RemoteLogMetadataManager,
     RemoteLogSegmentId,
@@ -63,240 +65,30 @@ from .storage import (
     RemoteStorageManager,
     TopicIdPartition,
 )
+from .thread_pool import DaemonPool
+
+if TYPE_CHECKING:
+    from broker_embedded.log import Log
 
 log = logging.getLogger(__name__)
 
 REMOTE_LOG_START_OFFSET_CHECKPOINT = "remote-log-start-offset-checkpoint"
 REMOTE_STAGING_DIR = "remote-log-staging"
-DEFAULT_RSM_DIR = "remote-log-storage"
-DEFAULT_RLMM_DIR = "remote-log-metadata"
-DEFAULT_RSM_CLASS = "broker_embedded.tiered.local.LocalTieredStorage"
-DEFAULT_RLMM_CLASS = "broker_embedded.tiered.local.FileBasedRemoteLogMetadataManager"
 
 _FINISHED = RemoteLogSegmentState.COPY_SEGMENT_FINISHED
-_READ_CHUNK = 64 * 1024
-_READ_AHEAD_ENTRIES = 16  # remote reads kept ready for the next fetch...
-_READ_AHEAD_MAX_BYTES = 4 << 20  # ...each of at most this many bytes: at most 64 MiB held
-_OFFSET_ENTRY = Struct(">II")
-_TIME_ENTRY = Struct(">qI")
 
 
 def _wall_clock_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
-class RemoteStorageError(KafkaError):
-    """A remote read failed or timed out: the partition answers KAFKA_STORAGE_ERROR (retriable)."""
-
-    code = ErrorCode.KAFKA_STORAGE_ERROR
-
-
-# ====================================================================== configuration
-
-
-@dataclass(slots=True)
-class RemoteLogManagerConfig:
-    """Broker configs of tiered storage, with Kafka's names and defaults."""
-
-    task_interval_ms: int = 30000
-    retry_backoff_ms: int = 500
-    retry_backoff_max_ms: int = 30000
-    retry_jitter: float = 0.2
-    thread_pool_size: int = 10
-    reader_threads: int = 10
-    reader_max_pending_tasks: int = 100
-    fetch_max_wait_ms: int = 500
-    copy_timeout_ms: int = 300000
-    copy_max_bytes_per_second: int = 2**63 - 1
-    index_cache_total_size_bytes: int = 1 << 30
-    rsm_class_name: str = DEFAULT_RSM_CLASS
-    rlmm_class_name: str = DEFAULT_RLMM_CLASS
-    rsm_configs: dict[str, Any] = field(default_factory=dict)
-    rlmm_configs: dict[str, Any] = field(default_factory=dict)
-
-    @classmethod
-    def from_configs(cls, get: Callable[[str], Any], all_items: Mapping[str, Any]) -> RemoteLogManagerConfig:
-        """`get(name)` reads a defined broker config; `all_items` holds every config given
-        (unknown names included), from which the plugins' prefixed settings are taken."""
-        rsm_prefix = get("remote.log.storage.manager.impl.prefix") or "rsm.config."
-        rlmm_prefix = get("remote.log.metadata.manager.impl.prefix") or "rlmm.config."
-        return cls(
-            task_interval_ms=int(get("remote.log.manager.task.interval.ms")),
-            retry_backoff_ms=int(get("remote.log.manager.task.retry.backoff.ms")),
-            retry_backoff_max_ms=int(get("remote.log.manager.task.retry.backoff.max.ms")),
-            retry_jitter=float(get("remote.log.manager.task.retry.jitter")),
-            thread_pool_size=int(get("remote.log.manager.thread.pool.size")),
-            reader_threads=int(get("remote.log.reader.threads")),
-            reader_max_pending_tasks=int(get("remote.log.reader.max.pending.tasks")),
-            fetch_max_wait_ms=int(get("remote.fetch.max.wait.ms")),
-            copy_timeout_ms=int(get("remote.log.manager.copy.timeout.ms")),
-            copy_max_bytes_per_second=int(get("remote.log.manager.copy.max.bytes.per.second")),
-            index_cache_total_size_bytes=int(get("remote.log.index.file.cache.total.size.bytes")),
-            rsm_class_name=get("remote.log.storage.manager.class.name") or DEFAULT_RSM_CLASS,
-            rlmm_class_name=get("remote.log.metadata.manager.class.name") or DEFAULT_RLMM_CLASS,
-            rsm_configs={k[len(rsm_prefix) :]: v for k, v in all_items.items() if k.startswith(rsm_prefix)},
-            rlmm_configs={k[len(rlmm_prefix) :]: v for k, v in all_items.items() if k.startswith(rlmm_prefix)},
-        )
-
-
-def load_plugin(class_name: str, base: type) -> Any:
-    """Instantiate `package.module.ClassName` (no arguments) and check it implements `base`."""
-    module_name, _, attr = class_name.rpartition(".")
-    if not module_name:
-        raise ValueError(f"{class_name!r} is not a class path (package.module.ClassName)")
-    try:
-        cls = getattr(importlib.import_module(module_name), attr)
-    except (ImportError, AttributeError) as e:
-        raise ValueError(f"cannot load {class_name!r}: {e}") from e
-    instance = cls()
-    if not isinstance(instance, base):
-        raise ValueError(f"{class_name} is not a {base.__name__}")
-    return instance
-
-
-# ====================================================================== thread pool
-
-
-class _DaemonPool:
-    """A fixed pool of daemon threads: a remote call that never returns cannot hold up shutdown."""
-
-    def __init__(self, size: int, name: str) -> None:
-        self._queue: queue.SimpleQueue[tuple[Future[Any], Callable[..., Any], tuple[Any, ...]] | None] = (
-            queue.SimpleQueue()
-        )
-        self._threads = [
-            threading.Thread(target=self._work, name=f"{name}-{i}", daemon=True) for i in range(max(1, size))
-        ]
-        self._lock = threading.Lock()
-        self.pending = 0  # submitted and not finished (queued or running)
-        for t in self._threads:
-            t.start()
-
-    def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
-        fut: Future[Any] = Future()
-        with self._lock:
-            self.pending += 1
-        self._queue.put((fut, fn, args))
-        return fut
-
-    def _work(self) -> None:
-        while True:
-            item = self._queue.get()
-            if item is None:
-                return
-            fut, fn, args = item
-            try:
-                if fut.set_running_or_notify_cancel():
-                    try:
-                        fut.set_result(fn(*args))
-                    except BaseException as e:  # handed to the waiter
-                        fut.set_exception(e)
-            finally:
-                with self._lock:
-                    self.pending -= 1
-
-    def shutdown(self) -> None:
-        for _ in self._threads:
-            self._queue.put(None)
-
-
-# ====================================================================== remote index cache
-
-
-@dataclass(slots=True)
-class _CachedIndexes:
-    base_offset: int
-    offsets: list[int]  # absolute last offsets of indexed batches
-    positions: list[int]
-    timestamps: list[int]
-    time_offsets: list[int]
-    size: int
-
-    def position_for(self, offset: int) -> int:
-        """Position of the last indexed batch whose offset is <= `offset` (0 if none)."""
-        from bisect import bisect_right
-
-        i = bisect_right(self.offsets, offset) - 1
-        return self.positions[i] if i >= 0 else 0
-
-    def offset_before_timestamp(self, timestamp: int) -> int:
-        """Offset of the last time index entry strictly below `timestamp` (the base if none)."""
-        from bisect import bisect_left
-
-        i = bisect_left(self.timestamps, timestamp) - 1
-        return self.time_offsets[i] if i >= 0 else self.base_offset
-
-
-class RemoteIndexCache:
-    """A bounded LRU of remote segments' offset and time indexes, parsed, keyed by segment id."""
-
-    def __init__(self, max_bytes: int) -> None:
-        self.max_bytes = max_bytes
-        self._entries: OrderedDict[Any, _CachedIndexes] = OrderedDict()
-        self._bytes = 0
-        self._lock = threading.Lock()
-
-    def get(self, rsm: RemoteStorageManager, md: RemoteLogSegmentMetadata) -> _CachedIndexes:
-        key = md.remote_log_segment_id.id
-        with self._lock:
-            hit = self._entries.get(key)
-            if hit is not None:
-                self._entries.move_to_end(key)
-                return hit
-        off_data = rsm.fetch_index(md, IndexType.OFFSET).read()
-        time_data = rsm.fetch_index(md, IndexType.TIMESTAMP).read()
-        base = md.start_offset
-        offsets: list[int] = []
-        positions: list[int] = []
-        for i in range(len(off_data) // _OFFSET_ENTRY.size):
-            rel, pos = _OFFSET_ENTRY.unpack_from(off_data, i * _OFFSET_ENTRY.size)
-            if offsets and base + rel <= offsets[-1]:
-                break  # unused (zeroed) tail of a preallocated index
-            offsets.append(base + rel)
-            positions.append(pos)
-        timestamps: list[int] = []
-        time_offsets: list[int] = []
-        for i in range(len(time_data) // _TIME_ENTRY.size):
-            ts, rel = _TIME_ENTRY.unpack_from(time_data, i * _TIME_ENTRY.size)
-            if timestamps and ts < timestamps[-1]:
-                break
-            timestamps.append(ts)
-            time_offsets.append(base + rel)
-        entry = _CachedIndexes(base, offsets, positions, timestamps, time_offsets, len(off_data) + len(time_data))
-        with self._lock:
-            if key not in self._entries:
-                self._entries[key] = entry
-                self._bytes += entry.size
-                while self._bytes > self.max_bytes and len(self._entries) > 1:
-                    _, old = self._entries.popitem(last=False)
-                    self._bytes -= old.size
-        return entry
-
-    def remove(self, segment_id: Any) -> None:
-        with self._lock:
-            old = self._entries.pop(segment_id, None)
-            if old is not None:
-                self._bytes -= old.size
-
-
 # ====================================================================== per-partition state
-
-
-@dataclass
-class RemoteFetchInfo:
-    """A planned remote read of one fetch partition (whole batches from the one holding the offset)."""
-
-    partition: Any
-    tip: TopicIdPartition
-    fetch_offset: int
-    max_bytes: int
-    min_one_batch: bool
 
 
 @dataclass
 class _PartitionState:
     tip: TopicIdPartition
-    partition: Any
+    partition: TieredPartition
     next_run_ms: int = 0  # a newly seen partition runs at once
     running: bool = False
     failures: int = 0
@@ -310,24 +102,19 @@ class _PartitionState:
     deletes: int = 0
 
 
-def topic_id_partition(p: Any) -> TopicIdPartition:
-    return TopicIdPartition(p.topic_id, p.topic, p.index)
-
-
 # ====================================================================== the manager
 
 
 class RemoteLogManager:
-    """Tiered storage of one broker. `partitions()` lists the broker's partitions (objects with
-    `topic`, `index`, `topic_id`, `log`, `high_watermark`, `last_stable_offset`, `deleted` and
-    optionally `is_leader`)."""
+    """Tiered storage of one broker. `partitions()` lists the broker's partitions (`TieredPartition`s:
+    the broker's `Partition` objects)."""
 
     def __init__(
         self,
         config: RemoteLogManagerConfig,
         log_dir: Path,
         broker_id: int,
-        partitions: Callable[[], Iterable[Any]],
+        partitions: Callable[[], Iterable[TieredPartition]],
         *,
         rsm: RemoteStorageManager | None = None,
         rlmm: RemoteLogMetadataManager | None = None,
@@ -339,18 +126,9 @@ class RemoteLogManager:
         self._partitions = partitions
         self.clock = clock or _wall_clock_ms
         if rsm is None:
-            rsm = load_plugin(config.rsm_class_name, RemoteStorageManager)
-            rsm.configure({"dir": str(self.log_dir / DEFAULT_RSM_DIR), **config.rsm_configs})
+            rsm = create_remote_storage_manager(config, self.log_dir)
         if rlmm is None:
-            rlmm = load_plugin(config.rlmm_class_name, RemoteLogMetadataManager)
-            rlmm.configure(
-                {
-                    "dir": str(self.log_dir / DEFAULT_RLMM_DIR),
-                    "log.dir": str(self.log_dir),
-                    "broker.id": broker_id,
-                    **config.rlmm_configs,
-                }
-            )
+            rlmm = create_remote_log_metadata_manager(config, self.log_dir, broker_id)
         self.rsm: RemoteStorageManager = rsm
         self.rlmm: RemoteLogMetadataManager = rlmm
         self.index_cache = RemoteIndexCache(config.index_cache_total_size_bytes)
@@ -367,10 +145,9 @@ class RemoteLogManager:
             self._floors: dict[tuple[str, int], int] = self._start_checkpoint.read()
         except CheckpointError:
             self._floors = {}
-        self._task_pool = _DaemonPool(config.thread_pool_size, "remote-log-task")
-        self._copy_pool = _DaemonPool(config.thread_pool_size, "remote-log-copy")
-        self._reader_pool = _DaemonPool(config.reader_threads, "remote-log-reader")
-        self._read_ahead: dict[tuple[TopicIdPartition, int, int, bool], Future[Any]] = {}  # loop thread only
+        self._task_pool = DaemonPool(config.thread_pool_size, "remote-log-task")
+        self._copy_pool = DaemonPool(config.thread_pool_size, "remote-log-copy")
+        self.reader = RemoteLogReader(config, rsm, rlmm, self.index_cache)
         self._stop = threading.Event()
         self._scheduler: threading.Thread | None = None
 
@@ -387,8 +164,9 @@ class RemoteLogManager:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline and (self._task_pool.pending or self._copy_pool.pending):
             time.sleep(0.01)
-        for pool in (self._task_pool, self._copy_pool, self._reader_pool):
+        for pool in (self._task_pool, self._copy_pool):
             pool.shutdown()
+        self.reader.shutdown()
         for plugin in (self.rsm, self.rlmm):
             try:
                 plugin.close()
@@ -397,13 +175,13 @@ class RemoteLogManager:
 
     # ------------------------------------------------------------------ partitions
     @staticmethod
-    def is_tiered(p: Any) -> bool:
+    def is_tiered(p: TieredPartition) -> bool:
         return bool(getattr(p.log.config, "remote_storage_enable", False))
 
     def _floor_key(self, tip: TopicIdPartition) -> tuple[str, int]:
         return (tip.topic_id.hex(), tip.partition)
 
-    def _state_for(self, p: Any) -> _PartitionState:
+    def _state_for(self, p: TieredPartition) -> _PartitionState:
         tip = topic_id_partition(p)
         with self._states_lock:
             st = self._states.get(tip)
@@ -431,7 +209,9 @@ class RemoteLogManager:
         st.remote_start = cover if cover <= st.highest_copied else None
         p.log.highest_offset_in_remote_storage = st.highest_copied
 
-    def _highest_copied(self, tip: TopicIdPartition, p: Any, finished: list[RemoteLogSegmentMetadata]) -> int:
+    def _highest_copied(
+        self, tip: TopicIdPartition, p: TieredPartition, finished: list[RemoteLogSegmentMetadata]
+    ) -> int:
         """Where copying resumes: walk the leader epochs newest first and ask the RLMM for the
         highest offset copied in each (KIP-405's follower-to-leader rule)."""
         with p.log.lock:
@@ -448,7 +228,7 @@ class RemoteLogManager:
                 return found
         return max((m.end_offset for m in finished), default=-1)
 
-    def log_start_offset(self, p: Any) -> int:
+    def log_start_offset(self, p: TieredPartition) -> int:
         """The partition's overall log start offset (remote data included)."""
         st = self._state_for(p)
         local = p.log.log_start_offset
@@ -458,7 +238,7 @@ class RemoteLogManager:
             start = local
         return max(start, st.start_floor)
 
-    def highest_offset_in_remote_storage(self, p: Any) -> int:
+    def highest_offset_in_remote_storage(self, p: TieredPartition) -> int:
         return self._state_for(p).highest_copied
 
     # ------------------------------------------------------------------ scheduler
@@ -475,7 +255,7 @@ class RemoteLogManager:
         delay = min(c.retry_backoff_ms * 2 ** max(0, failures - 1), c.retry_backoff_max_ms)
         return int(delay * random.uniform(1 - c.retry_jitter, 1 + c.retry_jitter))
 
-    def _current_partitions(self) -> list[Any]:
+    def _current_partitions(self) -> list[TieredPartition]:
         for _ in range(5):
             try:
                 return list(self._partitions())
@@ -587,7 +367,7 @@ class RemoteLogManager:
         )
 
     # ------------------------------------------------------------------ copy
-    def _copy_segments(self, st: _PartitionState, p: Any) -> None:
+    def _copy_segments(self, st: _PartitionState, p: TieredPartition) -> None:
         """Copy rolled segments below the last stable offset, oldest first, one at a time."""
         log_ = p.log
         while not self._stop.is_set():
@@ -615,7 +395,7 @@ class RemoteLogManager:
             self._throttle(md.segment_size_in_bytes, time.monotonic() - started)
 
     def _stage_next_segment(
-        self, st: _PartitionState, log_: Any, upper: int
+        self, st: _PartitionState, log_: Log, upper: int
     ) -> tuple[RemoteLogSegmentMetadata, LogSegmentData, Path] | None:
         """Under the log lock: the oldest rolled segment not yet copied whose records are all
         below `upper`, with its epochs, leader-epoch checkpoint and producer snapshot."""
@@ -680,7 +460,7 @@ class RemoteLogManager:
         return md, data, snapshot_tmp
 
     @staticmethod
-    def _producer_snapshot_bytes(log_: Any, offset: int) -> bytes:
+    def _producer_snapshot_bytes(log_: Log, offset: int) -> bytes:
         """The producer snapshot as of `offset` (taken at the roll), else the newest one below it
         (older snapshots are pruned after a few rolls); empty when there is none."""
         ps = log_.producer_state
@@ -727,7 +507,7 @@ class RemoteLogManager:
                 self._stop.wait(wait)
 
     # ------------------------------------------------------------------ expiry
-    def _expire_segments(self, st: _PartitionState, p: Any) -> None:
+    def _expire_segments(self, st: _PartitionState, p: TieredPartition) -> None:
         """Total retention over remote + local, and everything below the log start offset."""
         log_ = p.log
         cfg = log_.config
@@ -763,7 +543,7 @@ class RemoteLogManager:
             st.deletes += 1
             st.finished = [m for m in st.finished if m.remote_log_segment_id != md.remote_log_segment_id]
 
-    def _raise_floor(self, st: _PartitionState, p: Any, offset: int) -> None:
+    def _raise_floor(self, st: _PartitionState, p: TieredPartition, offset: int) -> None:
         if offset <= st.start_floor:
             return
         st.start_floor = offset
@@ -783,7 +563,7 @@ class RemoteLogManager:
             self._start_checkpoint.write(dict(self._floors))
 
     # ------------------------------------------------------------------ DeleteRecords
-    def delete_records(self, p: Any, offset: int) -> int:
+    def delete_records(self, p: TieredPartition, offset: int) -> int:
         """DeleteRecords on a tiered partition: raise the log start offset (possibly into the remote
         range); the partition's next task deletes the remote segments below it."""
         st = self._state_for(p)
@@ -838,7 +618,9 @@ class RemoteLogManager:
                 self._removals[tip] = (False, self.clock() + self._backoff_ms(failures + 1), failures + 1)
 
     # ------------------------------------------------------------------ reads
-    def plan_read(self, p: Any, fetch_offset: int, max_bytes: int, min_one_batch: bool) -> RemoteFetchInfo | None:
+    def plan_read(
+        self, p: TieredPartition, fetch_offset: int, max_bytes: int, min_one_batch: bool
+    ) -> RemoteFetchInfo | None:
         """On the request path (cheap, in memory): None to read locally, a plan for the reader
         pool, or OffsetOutOfRangeError below the log start offset."""
         start = self.log_start_offset(p)
@@ -850,94 +632,11 @@ class RemoteLogManager:
             return None
         return RemoteFetchInfo(p, topic_id_partition(p), fetch_offset, max_bytes, min_one_batch)
 
-    def _find_segment(self, p: Any, tip: TopicIdPartition, offset: int) -> RemoteLogSegmentMetadata | None:
-        """offset -> leader epoch (through the epoch cache) -> (epoch, offset) -> remote segment."""
-        with p.log.lock:
-            epoch = p.log.leader_epoch_cache.epoch_for_offset(offset)
-        if epoch is not None:
-            md = self.rlmm.remote_log_segment_metadata(tip, epoch, offset)
-            if md is not None:
-                return md
-        # Below the local epoch cache (its start moved with the local log start): use the epochs
-        # the segments recorded; of overlapping copies the latest start wins.
-        best = None
-        for md in self.rlmm.list_remote_log_segments(tip):
-            if md.state is _FINISHED and md.start_offset <= offset <= md.end_offset:
-                if best is None or md.start_offset >= best.start_offset:
-                    best = md
-        return best
-
-    def _iter_batches(self, md: RemoteLogSegmentMetadata, position: int) -> Iterator[tuple[int, bytes]]:
-        """(position, whole batch bytes) of the remote segment from `position`, read in chunks."""
-        size = md.segment_size_in_bytes
-        buf = bytearray()
-        buf_start = position
-        pos = position
-
-        def fill(until: int) -> bool:
-            nonlocal buf_start
-            if buf_start + len(buf) >= until:
-                return True
-            del buf[: pos - buf_start]  # drop what was consumed before reading more
-            buf_start = pos
-            while buf_start + len(buf) < until:
-                first = buf_start + len(buf)
-                data = self.rsm.fetch_log_segment(md, first, min(size, max(until, first + _READ_CHUNK)) - 1).read()
-                if not data:
-                    return False
-                buf.extend(data)
-            return True
-
-        while pos + BATCH_HEADER_SIZE <= size:
-            if not fill(pos + BATCH_HEADER_SIZE):
-                return
-            h = parse_batch_header(buf, pos - buf_start)
-            end = pos + h.size
-            if end > size or not fill(end):
-                return
-            yield pos, bytes(buf[pos - buf_start : end - buf_start])
-            pos = end
-
     def read_remote(self, info: RemoteFetchInfo) -> bytes:
-        """In a reader thread: whole batches from the one holding the fetch offset, at most
-        max_bytes (but the first batch whole with min_one_batch), from one remote segment."""
-        md = self._find_segment(info.partition, info.tip, info.fetch_offset)
-        if md is None:
-            raise OffsetOutOfRangeError(f"offset {info.fetch_offset} of {info.tip} is in no remote segment")
-        position = self.index_cache.get(self.rsm, md).position_for(info.fetch_offset)
-        # Common case: one ranged read covers the index gap and max_bytes of whole batches.
-        end_position = min(md.segment_size_in_bytes, position + info.max_bytes + 2 * _READ_CHUNK)
-        buf = self.rsm.fetch_log_segment(md, position, end_position - 1).read()
-        start = stop = -1
-        p = 0
-        while p + BATCH_HEADER_SIZE <= len(buf):
-            h = parse_batch_header(buf, p)
-            if p + h.size > len(buf):
-                break
-            if start < 0:
-                if h.last_offset >= info.fetch_offset:
-                    start = p
-                else:
-                    p += h.size
-                    continue
-            if p + h.size - start > info.max_bytes and not (p == start and info.min_one_batch):
-                break
-            p += h.size
-            stop = p
-        if stop > start >= 0:
-            return bytes(memoryview(buf)[start:stop])
-        # A first batch larger than that read (or a sparse index): walk the segment in chunks.
-        out = bytearray()
-        for _, batch in self._iter_batches(md, position):
-            h = parse_batch_header(batch, 0)
-            if h.last_offset < info.fetch_offset:
-                continue
-            if len(out) + len(batch) > info.max_bytes and not (not out and info.min_one_batch):
-                break
-            out += batch
-        return bytes(out)
+        """In a reader thread: whole batches from the one holding the fetch offset (see RemoteLogReader)."""
+        return self.reader.read(info)
 
-    def find_offset_by_timestamp(self, p: Any, timestamp: int) -> tuple[int, int, int] | None:
+    def find_offset_by_timestamp(self, p: TieredPartition, timestamp: int) -> tuple[int, int, int] | None:
         """In a reader thread: (offset, timestamp, leader epoch) of the first remote record with a
         timestamp >= `timestamp` at or after the log start offset, None if the remote tier has none."""
         tip = topic_id_partition(p)
@@ -952,7 +651,7 @@ class RemoteLogManager:
                 continue
             idx = self.index_cache.get(self.rsm, md)
             from_offset = max(idx.offset_before_timestamp(timestamp), start)
-            for _, batch in self._iter_batches(md, idx.position_for(from_offset)):
+            for _, batch in self.reader.iter_batches(md, idx.position_for(from_offset)):
                 h = parse_batch_header(batch, 0)
                 if h.last_offset < start or h.max_timestamp < timestamp:
                     continue
@@ -962,7 +661,7 @@ class RemoteLogManager:
                         return r.offset, r.timestamp, md.epoch_for_offset(r.offset) or h.partition_leader_epoch
         return None
 
-    def needs_remote_timestamp_lookup(self, p: Any, timestamp: int) -> bool:
+    def needs_remote_timestamp_lookup(self, p: TieredPartition, timestamp: int) -> bool:
         """On the request path (cached state only): may the first record at `timestamp` be remote?"""
         if timestamp < 0 or not self.is_tiered(p):
             return False
@@ -974,84 +673,16 @@ class RemoteLogManager:
             for m in st.finished
         )
 
-    def _submit_read(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
-        if self._reader_pool.pending >= self.config.reader_max_pending_tasks:
-            raise RemoteStorageError(
-                f"the remote log reader queue is full ({self.config.reader_max_pending_tasks} pending tasks)"
-            )
-        return self._reader_pool.submit(fn, *args)
-
-    async def _await_read(self, fut: Future[Any]) -> Any:
-        """Wait for a reader-pool task at most remote.fetch.max.wait.ms."""
-        try:
-            return await asyncio.wait_for(asyncio.wrap_future(fut), self.config.fetch_max_wait_ms / 1000)
-        except TimeoutError:
-            raise RemoteStorageError(
-                f"the remote read did not finish within remote.fetch.max.wait.ms={self.config.fetch_max_wait_ms}"
-            ) from None
-        except KafkaError:
-            raise
-        except RemoteStorageException as e:
-            raise RemoteStorageError(f"remote storage: {e}") from e
-
-    async def _in_reader_pool(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return await self._await_read(self._submit_read(fn, *args))
-
     async def read_remote_fetches(self, pending: list[tuple[Any, RemoteFetchInfo]]) -> None:
-        """Fill each placeholder PartitionData with its remote records, or an error of its own.
+        """Fill each placeholder PartitionData with its remote records, or an error of its own (on
+        the loop thread; the reads run in the reader pool, with read-ahead)."""
+        await self.reader.read_fetches(pending)
 
-        On the loop thread. A consumer reading the remote tier asks for the next offsets right
-        after, so each read also starts the next one (read-ahead, a few entries): the following
-        fetch then finds its data ready instead of waiting for a reader thread.
-        """
-
-        async def one(pd: Any, info: RemoteFetchInfo) -> None:
-            try:
-                key = (info.tip, info.fetch_offset, info.max_bytes, info.min_one_batch)
-                fut = self._read_ahead.pop(key, None)
-                if fut is None or fut.cancelled() or (fut.done() and fut.exception() is not None):
-                    fut = self._submit_read(self.read_remote, info)
-                data = await self._await_read(fut)
-                pd.records = data
-                self._start_read_ahead(info, data)
-            except KafkaError as e:
-                pd.error_code = e.code
-                pd.records = b""
-            except Exception as e:
-                log.warning("remote read of %s at %d failed: %s", info.tip, info.fetch_offset, e)
-                pd.error_code = ErrorCode.KAFKA_STORAGE_ERROR
-                pd.records = b""
-
-        await asyncio.gather(*(one(pd, info) for pd, info in pending))
-
-    def _start_read_ahead(self, info: RemoteFetchInfo, data: bytes) -> None:
-        if (
-            not data
-            or info.max_bytes > _READ_AHEAD_MAX_BYTES
-            or self._reader_pool.pending >= self.config.reader_max_pending_tasks // 2
-        ):
-            return
-        pos = 0
-        next_offset = -1
-        while pos + BATCH_HEADER_SIZE <= len(data):
-            h = parse_batch_header(data, pos)
-            next_offset = h.next_offset
-            pos += h.size
-        if next_offset < 0 or next_offset >= info.partition.log.log_start_offset:
-            return  # the rest is local
-        key = (info.tip, next_offset, info.max_bytes, info.min_one_batch)
-        if key in self._read_ahead:
-            return
-        while len(self._read_ahead) >= _READ_AHEAD_ENTRIES:
-            self._read_ahead.pop(next(iter(self._read_ahead)))
-        nxt = RemoteFetchInfo(info.partition, info.tip, next_offset, info.max_bytes, info.min_one_batch)
-        self._read_ahead[key] = self._reader_pool.submit(self.read_remote, nxt)
-
-    async def offset_for_timestamp_async(self, p: Any, timestamp: int) -> tuple[int, int, int] | None:
-        return await self._in_reader_pool(self.find_offset_by_timestamp, p, timestamp)
+    async def offset_for_timestamp_async(self, p: TieredPartition, timestamp: int) -> tuple[int, int, int] | None:
+        return await self.reader.run(self.find_offset_by_timestamp, p, timestamp)
 
     # ------------------------------------------------------------------ introspection
-    def partition_status(self, p: Any) -> dict[str, Any]:
+    def partition_status(self, p: TieredPartition) -> dict[str, Any]:
         """Counters and offsets of one partition (tests, debugging)."""
         st = self._state_for(p)
         return {
