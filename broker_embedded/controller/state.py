@@ -398,9 +398,6 @@ class ControllerState:
         self.save()
         return topic
 
-    def topic_by_id(self, topic_id: bytes) -> TopicRecord | None:
-        return next((t for t in self.topics.values() if t.topic_id == topic_id), None)
-
     def create_partitions(
         self, name: str, count: int, assignments: list[list[int]] | None = None, validate_only: bool = False
     ) -> None:

@@ -66,9 +66,6 @@ class BrokerConnection:
             raise KafkaError(f"no common version for API {api_key}", ErrorCode.UNSUPPORTED_VERSION)
         return v
 
-    def send_raw(self, frame: bytes) -> None:
-        self.sock.sendall(frame)
-
     def recv_frame(self) -> bytes:
         size_bytes = self._recv_exact(4)
         (size,) = _i32.unpack(size_bytes)

@@ -152,11 +152,6 @@ def decode_response(api_key: int, api_version: int, buf: Buffer) -> tuple[int, A
     return header.correlation_id, body
 
 
-def peek_correlation_id(buf: Buffer) -> int:
-    (cid,) = _i32.unpack_from(buf, 0)
-    return cid
-
-
 __all__ = [
     "REQUESTS",
     "RESPONSES",
