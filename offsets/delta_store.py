@@ -1,7 +1,7 @@
 """The read side of exactly-once Kafka -> Delta: offsets kept in a Delta table's own log.
 
 The `pykafka-delta` sink commits every micro-batch's files together with Delta app transactions
-(`txn` actions, DESIGN.md §4): one per source partition, ``appId = "pykafka:<owner>:<topic>:<partition>"``
+(`txn` actions, ARCHITECTURE.md §4): one per source partition, ``appId = "pykafka:<owner>:<topic>:<partition>"``
 with ``version`` = the next offset to read (last committed record offset + 1). They are written in
 the same atomic commit as the data, so the table alone says where a reader resumes: a restarted
 query, or a group member that was just handed a partition, reads ``committed()`` here.

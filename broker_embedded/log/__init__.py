@@ -1,5 +1,5 @@
 """Log storage of the embedded broker: segments, indexes, partition logs, recovery, checkpoints,
-producer state and the log manager (see DESIGN.md §3 "Log")."""
+producer state and the log manager (its place on a request's path: ARCHITECTURE.md §3)."""
 
 from .config import LogConfig
 from .epoch_cache import LeaderEpochFileCache

@@ -3,7 +3,7 @@
 ``df.writeStream.format("pykafka-delta").option("checkpointLocation", ...).start(path)`` and
 ``df.write.format("pykafka-delta").mode("append"|"overwrite").save(path)``.
 
-How a micro-batch becomes one Delta commit (ARCHITECTURE.md, "The Spark path"), one module per side:
+How a micro-batch becomes one Delta commit (ARCHITECTURE.md §4), one module per side:
 
 * ``options`` and ``schema`` (driver, before any task runs): the sink's options, and the input's
   Spark schema mapped to Arrow/Delta and checked against the table; ``datasource`` plans the write.

@@ -17,7 +17,7 @@ ALLOWED = {
     "consumer_group": {"kafka_wire"},
     "offsets": {"kafka_wire"},
     "connector": {"kafka_wire", "consumer_group", "offsets"},
-    # a Kafka client application beside the broker (DESIGN §7); today it talks to Kafka via librdkafka
+    # a Kafka client application beside the broker (ARCHITECTURE.md §1); today it talks to Kafka via librdkafka
     "schema_registry": {"kafka_wire"},
 }
 
