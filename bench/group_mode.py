@@ -27,8 +27,7 @@ from typing import Any
 from bench import report
 from bench.report import load_average, machine_info
 from broker_embedded import EmbeddedBroker
-from tests.spark.source_helpers import create_topic
-from tests.spark.test_group_mode_procs import (
+from testsupport.group_mode_procs import (
     PARTITIONS,
     SESSION_TIMEOUT_MS,
     Driver,
@@ -40,6 +39,7 @@ from tests.spark.test_group_mode_procs import (
     split_is,
     wait_for,
 )
+from testsupport.topics import create_topic
 
 SECTION_BEGIN = "<!-- BEGIN group_mode -->"
 SECTION_END = "<!-- END group_mode -->"

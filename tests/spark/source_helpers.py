@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from confluent_kafka import Producer
-from confluent_kafka.admin import AdminClient, NewPartitions, NewTopic
+from confluent_kafka.admin import AdminClient, NewPartitions
 
 from broker_embedded import EmbeddedBroker
+from testsupport.topics import create_topic  # noqa: F401 - re-exported: the tests' one way to create a topic
 
 CODECS = ("none", "gzip", "snappy", "lz4", "zstd")
 
@@ -31,12 +32,6 @@ class Rec:
     timestamp_ms: int
     timestamp_type: int
     headers: Headers | None = None
-
-
-def create_topic(b: EmbeddedBroker, name: str, partitions: int, config: dict[str, str] | None = None) -> None:
-    admin = AdminClient({"bootstrap.servers": b.bootstrap_servers})
-    fut = admin.create_topics([NewTopic(name, partitions, 1, config=config or {})])[name]
-    fut.result(timeout=30)
 
 
 def add_partitions(b: EmbeddedBroker, name: str, total: int) -> None:
