@@ -9,7 +9,7 @@ sink, while a producer writes 80 records/s. Measured from the moment a query is 
 SIGKILL, or stopped with SIGTERM (its driver calls `query.stop()`), to (1) the group's new
 assignment giving its partitions to the survivor (DescribeGroups, polled every 250 ms) and (2) the
 survivor's first micro-batch that reads one of them (its plan log). The drivers are the ones of
-`tests/spark/test_group_mode_procs.py` (group mode switched on with `groupMode` = `true` and
+the group-mode proof (`testsupport/group_mode_procs.py`; group mode switched on with `groupMode` = `true` and
 `kafka.group.id`: a group id alone no longer turns it on).
 """
 
