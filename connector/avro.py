@@ -20,6 +20,8 @@ from __future__ import annotations
 import datetime as dt
 import io
 import json
+import operator
+import os
 import struct
 import threading
 import urllib.error
@@ -347,11 +349,35 @@ class ColumnBuilder:
         self.raw_names = frozenset(n for n, _, r, _ in self.fields if r is not None)
         self._writers: dict[int, Any] = {}
 
-    def writer(self, writer: Any) -> Any:
+    def schemas(self, writer: Any) -> tuple[Any, Any]:
+        """(writer schema, reader schema or None) to hand fastavro for data written with ``writer``.
+
+        The reader is None when the writer (its raw-decoded fields stripped like the reader's) is the
+        decode schema itself, the usual case of data written with the latest version: fastavro then
+        reads with the writer alone instead of resolving field by field (1.5x less CPU per record)."""
         hit = self._writers.get(id(writer))
         if hit is None:
-            hit = self._writers[id(writer)] = (writer, strip_logical(writer, self.raw_names))
-        return hit[1]
+            plain = strip_logical(writer, self.raw_names)
+            same = _clean(plain) == _clean(self.decode_schema)
+            # the writer object is kept in the entry so that its id() is not reused while cached
+            hit = self._writers[id(writer)] = (writer, plain, None if same else self.decode_schema, {})
+        return hit[1], hit[2]
+
+    def bulk_schemas(self, writer: Any, framed: bool) -> tuple[Any, Any] | None:
+        """The (writer, reader or None) array schemas of :func:`_bulk_decode` for ``writer`` (``framed``:
+        each body starts with the 5-byte Confluent header), or None when a run of its records cannot
+        be decoded in one call (not a record, or a top-level name the reader would refuse: the
+        per-record path then gives the exact error)."""
+        plain, reader = self.schemas(writer)
+        cache = self._writers[id(writer)][3]
+        if framed not in cache:
+            ok = self.columnar and isinstance(plain, dict) and plain.get("type") == "record"
+            if ok and reader is not None:
+                ok = _short(plain["name"]) == _short(reader["name"])
+            cache[framed] = (
+                (_marked(plain, framed), None if reader is None else _marked(reader, framed)) if ok else None
+            )
+        return cache[framed]
 
     def build(self, rows: list[Any]) -> pa.Array:
         if not self.columnar:
@@ -388,10 +414,86 @@ def _clean(schema: Any) -> Any:
     return schema
 
 
+def _borderless_mark() -> bytes:
+    """8 random bytes none of whose proper prefixes is also a suffix: a read that is off by fewer than
+    8 bytes can never reproduce them, and a read off by more would need the data to contain them."""
+    while True:
+        mark = os.urandom(8)
+        if all(mark[:k] != mark[-k:] for k in range(1, 8)):
+            return mark
+
+
+FRAME_MARK = _borderless_mark()  # per process: data cannot be crafted to contain it
+MARK_FIELD = "__pykafka_frame_mark"
+HEAD_FIELD = "__pykafka_confluent_header"
+
+
+def _short(name: str) -> str:
+    return name.rsplit(".", 1)[-1]
+
+
+def _marked(record: Any, framed: bool) -> Any:
+    """An array of ``record`` with a fixed(8) field appended (and, ``framed``, a fixed(5) one in front
+    for the Confluent header): the schema of records laid end to end, each followed by
+    :data:`FRAME_MARK` (a record's fields are its bytes in order, so the mark reads as one more
+    field). The top-level name is replaced (by the same one in writer and reader) so that
+    references to the original name inside the record keep meaning the unmarked type."""
+    raw = _clean(record)
+    raw["name"] = "pykafka_marked_record"
+    raw.pop("namespace", None)
+    raw.pop("aliases", None)
+    head = [{"name": HEAD_FIELD, "type": {"type": "fixed", "name": "pykafka_head", "size": 5}}] if framed else []
+    mark = {"name": MARK_FIELD, "type": {"type": "fixed", "name": "pykafka_mark", "size": 8}}
+    raw["fields"] = [*head, *raw["fields"], mark]
+    named = dict(record.get("__named_schemas", {}))
+    return fastavro.parse_schema({"type": "array", "items": raw}, named_schemas=named)
+
+
+_MARK_OF = operator.itemgetter(MARK_FIELD)
+
+
+def _bulk_decode(bodies: list[Any], schemas: tuple[Any, Any]) -> list[Any] | None:
+    """Decode Avro bodies written with one schema in a single fastavro call, or None if any of them
+    is not exactly one well-formed record (the caller then decodes one by one for the exact error).
+
+    fastavro's per-call overhead is a large part of the time of a small record; here the bodies are
+    laid out as one Avro array (count, items, 0) with :data:`FRAME_MARK` after each, and every
+    mark is checked: a body that is short, long or corrupt shifts the reads and breaks a mark, the
+    array's end, or the decoding itself."""
+    n = len(bodies)
+    if n == 0:
+        return []
+    payload = b"".join((_zigzag_long(n), FRAME_MARK.join(bodies), FRAME_MARK, b"\x00"))
+    buf = io.BytesIO(payload)
+    try:
+        rows = fastavro.schemaless_reader(
+            buf, schemas[0], schemas[1], return_record_name=True, return_record_name_override=True
+        )
+    except Exception:
+        return None
+    if buf.tell() != len(payload) or len(rows) != n or set(map(_MARK_OF, rows)) != {FRAME_MARK}:
+        return None
+    return rows
+
+
+def _zigzag_long(n: int) -> bytes:
+    z, out = (n << 1) ^ (n >> 63), bytearray()
+    while z > 0x7F:
+        out.append((z & 0x7F) | 0x80)
+        z >>= 7
+    out.append(z)
+    return bytes(out)
+
+
 def decode_plain(values: list[bytes | None], writer: Any, reader: Any, names: dict[str, Any], mode: str) -> pa.Array:
     builder = ColumnBuilder(reader, names)
-    decode_with = builder.decode_schema
-    plain_writer = builder.writer(writer)
+    plain_writer, decode_with = builder.schemas(writer)
+    bulk = builder.bulk_schemas(writer, framed=False)
+    if bulk is not None:
+        rows = _bulk_decode([v for v in values if v is not None], bulk)
+        if rows is not None:
+            it = iter(rows)
+            return builder.build([None if v is None else next(it) for v in values])
     out: list[Any] = []
     for i, v in enumerate(values):
         if v is None:
@@ -399,7 +501,9 @@ def decode_plain(values: list[bytes | None], writer: Any, reader: Any, names: di
             continue
         try:
             buf = io.BytesIO(v)
-            rec = fastavro.schemaless_reader(buf, plain_writer, decode_with, return_record_name=True)
+            rec = fastavro.schemaless_reader(
+                buf, plain_writer, decode_with, return_record_name=True, return_record_name_override=True
+            )
             if buf.tell() != len(v):
                 raise AvroDecodeError(f"{len(v) - buf.tell()} trailing bytes after the Avro body")
             out.append(rec)
@@ -419,29 +523,80 @@ def decode_confluent(
     where: list[str] | None = None,
 ) -> pa.Array:
     builder = ColumnBuilder(reader, reader_names)
-    decode_with = builder.decode_schema
+    if builder.columnar:
+        rows = _confluent_bulk(values, lookup, builder)
+        if rows is not None:
+            return builder.build(rows)
     out: list[Any] = []
+    append = out.append
+    read = fastavro.schemaless_reader
+    # the (writer, reader) pair of the previous record's schema id: a batch rarely mixes ids
+    last_sid, plain_writer, decode_with = -1, None, None
     for i, v in enumerate(values):
         if v is None:
-            out.append(None)
+            append(None)
             continue
         try:
             if len(v) < 5 or v[0] != MAGIC:
                 raise AvroDecodeError("not Confluent-framed Avro (no magic byte 0 and 4-byte schema id)")
-            (sid,) = struct.unpack_from(">I", v, 1)
-            writer, _ = lookup.writer(sid)
+            sid = int.from_bytes(v[1:5], "big")
+            if sid != last_sid:
+                plain_writer, decode_with = builder.schemas(lookup.writer(sid)[0])
+                last_sid = sid
             buf = io.BytesIO(v)
             buf.seek(5)
-            rec = fastavro.schemaless_reader(buf, builder.writer(writer), decode_with, return_record_name=True)
+            rec = read(buf, plain_writer, decode_with, return_record_name=True, return_record_name_override=True)
             if buf.tell() != len(v):
                 raise AvroDecodeError(f"{len(v) - buf.tell()} trailing bytes after the Avro body")
-            out.append(rec)
+            append(rec)
         except Exception as e:
             if mode == "FAILFAST":
                 at = where[i] if where else f"row {i} of the batch"
                 raise AvroDecodeError(f"Malformed Confluent Avro record at {at}: {e}") from e
-            out.append(None)
+            append(None)
     return builder.build(out)
+
+
+_HEAD_OF = operator.itemgetter(slice(0, 5))
+
+
+def _confluent_bulk(values: list[bytes | None], lookup: RegistryLookup, builder: ColumnBuilder) -> list[Any] | None:
+    """The batch's rows decoded one fastavro call per schema id, or None if any record is not
+    well-formed (or its schema cannot be had): the per-record loop then reports it as the mode says."""
+    try:
+        heads = set(map(_HEAD_OF, values))
+    except TypeError:  # null values in the batch
+        heads = None
+    try:
+        if heads is not None and len(heads) == 1:
+            # the usual batch: one schema id, no nulls; the headers stay in the bodies (a fixed(5) field)
+            (head,) = heads
+            if len(head) < 5 or head[0] != MAGIC:
+                return None
+            schemas = builder.bulk_schemas(lookup.writer(int.from_bytes(head[1:5], "big"))[0], framed=True)
+            return None if schemas is None else _bulk_decode(values, schemas)
+        by_id: dict[bytes, tuple[list[int], list[memoryview]]] = {}
+        for i, v in enumerate(values):
+            if v is None:
+                continue
+            if len(v) < 5 or v[0] != MAGIC:
+                return None
+            group = by_id.get(v[1:5])
+            if group is None:
+                group = by_id[v[1:5]] = ([], [])
+            group[0].append(i)
+            group[1].append(memoryview(v)[5:])
+        rows: list[Any] = [None] * len(values)
+        for sid, (positions, bodies) in by_id.items():
+            schemas = builder.bulk_schemas(lookup.writer(int.from_bytes(sid, "big"))[0], framed=False)
+            decoded = None if schemas is None else _bulk_decode(bodies, schemas)
+            if decoded is None:
+                return None
+            for i, r in zip(positions, decoded, strict=True):
+                rows[i] = r
+        return rows
+    except AvroDecodeError:  # the registry does not know an id, or cannot be reached
+        return None
 
 
 def _to_avro_value(v: Any) -> Any:
