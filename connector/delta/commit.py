@@ -57,6 +57,12 @@ class CommitPlan:
     kafka_offsets: bool
     compression: str
     mirror_config: tuple[tuple[str, str], ...] = ()
+    # delta-rs storage options of an object-store table; not in repr: they may hold secrets
+    storage_options: tuple[tuple[str, str], ...] = field(default=(), repr=False)
+
+    @property
+    def delta_storage_options(self) -> dict[str, str] | None:
+        return dict(self.storage_options) or None
 
 
 @dataclass
@@ -71,12 +77,14 @@ class CommitResult:
     attempts: int = 1
 
 
-def load_table(path: str) -> Any | None:
+def load_table(path: str, storage_options: Mapping[str, str] | None = None) -> Any | None:
+    """The table's latest version, or None when there is no table yet. On S3 this is where the
+    storage options reach delta-rs, and with them its conditional-PUT commits (If-None-Match)."""
     from deltalake import DeltaTable
     from deltalake.exceptions import TableNotFoundError
 
     try:
-        return DeltaTable(path)
+        return DeltaTable(path, storage_options=dict(storage_options) if storage_options else None)
     except TableNotFoundError:
         return None
 
@@ -111,7 +119,9 @@ def _fence(
             drop.append(f)  # every row is already in the table
             continue
         if c is not None and f.min_offset < c:
-            rewritten = rewrite_from(plan.table_path, plan.partition_columns, plan.compression, f, c)
+            rewritten = rewrite_from(
+                plan.table_path, plan.partition_columns, plan.compression, f, c, plan.storage_options
+            )
             drop.append(f)
             if rewritten is None:
                 continue
@@ -121,8 +131,8 @@ def _fence(
     return keep, drop, next_offsets
 
 
-def _token_committed(path: str, since_version: int, token: str) -> bool:
-    table = load_table(path)
+def _token_committed(plan: CommitPlan, since_version: int, token: str) -> bool:
+    table = load_table(plan.table_path, plan.delta_storage_options)
     if table is None:
         return False
     newer = table.version() - since_version
@@ -160,7 +170,7 @@ def commit_files(
                 f"pykafka-delta sink: gave up committing to {plan.table_path} after {_MAX_COMMIT_ATTEMPTS} attempts; "
                 "other writers committed first every time"
             )
-        table = load_table(plan.table_path)
+        table = load_table(plan.table_path, plan.delta_storage_options)
         if table is None:
             next_offsets = {}
             if use_offsets:
@@ -178,14 +188,15 @@ def commit_files(
                     [_add_action(f) for f in files],
                     mode="error",
                     partition_by=list(plan.partition_columns) or None,
+                    storage_options=plan.delta_storage_options,
                     commit_properties=CommitProperties(
                         custom_metadata=metadata, app_transactions=[Transaction(a, v) for a, v in txns] or None
                     ),
                 )
             except Exception:
-                if load_table(plan.table_path) is None:
+                if load_table(plan.table_path, plan.delta_storage_options) is None:
                     raise
-                if _token_committed(plan.table_path, -1, token):
+                if _token_committed(plan, -1, token):
                     committed_version = 0
                     break
                 continue  # another writer created the table first: commit against it
@@ -198,7 +209,7 @@ def commit_files(
             if done is not None and done >= batch_id:
                 # Spark runs a batch again after a failure; the table already has it.
                 for f in files:
-                    remove_file(plan.table_path, f.path)
+                    remove_file(plan.table_path, f.path, plan.storage_options)
                 log.info(
                     "pykafka-delta: batch %d of query %s is already in the table; skipped", batch_id, plan.query_id
                 )
@@ -229,10 +240,10 @@ def commit_files(
                 ),
             )
         except Exception as exc:
-            if _token_committed(plan.table_path, version, token):
+            if _token_committed(plan, version, token):
                 committed_version = version + 1
                 break  # it landed after all (the error came later, e.g. from a post-commit hook)
-            latest = load_table(plan.table_path)
+            latest = load_table(plan.table_path, plan.delta_storage_options)
             if latest is None or latest.version() <= version:
                 raise DeltaCommitError(f"pykafka-delta sink: commit to {plan.table_path} failed: {exc}") from exc
             log.info(
@@ -245,7 +256,7 @@ def commit_files(
         committed_version = version + 1  # max_commit_retries=0: exactly the version after the snapshot
         break
     for f in to_delete:
-        remove_file(plan.table_path, f.path)
+        remove_file(plan.table_path, f.path, plan.storage_options)
     result = CommitResult(
         version=committed_version,
         files=len(files) if committed_version is not None else 0,

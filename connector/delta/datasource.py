@@ -67,7 +67,7 @@ class _DeltaWriterBase:
         # Nothing was committed: remove the files the successful tasks wrote.
         files = _messages_files(messages)
         for f in files:
-            remove_file(self.commit_plan.table_path, f.path)
+            remove_file(self.commit_plan.table_path, f.path, self.commit_plan.storage_options)
         log.warning("pykafka-delta: write aborted; removed %d uncommitted files", len(files))
 
 
@@ -123,7 +123,7 @@ def _plan(
     if opts.kafka_offsets != "false" and has_kafka:
         kafka_offsets = True
 
-    table = load_table(opts.table_path)
+    table = load_table(opts.table_path, dict(opts.storage_options))
     if table is None:
         partition_by = opts.partition_by or ()
     else:
@@ -152,7 +152,9 @@ def _plan(
             )
     if len(partition_by) == len(schema.fields) and schema.fields:
         raise DeltaSchemaMismatchError("cannot partition by every column: a Delta table needs at least one data column")
-    write_plan = WritePlan(opts.table_path, arrow_schema, partition_by, kafka_offsets, opts.compression)
+    write_plan = WritePlan(
+        opts.table_path, arrow_schema, partition_by, kafka_offsets, opts.compression, opts.storage_options
+    )
     commit_plan = CommitPlan(
         table_path=opts.table_path,
         arrow_schema=pa.schema(list(arrow_schema)),
@@ -162,6 +164,7 @@ def _plan(
         kafka_offsets=kafka_offsets,
         compression=opts.compression,
         mirror_config=opts.mirror_config,
+        storage_options=opts.storage_options,
     )
     return write_plan, commit_plan
 

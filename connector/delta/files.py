@@ -10,6 +10,7 @@ partition (``partitionBy``). Nothing is committed here: the files travel to the 
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import math
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from pyspark.sql.datasource import WriterCommitMessage
 
 from connector.delta.errors import DeltaSinkWriteError
+from offsets.delta_storage import TableLocation, parse_table_location
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -71,6 +73,16 @@ class WritePlan:
     partition_columns: tuple[str, ...]
     kafka_offsets: bool  # split files per (topic, partition) and track offset ranges
     compression: str
+    # delta-rs storage options of an object-store table (s3://); not in repr: they may hold secrets
+    storage_options: tuple[tuple[str, str], ...] = field(default=(), repr=False)
+
+
+@functools.lru_cache(maxsize=8)
+def _table_fs(table_path: str, storage_options: tuple[tuple[str, str], ...]) -> tuple[TableLocation, Any]:
+    """The table's location and, for object storage, one pyarrow file system per executor process
+    (S3FileSystem keeps a connection pool: tasks of the same table share it)."""
+    loc = parse_table_location(table_path, dict(storage_options))
+    return loc, (None if loc.is_local else loc.filesystem())
 
 
 def _partition_value(value: Any) -> str | None:
@@ -202,13 +214,21 @@ class _OpenFile:
         codec = "" if plan.compression == "none" else f".{plan.compression}"
         name = f"part-{uuid.uuid4().hex}{codec}.parquet"
         self.rel_path = "/".join([*dirs, name])
-        self.abs_path = os.path.join(plan.table_path, *dirs, name)
-        os.makedirs(os.path.dirname(self.abs_path), exist_ok=True)
+        loc, fs = _table_fs(plan.table_path, plan.storage_options)
+        self.abs_path = loc.fs_path(self.rel_path)
         self.partition_values = partition_values
         self.stats = _FileStats(data_schema)
         self.min_offset: int | None = None
         self.max_offset: int | None = None
-        self.writer = pq.ParquetWriter(self.abs_path, data_schema, compression=plan.compression)
+        self.stream: Any = None
+        if fs is None:
+            os.makedirs(os.path.dirname(self.abs_path), exist_ok=True)
+            self.writer = pq.ParquetWriter(self.abs_path, data_schema, compression=plan.compression)
+        else:
+            # An object store has no directories and no partial objects: the object appears when the
+            # stream is closed (PUT / completed multipart upload), or never.
+            self.stream = fs.open_output_stream(self.abs_path)
+            self.writer = pq.ParquetWriter(self.stream, data_schema, compression=plan.compression)
         # Spark hands over ~10k-row Arrow batches, split further per Kafka partition: buffer them so
         # row groups are large (one write per small batch would make one tiny row group each)
         self.pending: list[pa.RecordBatch] = []
@@ -245,9 +265,14 @@ class _OpenFile:
     def close(self, topic: str | None, partition: int | None) -> DeltaFile:
         self._flush()
         self.writer.close()
+        if self.stream is not None:
+            size = self.stream.tell()  # the writer leaves a stream it did not open to its owner
+            self.stream.close()
+        else:
+            size = os.path.getsize(self.abs_path)
         return DeltaFile(
             path=self.rel_path,
-            size=os.path.getsize(self.abs_path),
+            size=size,
             partition_values=self.partition_values,
             stats=self.stats.to_json(),
             num_records=self.stats.rows,
@@ -358,32 +383,44 @@ def write_files(plan: WritePlan, batches: Iterable[pa.RecordBatch]) -> list[Delt
         for f in open_files.values():
             try:
                 f.writer.close()
+                if f.stream is not None:
+                    f.stream.close()
             except Exception:  # noqa: BLE001 - the file is removed anyway
                 pass
-            remove_file(plan.table_path, f.rel_path)
+            remove_file(plan.table_path, f.rel_path, plan.storage_options)
         raise
 
 
-def remove_file(table_path: str, rel_path: str) -> None:
+def remove_file(table_path: str, rel_path: str, storage_options: tuple[tuple[str, str], ...] = ()) -> None:
+    loc, fs = _table_fs(table_path, storage_options)
     try:
-        os.remove(os.path.join(table_path, rel_path))
+        if fs is None:
+            os.remove(loc.fs_path(rel_path))
+        else:
+            fs.delete_file(loc.fs_path(rel_path))
     except FileNotFoundError:
         pass
 
 
 def rewrite_from(
-    table_path: str, partition_columns: tuple[str, ...], compression: str, f: DeltaFile, first_offset: int
+    table_path: str,
+    partition_columns: tuple[str, ...],
+    compression: str,
+    f: DeltaFile,
+    first_offset: int,
+    storage_options: tuple[tuple[str, str], ...] = (),
 ) -> DeltaFile | None:
     """A file straddling the committed offset: keep its rows with offset >= first_offset in a new file
     (the driver's fence calls this; the old file is the caller's to delete)."""
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
-    table = pq.read_table(os.path.join(table_path, f.path))
+    loc, fs = _table_fs(table_path, storage_options)
+    table = pq.read_table(loc.fs_path(f.path), filesystem=fs)
     kept = table.filter(pc.greater_equal(table.column(OFFSET_COLUMN), first_offset))
     if kept.num_rows == 0:
         return None
-    wplan = WritePlan(table_path, kept.schema, partition_columns, True, compression)
+    wplan = WritePlan(table_path, kept.schema, partition_columns, True, compression, storage_options)
     out = _OpenFile(wplan, kept.schema, dict(f.partition_values), True)
     for batch in kept.to_batches():
         out.write(batch)

@@ -3,7 +3,16 @@
 Options (case-insensitive):
 
 ==================  ======================================================================
-path                table directory (``save(path)``/``start(path)``); local or ``file://``
+path                table location (``save(path)``/``start(path)``): a local path, ``file://``, or
+                    ``s3://bucket/prefix`` (``s3a://`` is read as ``s3://``)
+storage.<NAME>      delta-rs storage options for object stores, in delta-rs's names (any case):
+                    ``storage.AWS_ENDPOINT_URL``, ``storage.AWS_REGION``, ``storage.AWS_ACCESS_KEY_ID``,
+                    ``storage.AWS_SECRET_ACCESS_KEY``, ``storage.AWS_SESSION_TOKEN``,
+                    ``storage.AWS_ALLOW_HTTP``, ``storage.AWS_VIRTUAL_HOSTED_STYLE_REQUEST``, ...; unset
+                    ones come from the AWS environment. Executors write Parquet through pyarrow's
+                    S3 file system, the driver commits with delta-rs (a conditional PUT: see
+                    ``offsets.delta_storage``). ``offsets.delta_storage.storage_options_from_s3a``
+                    maps Spark's ``spark.hadoop.fs.s3a.*`` settings to these
 checkpointLocation  (streaming) Spark's; the query id is read from ``<it>/metadata``
 offsetsOwner        owner of the per-partition offsets (default: the streaming query id; for a
                     batch ``df.write`` none, i.e. no offsets, unless set); group mode: group id
@@ -24,12 +33,11 @@ kafka.bootstrap.servers  optional: also mirror committed offsets to the broker's
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping
-from dataclasses import dataclass
-from urllib.parse import unquote, urlparse
+from dataclasses import dataclass, field
 
 from connector.delta.errors import DeltaSinkOptionError
+from offsets.delta_storage import StorageOptionError, parse_table_location
 from offsets.delta_store import query_id_from_checkpoint
 
 _COMPRESSIONS = {"snappy": "snappy", "zstd": "zstd", "gzip": "gzip", "lz4": "lz4", "none": "none"}
@@ -45,18 +53,23 @@ def _bool_option(opts: Mapping[str, str], key: str, name: str, default: bool) ->
     raise DeltaSinkOptionError(f"option '{name}' must be 'true' or 'false', got {opts[key]!r}")
 
 
-def _local_table_path(location: str) -> str:
-    parsed = urlparse(location)
-    if parsed.scheme == "file":
-        path = unquote(parsed.path)
-    elif parsed.scheme == "" or len(parsed.scheme) == 1:  # plain path (or a Windows drive letter)
-        path = location
-    else:
+STORAGE_PREFIX = "storage."
+
+
+def _table_location(location: str, storage_options: Mapping[str, str]) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """(table URI for delta-rs, normalized storage options) — raises DeltaSinkOptionError."""
+    try:
+        loc = parse_table_location(location, storage_options)
+    except StorageOptionError as e:
+        # the message names the option but never a storage option's value (it may be a secret)
+        name = "path" if str(e).startswith("table location") else "storage.*"
+        raise DeltaSinkOptionError(f"option '{name}': {e}") from None
+    if loc.is_local and loc.storage_options:
         raise DeltaSinkOptionError(
-            f"option 'path' = {location!r}: the pykafka-delta sink writes to local (or mounted) file "
-            "systems only; accepted: a path or a file:// URI"
+            f"option(s) {', '.join(STORAGE_PREFIX + k for k in sorted(loc.storage_options))} apply to object "
+            f"storage, but 'path' is a local path; accepted: an s3://bucket/prefix path, or no storage.* options"
         )
-    return os.path.abspath(path)
+    return loc.uri, tuple(sorted(loc.storage_options.items()))
 
 
 def parse_partition_by(value: str) -> tuple[str, ...]:
@@ -96,6 +109,8 @@ class DeltaSinkOptions:
     kafka_offsets: str
     compression: str
     mirror_config: tuple[tuple[str, str], ...]  # kafka.* options without the prefix; empty = no mirror
+    # storage.* options without the prefix, upper-cased (delta-rs names); kept out of repr: secrets
+    storage_options: tuple[tuple[str, str], ...] = field(default=(), repr=False)
 
 
 def parse_delta_options(options: Mapping[str, str], streaming: bool) -> DeltaSinkOptions:
@@ -107,7 +122,8 @@ def parse_delta_options(options: Mapping[str, str], streaming: bool) -> DeltaSin
         raise DeltaSinkOptionError(
             f"option 'path' (the Delta table directory) must be given: {how} or .option('path', ...)"
         )
-    table_path = _local_table_path(location)
+    storage = {k[len(STORAGE_PREFIX) :]: v for k, v in opts.items() if k.startswith(STORAGE_PREFIX)}
+    table_path, storage_options = _table_location(location, storage)
 
     partition_by = parse_partition_by(opts["partitionby"]) if "partitionby" in opts else None
     merge_schema = _bool_option(opts, "mergeschema", "mergeSchema", False)
@@ -171,6 +187,7 @@ def parse_delta_options(options: Mapping[str, str], streaming: bool) -> DeltaSin
         kafka_offsets=kafka_offsets,
         compression=_COMPRESSIONS[compression],
         mirror_config=tuple(sorted(mirror.items())),
+        storage_options=storage_options,
     )
 
 
