@@ -40,6 +40,16 @@ _S3A_KEYS = {
     "fs.s3a.endpoint.region": "AWS_REGION",
 }
 _UNSAFE = "AWS_S3_ALLOW_UNSAFE_RENAME"
+# read from the environment for pyarrow when the options lack them (delta-rs reads them itself)
+_ENV_FALLBACK = (
+    "AWS_ENDPOINT_URL",
+    "AWS_ENDPOINT_URL_S3",
+    "AWS_ENDPOINT",
+    "AWS_ALLOW_HTTP",
+    "AWS_REGION",
+    "AWS_DEFAULT_REGION",
+    "AWS_VIRTUAL_HOSTED_STYLE_REQUEST",
+)
 
 
 class StorageOptionError(ValueError):
@@ -130,9 +140,12 @@ class TableLocation:
 
 
 def pyarrow_s3_options(storage_options: Mapping[str, str]) -> dict[str, Any]:
-    """``pyarrow.fs.S3FileSystem`` keyword arguments for delta-rs storage options. What is absent is
-    left to pyarrow's own defaults, which read the same AWS environment variables as delta-rs."""
-    opts = normalize_storage_options(storage_options)
+    """``pyarrow.fs.S3FileSystem`` keyword arguments for delta-rs storage options. Credentials that
+    are absent are left to pyarrow (the AWS SDK's chain: ``AWS_*`` variables, profiles, roles); the
+    endpoint, region and addressing settings fall back to the same ``AWS_*`` environment variables
+    delta-rs reads, which pyarrow itself ignores, so both writers of a table go to the same place."""
+    opts = {k: os.environ[k] for k in _ENV_FALLBACK if os.environ.get(k)}
+    opts.update(normalize_storage_options(storage_options))
     kwargs: dict[str, Any] = {}
     if opts.get("AWS_ACCESS_KEY_ID"):
         kwargs["access_key"] = opts["AWS_ACCESS_KEY_ID"]

@@ -27,49 +27,23 @@ Two plugins, chosen by Python class path and configured through a prefix, as in 
   under `remote.log.metadata.manager.impl.prefix` (default `rlmm.config.`).
 
 The metadata manager is the source of truth (which segments exist, in which state), so an object
-store only needs put / ranged get / delete by key, never a listing. A sketch for S3 with boto3
-(`pip install boto3`; not shipped)::
-
-    class S3RemoteStorageManager(RemoteStorageManager):
-        def configure(self, configs):                # rsm.config.bucket=..., rsm.config.prefix=...
-            import boto3
-            self.s3 = boto3.client("s3", endpoint_url=configs.get("endpoint"))
-            self.bucket, self.prefix = configs["bucket"], configs.get("prefix", "kafka")
-
-        def _key(self, md, suffix):                  # topic id in the key: re-created topics are apart
-            sid = md.remote_log_segment_id
-            tip = sid.topic_id_partition
-            folder = f"{tip.topic}-{tip.partition}-{tip.topic_id_base64}"
-            return f"{self.prefix}/{folder}/{md.start_offset:020d}-{sid.id}{suffix}"
-
-        def copy_log_segment_data(self, md, data):   # idempotent: puts overwrite
-            for path, suffix in ((data.offset_index, ".index"), (data.time_index, ".timeindex"),
-                                 (data.producer_snapshot_index, ".snapshot"), (data.log_segment, ".log")):
-                self.s3.upload_file(str(path), self.bucket, self._key(md, suffix))
-            self.s3.put_object(Bucket=self.bucket, Key=self._key(md, ".leader_epoch_checkpoint"),
-                               Body=data.leader_epoch_index)
-            return None                              # or bytes of custom metadata to keep
-
-        def fetch_log_segment(self, md, start, end=None):
-            rng = f"bytes={start}-{'' if end is None else end}"
-            try:
-                return self.s3.get_object(Bucket=self.bucket, Key=self._key(md, ".log"), Range=rng)["Body"]
-            except self.s3.exceptions.NoSuchKey:
-                raise RemoteResourceNotFoundException(str(md.remote_log_segment_id)) from None
-
-        def fetch_index(self, md, index_type): ...   # get_object of the matching suffix
-        def delete_log_segment_data(self, md): ...   # delete_objects of every suffix (missing is fine)
+store only needs put / ranged get / delete by key, never a listing. Shipped for S3 and
+S3-compatible stores (`pip install 'pykafka-suite[s3]'`, boto3; `s3.py` documents the configs)::
 
     # server.properties
     remote.log.storage.system.enable=true
-    remote.log.storage.manager.class.name=mypackage.s3.S3RemoteStorageManager
-    rsm.config.bucket=my-bucket
-    rsm.config.endpoint=http://127.0.0.1:9000
+    remote.log.storage.manager.class.name=broker_embedded.tiered.s3.S3RemoteStorageManager
+    rsm.config.s3.bucket.name=my-bucket
+    rsm.config.s3.endpoint.url=http://127.0.0.1:9000     # omit for AWS S3
+    rsm.config.s3.path.style.access.enabled=true
+
+The metadata then stays in the file-based manager under the log directory (a broker's remote
+segments are found through it, not by listing the bucket).
 
 Errors: raise `RemoteStorageException` for failures (copies are retried with backoff, reads answer
 KAFKA_STORAGE_ERROR) and `RemoteResourceNotFoundException` for missing objects. Calls come from
-several worker threads at once. The shipped implementations (`local.py`) are small and complete
-references: `LocalTieredStorage` (a directory, `rsm.config.dir`, default `<log dir>/remote-log-storage`)
+several worker threads at once. The shipped implementations (`local.py`, `s3.py`) are small and
+complete references: `LocalTieredStorage` (a directory, `rsm.config.dir`, default `<log dir>/remote-log-storage`)
 and `FileBasedRemoteLogMetadataManager` (an fsynced append-only metadata log, `rlmm.config.dir`,
 default `<log dir>/remote-log-metadata`).
 """
