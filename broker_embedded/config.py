@@ -204,7 +204,29 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
             "refused with POLICY_VIOLATION (also bounded by the open-file limit, one per partition).",
             _at_least(1),
         ),
-        ConfigDef("queued.max.request.bytes", _B.LONG, -1, "Bytes of requests queued per connection."),
+        ConfigDef(
+            "queued.max.request.bytes",
+            _B.LONG,
+            268435456,
+            "Broker-wide bytes of requests being received (Kafka's memory pool; Kafka's default -1 is "
+            "unlimited, ours 256 MiB): a frame whose size does not fit waits, unread, for memory.",
+        ),
+        ConfigDef(
+            "queued.max.response.bytes",
+            _B.LONG,
+            268435456,
+            "pykafka (not Kafka): broker-wide unsent response bytes; above it connections with unsent "
+            "responses are not read until half is sent (-1: unlimited).",
+        ),
+        ConfigDef(
+            "socket.request.read.timeout.ms",
+            _B.LONG,
+            30000,
+            "pykafka (not Kafka): a request must be received within this time of its first bytes "
+            "(or of being admitted by queued.max.request.bytes), else the connection is closed "
+            "(a slow sender); 0 disables.",
+            _at_least(0),
+        ),
         ConfigDef("connections.max.idle.ms", _B.LONG, 600000, "Idle connections are closed after this."),
         # tiered storage (KIP-405, broker_embedded.tiered): Kafka's names and defaults
         ConfigDef("remote.log.storage.system.enable", _B.BOOLEAN, False, "Enable tiered storage on this broker."),

@@ -48,7 +48,12 @@ class BrokerRunner:
         # opening logs may scan segments after a crash: keep it off the loop's critical path
         self.broker = await loop.run_in_executor(None, Broker, self.config, self.log_dir)
         self.server = KafkaServer(
-            self.broker.dispatch, self.config["socket.request.max.bytes"], self.config["connections.max.idle.ms"]
+            self.broker.dispatch,
+            self.config["socket.request.max.bytes"],
+            self.config["connections.max.idle.ms"],
+            queued_max_request_bytes=self.config["queued.max.request.bytes"],
+            queued_max_response_bytes=self.config["queued.max.response.bytes"],
+            request_read_timeout_ms=self.config["socket.request.read.timeout.ms"],
         )
         port = await self.server.start(self.config["host.name"], self.config["port"])
         self.broker.port = port

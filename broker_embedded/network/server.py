@@ -54,6 +54,45 @@ class RequestRejected(Exception):
 Dispatcher = Callable[[RequestContext, bytearray, int], Any]
 
 
+class RequestMemoryPool:
+    """Broker-wide bytes of requests being received (Kafka's queued.max.request.bytes memory pool).
+
+    A connection reserves a frame's declared size when its size prefix arrives and gives it back
+    when the frame is complete (or the connection closes). When the pool is exhausted the
+    connection stops being read until memory is released, so 20 clients that each send half of a
+    90 MB frame hold at most the pool, not 1.8 GB. Frames up to SMALL_FRAME bytes never wait (a
+    metadata request or a heartbeat must not queue behind a bulk upload); they are bounded by
+    the connection count instead.
+    """
+
+    SMALL_FRAME = 64 * 1024
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity  # <= 0: unlimited
+        self.used = 0
+        self.waiters: deque[KafkaConnection] = deque()
+
+    def try_reserve(self, size: int) -> bool:
+        if self.capacity <= 0 or size <= self.SMALL_FRAME:
+            return True
+        # an idle pool always admits one frame, even one larger than the pool
+        if self.used and self.used + size > self.capacity:
+            return False
+        self.used += size
+        return True
+
+    def release(self, size: int) -> None:
+        if self.capacity <= 0 or size <= self.SMALL_FRAME:
+            return
+        self.used -= size
+        # admit waiters in arrival order until the head one does not fit (it stays first)
+        while self.waiters and self.used < self.capacity:
+            conn = self.waiters.popleft()
+            if not conn._closed and not conn._retry_reservation():
+                self.waiters.appendleft(conn)
+                break
+
+
 class KafkaConnection(asyncio.Protocol):
     # Bound how much unanswered work one client can queue before we stop reading from it.
     MAX_IN_FLIGHT_REQUESTS = 100
@@ -71,6 +110,12 @@ class KafkaConnection(asyncio.Protocol):
         self._reading_paused = False
         self._closed = False
         self.last_active = time.monotonic()
+        # the frame being received: its pool reservation, and when its first bytes arrived
+        # (socket.request.read.timeout.ms counts from then, or from when the pool admitted it)
+        self._reserved = 0
+        self._pool_wait = False
+        self._frame_started: float | None = None
+        self._response_paused = False  # broker-wide unsent response bytes over the cap
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]  # uvloop's transports are not asyncio subclasses
@@ -81,6 +126,14 @@ class KafkaConnection(asyncio.Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._closed = True
         self.server.connections.discard(self)
+        self.server.writers.discard(self)
+        self._release_request_memory()
+
+    def _release_request_memory(self) -> None:
+        self._buf = bytearray()
+        if self._reserved:
+            reserved, self._reserved = self._reserved, 0
+            self.server.request_pool.release(reserved)
         for item in self._pending:
             if isinstance(item, asyncio.Future) and not item.done():
                 item.cancel()
@@ -96,7 +149,7 @@ class KafkaConnection(asyncio.Protocol):
         self._update_reading()
 
     def _update_reading(self) -> None:
-        want_paused = self._paused or self._write_paused
+        want_paused = self._paused or self._write_paused or self._pool_wait or self._response_paused
         if self.transport is None or self._closed or want_paused == self._reading_paused:
             return
         self._reading_paused = want_paused
@@ -110,8 +163,31 @@ class KafkaConnection(asyncio.Protocol):
     def is_idle(self, now: float, max_idle: float) -> bool:
         return not self._pending and now - self.last_active > max_idle
 
+    def read_timed_out(self, now: float, timeout: float) -> bool:
+        started = self._frame_started
+        return started is not None and not self._pool_wait and now - started > timeout
+
+    def _retry_reservation(self) -> bool:
+        """The pool released memory: admit the frame this connection waits to receive (True if
+        admitted, or nothing to wait for any more)."""
+        if len(self._buf) < 4:
+            self._pool_wait = False
+            self._update_reading()
+            return True
+        (size,) = _i32.unpack_from(self._buf, 0)
+        if not self.server.request_pool.try_reserve(size):
+            return False
+        self._reserved = size
+        self._pool_wait = False
+        self._frame_started = time.monotonic()
+        self._update_reading()
+        return True
+
     def data_received(self, data: bytes) -> None:
-        self.last_active = time.monotonic()
+        now = time.monotonic()
+        self.last_active = now
+        if self._frame_started is None:
+            self._frame_started = now
         self._buf += data
         self._process_buffer()
 
@@ -129,13 +205,29 @@ class KafkaConnection(asyncio.Protocol):
                 self.close()
                 return
             if len(buf) - pos - 4 < size:
+                if not self._reserved and size > 0:
+                    # an incomplete frame: its declared size must fit the broker-wide pool
+                    pool = self.server.request_pool
+                    if pool.try_reserve(size):
+                        self._reserved = size
+                    else:
+                        self._pool_wait = True
+                        pool.waiters.append(self)
+                        self._update_reading()
                 break
             # the frame is copied into its own bytearray: produce stamps offsets into it in place
             frame = buf[pos + 4 : pos + 4 + size]
             pos += 4 + size
+            if self._reserved:
+                reserved, self._reserved = self._reserved, 0
+                self.server.request_pool.release(reserved)
             self._handle_frame(frame)
         if pos:
             del buf[:pos]
+        if not buf:
+            self._frame_started = None
+        elif pos:
+            self._frame_started = time.monotonic()  # the next frame's bytes are already here
 
     def _handle_frame(self, frame: bytearray) -> None:
         try:
@@ -193,14 +285,22 @@ class KafkaConnection(asyncio.Protocol):
             if chunks and transport is not None:
                 transport.writelines(chunks)
                 self.last_active = time.monotonic()
+                if transport.get_write_buffer_size():
+                    self.server.note_unsent(self)
         if self._paused and len(pending) < self.MAX_IN_FLIGHT_REQUESTS // 2:
             self._paused = False
             self._update_reading()
 
-    def close(self) -> None:
+    def close(self, abort: bool = False) -> None:
         self._closed = True
+        # the partial request's memory goes back now: a peer that reads nothing could keep a
+        # gracefully closing transport (and so connection_lost) waiting indefinitely
+        self._release_request_memory()
         if self.transport is not None:
-            self.transport.close()
+            if abort:
+                self.transport.abort()
+            else:
+                self.transport.close()
 
 
 class KafkaServer:
@@ -209,10 +309,20 @@ class KafkaServer:
         dispatch: Callable[[RequestContext, bytearray, int], Any],
         max_request_size: int,
         connections_max_idle_ms: int = 600_000,
+        *,
+        queued_max_request_bytes: int = -1,
+        queued_max_response_bytes: int = -1,
+        request_read_timeout_ms: int = 0,
     ) -> None:
         self.dispatch = dispatch
         self.max_request_size = max_request_size
         self.connections_max_idle_ms = connections_max_idle_ms
+        self.request_read_timeout_ms = request_read_timeout_ms
+        self.request_pool = RequestMemoryPool(queued_max_request_bytes)
+        self.queued_max_response_bytes = queued_max_response_bytes
+        # connections whose transport holds unsent response bytes
+        self.writers: set[KafkaConnection] = set()
+        self._response_pressure = False
         self._idle_timer: asyncio.TimerHandle | None = None
         self.connections: set[KafkaConnection] = set()
         self._server: asyncio.base_events.Server | None = None
@@ -229,22 +339,73 @@ class KafkaServer:
         self._schedule_idle_check()
         return int(sock.getsockname()[1])
 
-    def _schedule_idle_check(self) -> None:
-        if self.connections_max_idle_ms <= 0:
+    def note_unsent(self, conn: KafkaConnection) -> None:
+        """`conn` left response bytes in its transport: enforce the broker-wide cap on them."""
+        self.writers.add(conn)
+        if self.queued_max_response_bytes > 0:
+            self._check_response_bytes()
+
+    def unsent_response_bytes(self) -> int:
+        total = 0
+        for conn in list(self.writers):
+            size = conn.transport.get_write_buffer_size() if conn.transport is not None and not conn._closed else 0
+            if size:
+                total += size
+            else:
+                self.writers.discard(conn)
+        return total
+
+    def _check_response_bytes(self) -> None:
+        """Over queued.max.response.bytes of unsent responses, every connection that has some
+        stops being read (no new requests, so no new responses) until the total is below half."""
+        cap = self.queued_max_response_bytes
+        total = self.unsent_response_bytes()
+        if not self._response_pressure and total > cap:
+            self._response_pressure = True
+            log.info("%d bytes of responses unsent (queued.max.response.bytes=%d): muting their readers", total, cap)
+        elif self._response_pressure and total <= cap // 2:
+            self._response_pressure = False
+            for conn in list(self.connections):
+                if conn._response_paused:
+                    conn._response_paused = False
+                    conn._update_reading()
             return
-        # check a few times per idle period (Kafka's Selector checks on every poll)
-        delay = min(max(self.connections_max_idle_ms / 4000, 0.05), 30.0)
+        if self._response_pressure:
+            for conn in self.writers:
+                if not conn._response_paused:
+                    conn._response_paused = True
+                    conn._update_reading()
+
+    def _schedule_idle_check(self) -> None:
+        periods = [x for x in (self.connections_max_idle_ms, self.request_read_timeout_ms) if x > 0]
+        if not periods and self.queued_max_response_bytes <= 0:
+            return
+        # check a few times per period (Kafka's Selector checks on every poll), at least every second
+        delay = min(max(min(periods, default=4000) / 4000, 0.05), 1.0)
         self._idle_timer = asyncio.get_running_loop().call_later(delay, self._close_idle)
 
     def _close_idle(self) -> None:
         now = time.monotonic()
         max_idle = self.connections_max_idle_ms / 1000
+        read_timeout = self.request_read_timeout_ms / 1000
         for conn in list(self.connections):
-            if conn.is_idle(now, max_idle):
+            if self.connections_max_idle_ms > 0 and conn.is_idle(now, max_idle):
                 log.info(
                     "closing %s: idle for more than connections.max.idle.ms=%d", conn.peer, self.connections_max_idle_ms
                 )
                 conn.close()
+            elif read_timeout > 0 and conn.read_timed_out(now, read_timeout):
+                # a frame header then a trickle (slowloris): the request never completes
+                log.warning(
+                    "closing %s: a request was not received within socket.request.read.timeout.ms=%d "
+                    "(%d of its bytes buffered)",
+                    conn.peer,
+                    self.request_read_timeout_ms,
+                    len(conn._buf),
+                )
+                conn.close(abort=True)
+        if self.queued_max_response_bytes > 0 and (self.writers or self._response_pressure):
+            self._check_response_bytes()
         if self._server is not None:
             self._schedule_idle_check()
 

@@ -120,3 +120,146 @@ def test_never_reading_client_is_muted_and_memory_bounded(broker: EmbeddedBroker
         assert growth < RSS_GROWTH_BOUND_MB, growth
     finally:
         sock.close()
+
+
+# --- backpressure: partial requests, slow senders ----------------------------------------
+
+
+def test_half_sent_frames_are_bounded_broker_wide() -> None:
+    pool_mb = 200
+    frame = 90 * 1024 * 1024
+    with EmbeddedBroker(
+        **{
+            "queued.max.request.bytes": pool_mb * 1024 * 1024,
+            "socket.request.read.timeout.ms": 60_000,
+        }
+    ) as b:
+        rss0 = _rss_mb()
+        socks = []
+        try:
+            for _ in range(20):
+                # 45 MB of each 90 MB frame: the send returns once the kernel buffers fill when
+                # the broker stops reading a connection the pool has no room for
+                s = _half_sent_nonblocking(b.bootstrap_servers, frame, frame // 2)
+                socks.append(s)
+            time.sleep(2)
+            grown = _rss_mb() - rss0
+            # the pool admits two 90 MB frames; the others wait unread (kernel buffers, not ours)
+            assert grown < pool_mb + 150, f"RSS grew by {grown:.0f} MB holding 20 half-sent 90 MB frames"
+            # a bystander is still served
+            with w.connect(b.bootstrap_servers) as conn:
+                w.metadata(conn)
+            print(f"20 x 90 MB half-sent frames: RSS +{grown:.0f} MB (pool {pool_mb} MB; unbounded: ~900 MB)")
+        finally:
+            for s in socks:
+                s.close()
+
+
+def _half_sent_nonblocking(bootstrap: str, frame_size: int, sent: int) -> socket.socket:
+    sock = w.raw_socket(bootstrap)
+    sock.sendall(frame_size.to_bytes(4, "big"))
+    sock.setblocking(False)
+    chunk = b"\0" * (1 << 20)
+    left = sent
+    blocked_since: float | None = None
+    while left > 0:
+        try:
+            left -= sock.send(chunk[: min(left, len(chunk))])
+            blocked_since = None
+        except BlockingIOError:
+            # the broker stopped reading this connection (or is slow): give up after 0.5 s
+            now = time.monotonic()
+            blocked_since = blocked_since or now
+            if now - blocked_since > 0.5:
+                break
+            time.sleep(0.01)
+    sock.setblocking(True)
+    return sock
+
+
+def test_slow_sender_is_closed_after_the_read_timeout() -> None:
+    timeout_ms = 1500
+    with EmbeddedBroker(**{"socket.request.read.timeout.ms": timeout_ms}) as b:
+        sock = w.raw_socket(b.bootstrap_servers)
+        try:
+            sock.sendall((1000).to_bytes(4, "big"))
+            start = time.monotonic()
+            closed = False
+            while time.monotonic() - start < 10:
+                try:
+                    sock.sendall(b"\0")  # one byte a second (faster, to keep the test short)
+                except OSError:
+                    closed = True
+                    break
+                sock.settimeout(0.25)
+                try:
+                    if sock.recv(1) == b"":
+                        closed = True
+                        break
+                except TimeoutError:
+                    pass
+            elapsed = time.monotonic() - start
+            assert closed, "a slow sender was never closed"
+            assert timeout_ms / 1000 * 0.9 <= elapsed <= timeout_ms / 1000 + 3, elapsed
+            # a client that sends whole requests on the same broker is unaffected
+            with w.connect(b.bootstrap_servers) as conn:
+                for _ in range(3):
+                    w.metadata(conn)
+                    time.sleep(timeout_ms / 1000 / 2)
+        finally:
+            sock.close()
+
+
+def test_unsent_response_bytes_mute_readers_broker_wide() -> None:
+    # fetch responses nobody reads, from 8 connections: past queued.max.response.bytes the
+    # broker stops reading all of them (each connection's own muting is per 64 KB buffer, but
+    # the broker-wide cap is what bounds the sum)
+    cap = 8 * 1024 * 1024
+    with EmbeddedBroker(**{"num.partitions": 1, "queued.max.response.bytes": cap}) as b:
+        topic = f"resp-{uuid.uuid4().hex[:6]}"
+        with w.connect(b.bootstrap_servers) as conn:
+            w.create_topic(conn, topic, 1)
+            value = b"v" * 900_000
+            for _ in range(4):
+                w.produce(conn, topic, 0, build_batch([(0, None, value, [])]))
+        rss0 = _rss_mb()
+        socks = []
+        try:
+            for _ in range(8):
+                s = socket.socket()
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+                s.connect(w.host_port(b.bootstrap_servers))
+                req = fetch_request.FetchRequest(
+                    replica_id=-1,
+                    max_wait_ms=0,
+                    min_bytes=1,
+                    max_bytes=4 * 1024 * 1024,
+                    topics=[
+                        fetch_request.FetchTopic(
+                            topic=topic,
+                            partitions=[
+                                fetch_request.FetchPartition(partition=0, fetch_offset=0, partition_max_bytes=4 << 20)
+                            ],
+                        )
+                    ],
+                )
+                frame = encode_request(1, 4, 1, "c", req)
+                s.setblocking(False)
+                for _ in range(200):
+                    try:
+                        s.send(frame)
+                    except BlockingIOError:
+                        break
+                socks.append(s)
+            time.sleep(2)
+            server = b._runner.server  # type: ignore[attr-defined]
+            unsent = b.call(lambda _broker: server.unsent_response_bytes())
+            grown = _rss_mb() - rss0
+            print(f"unsent response bytes {unsent / 2**20:.1f} MB (cap {cap / 2**20:.0f} MB), RSS +{grown:.0f} MB")
+            # each muted connection may still finish what it had read: bounded by the 64 KB
+            # write high-water mark plus one response over it, per connection
+            assert unsent < cap + 8 * 4.5 * 2**20, unsent
+            assert grown < 200, grown
+        finally:
+            for s in socks:
+                s.close()
