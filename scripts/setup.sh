@@ -48,7 +48,8 @@ if [ "${PYKAFKA_SKIP_PEERS:-0}" != "1" ]; then
             echo "setup.sh: go not found: the S3 tests will skip" >&2
         else
             mkdir -p "$vgw_dir"
-            GOBIN="$PWD/$vgw_dir" GOFLAGS=-mod=mod "$go_bin" install "github.com/versity/versitygw/cmd/versitygw@$vgw_version"
+            vgw_install() { GOBIN="$PWD/$vgw_dir" GOFLAGS=-mod=mod "$go_bin" install "github.com/versity/versitygw/cmd/versitygw@$vgw_version"; }
+            vgw_install || vgw_install  # one retry, as for Maven: a flaky download should not fail setup
         fi
     fi
 fi
