@@ -157,6 +157,8 @@ class KafkaConnection(asyncio.Protocol):
             self.transport.pause_reading()
         else:
             self.transport.resume_reading()
+            if self._frame_started is not None:
+                self._frame_started = time.monotonic()
             if self._buf:
                 asyncio.get_running_loop().call_soon(self._process_buffer)
 
@@ -164,8 +166,10 @@ class KafkaConnection(asyncio.Protocol):
         return not self._pending and now - self.last_active > max_idle
 
     def read_timed_out(self, now: float, timeout: float) -> bool:
+        # while we are not reading (muted, pool wait, too many in flight) the clock is ours, not
+        # the sender's: it restarts when reading resumes
         started = self._frame_started
-        return started is not None and not self._pool_wait and now - started > timeout
+        return started is not None and not self._reading_paused and now - started > timeout
 
     def _retry_reservation(self) -> bool:
         """The pool released memory: admit the frame this connection waits to receive (True if
