@@ -7,6 +7,7 @@ Secrets stay out of the plans' reprs and the errors."""
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import threading
 from pathlib import Path
@@ -61,7 +62,13 @@ def _stream(spark: Any, broker: EmbeddedBroker, topic: str, uri: str, checkpoint
 
 
 def test_stream_to_s3_table_each_record_once(
-    spark: Any, broker: EmbeddedBroker, topic_name: str, tmp_path: Path, s3_server: S3Server, s3_prefix: str
+    spark: Any,
+    broker: EmbeddedBroker,
+    topic_name: str,
+    tmp_path: Path,
+    s3_server: S3Server,
+    s3_prefix: str,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     opts = s3_server.storage_options()
     create_topic(broker, topic_name, 3)
@@ -70,6 +77,12 @@ def test_stream_to_s3_table_each_record_once(
     q = _stream(spark, broker, topic_name, s3_prefix, checkpoint, s3_server)
     q.awaitTermination(120)
     assert q.exception() is None
+    # the secret is in the query's options, but neither in its progress reports nor in its plan
+    capsys.readouterr()
+    q.explain(extended=True)
+    plan = capsys.readouterr().out
+    assert "pykafka" in plan.lower() and s3_server.secret_key not in plan
+    assert q.recentProgress and s3_server.secret_key not in json.dumps([p.json for p in q.recentProgress])
     table = DeltaTable(s3_prefix, storage_options=opts)
     assert positions(table.to_pyarrow_table()) == [(r.topic, r.partition, r.offset) for r in acked]
     query_id = query_id_from_checkpoint(str(checkpoint))
