@@ -45,9 +45,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--mutations", type=int, default=3, help="mutated copies sent after each valid frame")
     p.add_argument("--seed", type=int, default=22)
     p.add_argument("--max-rss-mb", type=float, default=600)
+    p.add_argument("--override", action="append", default=[], metavar="KEY=VALUE", help="a broker config")
     args = p.parse_args(argv)
 
-    overrides = [f"--override={k}={v}" for k, v in fz.broker_configs().items()]
+    configs = {**fz.broker_configs(), **dict(o.split("=", 1) for o in args.override)}
+    overrides = [f"--override={k}={v}" for k, v in configs.items()]
     with w.BrokerProcess("--log-level", "WARNING", *overrides) as broker:
         assert broker.proc is not None and broker.bootstrap is not None
         pid = broker.proc.pid
