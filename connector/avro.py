@@ -138,6 +138,11 @@ def parse(schema_json: str | dict, named: dict[str, Any] | None = None) -> tuple
 
 
 # ------------------------------------------------------------------------------- value conversion
+def _identity(v: Any) -> Any:
+    """The converter of values pyarrow takes as fastavro gives them (callers skip calling it)."""
+    return v
+
+
 def _converter(schema: Any, names: dict[str, Any]) -> Callable[[Any], Any]:
     """fastavro's decoded value -> the Python value pyarrow builds the Spark-typed column from."""
     s = _resolve(schema, names)
@@ -145,12 +150,20 @@ def _converter(schema: Any, names: dict[str, Any]) -> Callable[[Any], Any]:
         non_null, _ = _strip_null(s)
         if len(non_null) == 1:
             inner = _converter(non_null[0], names)
+            if inner is _identity:
+                return _identity
             return lambda v: None if v is None else inner(v)
         kinds = {_kind(_resolve(b, names)) for b in non_null}
         if kinds <= {"int", "long"} or kinds <= {"float", "double"}:
-            return lambda v: v
+            return _identity
         convs = [_converter(b, names) for b in non_null]
         matchers = [_matcher(_resolve(b, names)) for b in non_null]
+        members = [f"member{j}" for j in range(len(non_null))]
+
+        def member(i: int, v: Any) -> dict[str, Any]:
+            out = dict.fromkeys(members)
+            out[members[i]] = convs[i](v)
+            return out
 
         def union(v: Any) -> Any:
             if v is None:
@@ -160,10 +173,10 @@ def _converter(schema: Any, names: dict[str, Any]) -> Callable[[Any], Any]:
                 for i, b in enumerate(non_null):
                     rb = _resolve(b, names)
                     if isinstance(rb, dict) and rb.get("name") == name:
-                        return {f"member{j}": (convs[i](v) if j == i else None) for j in range(len(non_null))}
+                        return member(i, v)
             for i, m in enumerate(matchers):
                 if m(v):
-                    return {f"member{j}": (convs[i](v) if j == i else None) for j in range(len(non_null))}
+                    return member(i, v)
             raise AvroDecodeError(f"value {v!r} matches no union branch")
 
         return union
@@ -186,14 +199,18 @@ def _converter(schema: Any, names: dict[str, Any]) -> Callable[[Any], Any]:
         return time_
     if t == "array":
         item = _converter(s["items"], names)
+        if item is _identity:
+            return _identity
         return lambda v: None if v is None else [item(x) for x in v]
     if t == "map":
         val = _converter(s["values"], names)
         return lambda v: None if v is None else [(k, val(x)) for k, x in v.items()]
     if t == "record":
         fields = [(f["name"], _converter(f["type"], names)) for f in s["fields"]]
+        if all(c is _identity for _, c in fields):
+            return _identity  # fastavro's dict has exactly the reader's fields
         return lambda v: None if v is None else {n: c(v.get(n)) for n, c in fields}
-    return lambda v: v
+    return _identity
 
 
 def _matcher(s: Any) -> Callable[[Any], bool]:
@@ -382,10 +399,15 @@ class ColumnBuilder:
     def build(self, rows: list[Any]) -> pa.Array:
         if not self.columnar:
             return pa.array([None if r is None else self.conv(r) for r in rows], type=self.type)
-        mask = pa.array([r is None for r in rows], type=pa.bool_())
+        nulls = [r is None for r in rows]
+        mask = pa.array(nulls, type=pa.bool_())
+        any_null = any(nulls)
         arrays = []
         for name, conv, raw, typ in self.fields:
-            vals = [None if r is None else r.get(name) for r in rows]
+            if any_null:
+                vals = [None if r is None else r.get(name) for r in rows]
+            else:  # every reader field is in each of fastavro's dicts
+                vals = list(map(operator.itemgetter(name), rows))
             if raw is not None:
                 base, scale = raw
                 try:
@@ -400,6 +422,8 @@ class ColumnBuilder:
                 if scale != 1:
                     micros = pc.multiply_checked(micros, scale)
                 arrays.append(micros.cast(typ))
+            elif conv is _identity:
+                arrays.append(pa.array(vals, type=typ))
             else:
                 arrays.append(pa.array([None if v is None else conv(v) for v in vals], type=typ))
         return pa.StructArray.from_arrays(arrays, fields=list(self.type), mask=mask)

@@ -410,6 +410,12 @@ def spark_peer_versions() -> dict[str, str | None]:
     }
 
 
+def spark_avro_version() -> str | None:
+    """The version of spark-avro (Spark's own ``from_avro``/``to_avro``) among Spark's Kafka
+    connector jars (it rides on ``spark_jars(kafka=True)``), or None if it was not resolved."""
+    return _jar_version(SPARK_KAFKA_LIB, "spark-avro_2.13-")
+
+
 def delta_spark_usable() -> str | None:
     """None when delta-spark can run in this pyspark, else the reason it cannot.
 

@@ -5,16 +5,14 @@ input under FAILFAST and PERMISSIVE; plain `from_avro`/`to_avro` and `to_conflue
 
 from __future__ import annotations
 
-import datetime as dt
-import decimal
+import io
 import json
-import uuid
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-pytest.importorskip("fastavro")
+fastavro = pytest.importorskip("fastavro")
 pytest.importorskip("confluent_kafka.schema_registry")
 
 from confluent_kafka import Producer  # noqa: E402
@@ -26,65 +24,10 @@ from broker_embedded import EmbeddedBroker  # noqa: E402
 from connector.avro import from_avro, from_confluent_avro, to_avro, to_confluent_avro  # noqa: E402
 from schema_registry import SchemaRegistry  # noqa: E402
 
+from .avro_records import V1, V2, record  # noqa: E402
 from .source_helpers import create_topic, source_options  # noqa: E402
 
 pytestmark = pytest.mark.timeout(240)
-
-FIELDS = [
-    {"name": "id", "type": "long"},
-    {"name": "b", "type": "boolean"},
-    {"name": "i", "type": "int"},
-    {"name": "f", "type": "float"},
-    {"name": "d", "type": "double"},
-    {"name": "s", "type": "string"},
-    {"name": "by", "type": "bytes"},
-    {"name": "dec", "type": {"type": "bytes", "logicalType": "decimal", "precision": 12, "scale": 3}},
-    {
-        "name": "fdec",
-        "type": {"type": "fixed", "name": "D8", "size": 8, "logicalType": "decimal", "precision": 9, "scale": 2},
-    },
-    {"name": "date", "type": {"type": "int", "logicalType": "date"}},
-    {"name": "tsm", "type": {"type": "long", "logicalType": "timestamp-millis"}},
-    {"name": "tsu", "type": {"type": "long", "logicalType": "timestamp-micros"}},
-    {"name": "lts", "type": {"type": "long", "logicalType": "local-timestamp-micros"}},
-    {"name": "u", "type": {"type": "string", "logicalType": "uuid"}},
-    {"name": "e", "type": {"type": "enum", "name": "Color", "symbols": ["RED", "GREEN", "BLUE"]}},
-    {"name": "fx", "type": {"type": "fixed", "name": "F4", "size": 4}},
-    {"name": "m", "type": {"type": "map", "values": "long"}},
-    {"name": "a", "type": {"type": "array", "items": "string"}},
-    {"name": "n", "type": ["null", "string"], "default": None},
-    {"name": "un", "type": ["int", "string"]},
-    {"name": "nested", "type": {"type": "record", "name": "N", "fields": [{"name": "x", "type": "int"}]}},
-]
-V1 = {"type": "record", "name": "All", "namespace": "t", "fields": FIELDS}
-V2 = {**V1, "fields": [*FIELDS, {"name": "added", "type": ["null", "long"], "default": None}]}
-UTC = dt.UTC
-
-
-def record(k: int) -> dict[str, Any]:
-    return {
-        "id": k,
-        "b": k % 2 == 0,
-        "i": k - 500,
-        "f": k / 4,
-        "d": k / 3,
-        "s": f"s{k}",
-        "by": k.to_bytes(3, "big"),
-        "dec": decimal.Decimal(k) / 1000,
-        "fdec": decimal.Decimal(-k) / 100,
-        "date": dt.date(2020, 1, 1) + dt.timedelta(days=k),
-        "tsm": dt.datetime(2024, 1, 1, tzinfo=UTC) + dt.timedelta(milliseconds=k * 1001),
-        "tsu": dt.datetime(2024, 1, 1, tzinfo=UTC) + dt.timedelta(microseconds=k * 1_000_003),
-        "lts": dt.datetime(2024, 1, 1) + dt.timedelta(microseconds=k * 7),
-        "u": str(uuid.UUID(int=k)),
-        "e": ["RED", "GREEN", "BLUE"][k % 3],
-        "fx": k.to_bytes(4, "big"),
-        "m": {f"k{k % 3}": k, "z": -k},
-        "a": [str(x) for x in range(k % 4)],
-        "n": None if k % 5 == 0 else f"n{k}",
-        "un": k if k % 2 else f"u{k}",
-        "nested": {"x": k * 2},
-    }
 
 
 @pytest.fixture(scope="module")
@@ -256,3 +199,27 @@ def test_plain_and_confluent_writers_round_trip(spark: Any, env: Any) -> None:
     deser = AvroDeserializer(SchemaRegistryClient({"url": sr.url}))
     ctx = SerializationContext("writer", MessageField.VALUE)
     assert sorted(deser(bytes(r.b), ctx)["k"] for r in conf) == list(range(50))
+
+
+def test_from_avro_matches_sparks_own(spark_with: Any) -> None:
+    """Parity with Spark's spark-avro: the same plain Avro bytes give the same Spark type and rows
+    through ``connector.avro.from_avro`` and ``pyspark.sql.avro.functions.from_avro``."""
+    from peers import jvm
+
+    if jvm.spark_avro_version() is None:
+        pytest.skip(f"spark-avro is not in {jvm.SPARK_KAFKA_LIB}: run ./scripts/setup.sh")
+    session = spark_with(kafka=True)  # spark-avro rides with Spark's Kafka connector jars
+    from pyspark.sql.avro.functions import from_avro as spark_from_avro
+
+    session.conf.set("spark.sql.session.timeZone", "UTC")
+    schema = fastavro.parse_schema(V1)
+    values = []
+    for k in range(300):
+        buf = io.BytesIO()
+        fastavro.schemaless_writer(buf, schema, record(k))
+        values.append((k, buf.getvalue()))
+    df = session.createDataFrame(values, "k long, value binary")
+    ours = df.select("k", from_avro("value", json.dumps(V1)).alias("v"))
+    theirs = df.select("k", spark_from_avro("value", json.dumps(V1)).alias("v"))
+    assert ours.schema["v"].dataType == theirs.schema["v"].dataType
+    assert ours.orderBy("k").collect() == theirs.orderBy("k").collect()
