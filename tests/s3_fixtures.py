@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -33,3 +34,34 @@ def s3_prefix(s3_server: S3Server, request: pytest.FixtureRequest) -> str:
     """A fresh ``s3://<bucket>/<test name>-<random>`` prefix per test (tests share the bucket)."""
     name = "".join(c if c.isalnum() else "-" for c in request.node.name)[:60].strip("-")
     return f"s3://{s3_server.bucket}/{name}-{uuid.uuid4().hex[:8]}"
+
+
+def duckdb_s3_query(server: S3Server, table_uri: str, sql: str) -> Any:
+    """Run `sql` over the Delta table at `table_uri` (as view `t`) with DuckDB's delta extension, S3
+    reached through its httpfs extension and a secret for `server`. Both extensions are loaded from
+    their wheels (duckdb-extension-delta / -httpfs): nothing is downloaded."""
+    import glob
+
+    import duckdb
+    import duckdb_extension_httpfs
+
+    from examples.delta_check import delta_extension_path
+
+    root = os.path.dirname(duckdb_extension_httpfs.__file__)
+    httpfs = glob.glob(os.path.join(root, "extensions", f"v{duckdb.__version__}", "httpfs.duckdb_extension"))
+    if not httpfs:
+        raise RuntimeError(f"duckdb-extension-httpfs has no extension for duckdb {duckdb.__version__} under {root}")
+    con = duckdb.connect(config={"autoinstall_known_extensions": False, "autoload_known_extensions": False})
+    try:
+        con.execute(f"LOAD '{httpfs[0]}'")
+        con.execute(f"LOAD '{delta_extension_path()}'")
+        host = server.endpoint.split("://", 1)[1]
+        key, secret, region = (v.replace("'", "''") for v in (server.access_key, server.secret_key, server.region))
+        con.execute(
+            f"CREATE SECRET pykafka_s3 (TYPE s3, KEY_ID '{key}', SECRET '{secret}', REGION '{region}', "
+            f"ENDPOINT '{host}', URL_STYLE 'path', USE_SSL false)"
+        )
+        con.execute(f"CREATE VIEW t AS SELECT * FROM delta_scan('{table_uri}')")
+        return con.execute(sql).to_arrow_table()
+    finally:
+        con.close()

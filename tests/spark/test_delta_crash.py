@@ -9,8 +9,8 @@ key, read with delta-rs and with DuckDB's delta extension.
 Parametrized over the table's storage: a local directory, and ``s3://`` on a real S3-compatible
 server (versitygw on 127.0.0.1, the `s3_server` fixture) with fewer kills; the child driver gets
 the S3 settings as ``AWS_*`` environment variables (what delta-rs and the sink's pyarrow writer
-read when no ``storage.*`` option is given), so no secret is on its command line. DuckDB reads only
-the local table: its delta extension would need the httpfs extension, a download at run time.
+read when no ``storage.*`` option is given), so no secret is on its command line. DuckDB reads the
+S3 table through its httpfs extension (from the duckdb-extension-httpfs wheel).
 
 The sink's commit fault point (connector.delta.faults), installed by the child's wrapper script
 tests/spark/delta_crash_query.py, makes the kills land where we want them: --commit-delay makes
@@ -33,6 +33,7 @@ from confluent_kafka import Producer
 from broker_embedded import EmbeddedBroker
 from examples.query_process import QueryProcess
 from offsets.delta_store import DeltaOffsetStore
+from tests.s3_fixtures import duckdb_s3_query
 from tests.spark.delta_helpers import duckdb_query, positions
 from tests.spark.source_helpers import create_topic
 
@@ -109,8 +110,9 @@ def test_kill_9_at_random_moments_keeps_every_record_exactly_once(
     checkpoint, trace = tmp_path / "checkpoint", tmp_path / "trace"
     env: dict[str, str] = {}
     storage_options: dict[str, str] | None = None
+    server: Any = None
     if storage == "s3":
-        server: Any = request.getfixturevalue("s3_server")  # skips (or fails under CI) without the server
+        server = request.getfixturevalue("s3_server")  # skips (or fails under CI) without the server
         table = f"s3://{server.bucket}/crash-{uuid.uuid4().hex[:8]}"
         env = storage_options = server.storage_options()
     else:
@@ -181,10 +183,10 @@ def test_kill_9_at_random_moments_keeps_every_record_exactly_once(
     )
     assert positions(by_delta_rs) == expected  # every record once: none lost, none doubled
     assert sorted(by_delta_rs.column("key").to_pylist()) == sorted(k for _, _, k in acked)
-    if storage == "local":
-        by_duckdb = duckdb_query(table, 'select topic, partition, "offset", key from t')
-        assert positions(by_duckdb) == expected
-        assert sorted(by_duckdb.column("key").to_pylist()) == sorted(k for _, _, k in acked)
+    sql = 'select topic, partition, "offset", key from t'
+    by_duckdb = duckdb_query(table, sql) if storage == "local" else duckdb_s3_query(server, table, sql)
+    assert positions(by_duckdb) == expected
+    assert sorted(by_duckdb.column("key").to_pylist()) == sorted(k for _, _, k in acked)
 
     ends = {(topic, p): 1 + max(o for q, o, _ in acked if q == p) for p in range(PARTITIONS)}
     assert DeltaOffsetStore(table, done["query_id"], storage_options).committed(ends) == ends

@@ -1,6 +1,6 @@
 """The `pykafka-delta` sink on S3-compatible object storage (versitygw on 127.0.0.1, the `s3_server`
 fixture): a streaming query from `format("pykafka")` into ``s3://`` with ``storage.*`` options, read
-back with delta-rs; restarted, it continues where the table ends. Below Spark: two writers of the
+back with delta-rs and DuckDB; restarted, it continues where the table ends. Below Spark: two writers of the
 same partition's offsets racing for one version (threads held at the commit by a barrier, and
 processes in a loop) write every offset exactly once, the loser's files removed from the bucket.
 Secrets stay out of the plans' reprs and the errors."""
@@ -25,6 +25,7 @@ from connector.delta.options import parse_delta_options
 from offsets.delta_storage import sink_storage_options
 from offsets.delta_store import DeltaOffsetStore, query_id_from_checkpoint
 from peers.s3 import S3Server
+from tests.s3_fixtures import duckdb_s3_query
 from tests.spark.delta_helpers import positions
 from tests.spark.source_helpers import create_topic, mixed_records, produce, source_options
 
@@ -105,6 +106,8 @@ def test_stream_to_s3_table_each_record_once(
         DeltaTable(s3_prefix, storage_options=opts).to_pyarrow_table(columns=["topic", "partition", "offset"])
     )
     assert got == sorted((r.topic, r.partition, r.offset) for r in acked + more)
+    # an independent reader of the same objects: DuckDB's delta extension over httpfs
+    assert positions(duckdb_s3_query(s3_server, s3_prefix, 'select topic, partition, "offset" from t')) == got
 
 
 def test_sink_options_for_object_storage(s3_server: S3Server, s3_prefix: str) -> None:
