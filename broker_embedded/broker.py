@@ -170,8 +170,9 @@ class Broker:
 
     def _open_partitions(self, topic: TopicMetadata, indexes: range) -> None:
         effective, log_config = self._resolve_topic_configs(topic.configs)
-        for index in indexes:
-            log_ = self.log_manager.get_or_create_log(topic.name, index, log_config)
+        # one directory fsync for all new logs (auto-creation and __consumer_offsets run here, on
+        # the loop: 50 fsyncs would stall every client)
+        for index, log_ in zip(indexes, self.log_manager.create_logs(topic.name, indexes, log_config), strict=True):
             # a log loaded at startup was opened with the default config: apply the topic's
             log_.update_config(log_config)
             p = Partition(topic.name, index, topic.topic_id, log_, self)
@@ -267,6 +268,7 @@ class Broker:
             chunk = range(start, min(start + _CREATE_CHUNK, indexes.stop))
             logs = await loop.run_in_executor(None, self.log_manager.create_logs, name, chunk, log_config)
             for index, log_ in zip(chunk, logs, strict=True):
+                log_.update_config(log_config)  # a directory left from before keeps its own
                 p = Partition(name, index, topic_id, log_, self)
                 p.update_topic_configs(effective)
                 self.partitions[(name, index)] = p
