@@ -562,7 +562,11 @@ class GroupCoordinator:
         if group.is_empty:
             group.protocol_name = None
             group.transition_to(GroupState.EMPTY, now)
-            self._persist_group(group)
+            try:
+                self._persist_group(group)
+            except KafkaError as e:
+                # as Kafka: the empty group stays in memory; only its record could not be written
+                log.warning("failed to write the empty metadata of group %s: %s", group.group_id, e)
             return
         group.protocol_name = group.select_protocol()
         group.transition_to(GroupState.COMPLETING_REBALANCE, now)
