@@ -345,6 +345,27 @@ class ControllerState:
                 if b not in self.brokers:
                     raise KafkaError(f"Unknown broker {b} in replica assignment", ErrorCode.INVALID_REPLICA_ASSIGNMENT)
 
+    def check_broker_partition_limit(self, assignments: list[list[int]]) -> None:
+        """max.broker.partitions (ours; KIP-578's name) per broker, counting replicas: refused with
+        POLICY_VIOLATION before anything is stored, like the single-node check."""
+        limit = self.config["max.broker.partitions"]
+        hosted: dict[int, int] = {}
+        for t in self.topics.values():
+            for p in t.partitions:
+                for r in p.replicas:
+                    hosted[r] = hosted.get(r, 0) + 1
+        for replicas in assignments:
+            for r in replicas:
+                hosted[r] = hosted.get(r, 0) + 1
+        over = {b: n for b, n in hosted.items() if n > limit}
+        if over:
+            broker, n = max(over.items(), key=lambda kv: kv[1])
+            raise KafkaError(
+                f"The assignment would bring broker {broker} to {n} partition replicas, more than "
+                f"max.broker.partitions={limit}.",
+                ErrorCode.POLICY_VIOLATION,
+            )
+
     def _new_partitions(self, assignments: list[list[int]], first_partition: int) -> list[PartitionRecord]:
         parts = []
         for i, replicas in enumerate(assignments):
@@ -381,6 +402,7 @@ class ControllerState:
             if replication_factor == -1:
                 replication_factor = self.config["default.replication.factor"]
             assignments = self._assign(num_partitions, replication_factor)
+        self.check_broker_partition_limit(assignments)
         topic = TopicRecord(name, uuid.uuid4().bytes, parsed, self._new_partitions(assignments, 0))
         if validate_only:
             return topic
@@ -429,6 +451,7 @@ class ControllerState:
                 )
         else:
             assignments = self._assign(count - old, rf, old)
+        self.check_broker_partition_limit(assignments)
         if validate_only:
             return
         topic.partitions.extend(self._new_partitions(assignments, old))

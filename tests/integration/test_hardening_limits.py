@@ -226,3 +226,20 @@ def test_10000_partition_create_topics_keeps_a_bystander_fast(tmp_path: Path) ->
         print(f"10,000 partitions created in {c1 - c0:.1f}s; bystander produce n={len(during)} p99={p99:.1f}ms")
         assert p99 < 100, f"bystander p99 {p99:.1f} ms while creating 10,000 partitions"
         assert _partitions(admin, "huge") == 10_000
+
+
+@pytest.mark.slow
+def test_max_broker_partitions_in_a_cluster() -> None:
+    from tests.integration.cluster_util import cluster
+
+    with cluster(3, **{"max.broker.partitions": 10}) as c:
+        admin = AdminClient({"bootstrap.servers": c.bootstrap_servers})
+        assert _error(admin.create_topics([NewTopic("eight", 8, 3)])["eight"]) is None
+        # 8 + 5 replicas on every broker: over 10
+        err = _error(admin.create_topics([NewTopic("five", 5, 3)])["five"])
+        assert err is not None and err.code() == CKafkaError.POLICY_VIOLATION, err
+        assert "max.broker.partitions=10" in err.str()
+        err = _error(admin.create_partitions([NewPartitions("eight", 11)])["eight"])
+        assert err is not None and err.code() == CKafkaError.POLICY_VIOLATION, err
+        # 2 more replicas per broker fit
+        assert _error(admin.create_partitions([NewPartitions("eight", 10)])["eight"]) is None
