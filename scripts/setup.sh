@@ -10,6 +10,16 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install --quiet -e '.[dev]'
 
+# The schema registry's second conformance oracle, python-schema-registry-client, lives beside the
+# venv's site-packages: its top-level package is also named `schema_registry` and would shadow ours
+# (tests/integration/test_schema_registry.py puts it on the path of a child process only).
+second_sr=.venv/second-sr-client
+if [ ! -f "$second_sr/schema_registry/client/__init__.py" ]; then
+    rm -rf "$second_sr.tmp"
+    .venv/bin/python -m pip install --quiet --no-deps --target "$second_sr.tmp" python-schema-registry-client==2.6.1
+    mv "$second_sr.tmp" "$second_sr"
+fi
+
 # The JVM peers (Apache Kafka, its tools and Java clients, Spark's Kafka connector, delta-spark):
 # peers/pom.xml resolved by Maven into peers/target/{kafka,spark}-lib (cached in ~/.m2). A second
 # run does nothing unless a pom or Java source changed. PYKAFKA_SKIP_PEERS=1 skips this step (the
