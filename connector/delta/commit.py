@@ -29,6 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from connector import offset_mirror
 from connector.delta.errors import DeltaCommitError
 from connector.delta.faults import commit_faults
 from connector.delta.files import DeltaFile, remove_file, rewrite_from
@@ -293,30 +294,12 @@ def _check_partitioning(table: Any, plan: CommitPlan) -> None:
 
 def mirror_offsets(plan: CommitPlan, next_offsets: Mapping[tuple[str, int], int]) -> bool:
     """Copy committed offsets to the broker's offsets of group `owner` (OffsetCommit, generation -1),
-    for Kafka tooling only. Skipped quietly when the group has members (group mode commits its
-    own) or the broker cannot be reached. Returns whether the broker took them."""
-    try:
-        from confluent_kafka import ConsumerGroupTopicPartitions, TopicPartition
-        from confluent_kafka.admin import AdminClient
-    except ImportError:  # pragma: no cover - confluent-kafka is part of the spark extra
+    for Kafka tooling only, over the client stack (`connector.offset_mirror`: retried within the sink's
+    `kafka.default.api.timeout.ms`). Skipped with a log line when the group has members (group mode
+    commits its own) or the broker cannot be reached. Returns whether the broker took them."""
+    if plan.owner is None:
         return False
-    conf = dict(plan.mirror_config)
-    conf.setdefault("socket.timeout.ms", "5000")
-    try:
-        admin = AdminClient(conf)
-        request = ConsumerGroupTopicPartitions(
-            plan.owner, [TopicPartition(t, p, o) for (t, p), o in sorted(next_offsets.items())]
-        )
-        future = admin.alter_consumer_group_offsets([request], request_timeout=5.0)[plan.owner]
-        result = future.result(timeout=10.0)
-        failed = [tp for tp in result.topic_partitions if tp.error is not None]
-        if failed:
-            log.info("pykafka-delta: offset mirror to group %s refused: %s", plan.owner, failed[0].error)
-            return False
-        return True
-    except Exception as exc:  # noqa: BLE001 - a mirror, never the source of truth
-        log.info("pykafka-delta: offset mirror to group %s skipped: %s", plan.owner, exc)
-        return False
+    return offset_mirror.mirror_offsets(plan.owner, plan.mirror_config, next_offsets)
 
 
 __all__ = ["COMMIT_TOKEN_KEY", "CommitPlan", "CommitResult", "commit_files", "load_table", "mirror_offsets"]
