@@ -18,7 +18,7 @@ import shutil
 import threading
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -222,7 +222,7 @@ class LogManager:
             self._logs[(topic, partition)] = log
             return log
 
-    def create_logs(self, topic: str, partitions: range, config: LogConfig) -> list[Log]:
+    def create_logs(self, topic: str, partitions: Iterable[int], config: LogConfig) -> list[Log]:
         """Logs for many new partitions (CreateTopics/CreatePartitions), with one directory fsync
         for all of them instead of one each: thread-safe, meant for a worker thread."""
         self.dir_state.check_online(f"create logs of {topic}")

@@ -244,6 +244,7 @@ class ControllerClient:
                     if msg is None:
                         break
                     if msg["op"] == "metadata":
+                        await self._prepare(msg)
                         self._apply(msg)
                     elif msg["op"] == "response":
                         if msg["id"] == rid:
@@ -376,6 +377,30 @@ class ControllerClient:
         asyncio.get_running_loop().create_task(create())
 
     # --- images --------------------------------------------------------------------------------
+    async def _prepare(self, msg: dict[str, Any]) -> None:
+        """Before an image is applied on the loop: create the logs of partitions new to this broker
+        on a worker thread (directories, files, fsyncs), so that a topic of thousands of partitions
+        does not stall every client while the image is applied. Images stay in order: the next one
+        is read only after this one is applied."""
+        image = ClusterImage.from_json(msg)
+        if self.image is not None and image.version < self.image.version:
+            return
+        if image.cluster_id != self.broker.cluster_id:
+            return  # _apply decides about a foreign cluster id before anything is created
+        broker = self.broker
+        node = broker.node_id
+        states = [p for t in image.topics.values() for p in t.partitions]
+        if not any(node in st.replicas and (st.topic, st.partition) not in broker.partitions for st in states):
+            return
+        try:
+            configs = {t.name: validate_topic_configs(t.configs) for t in image.topics.values()}
+            await asyncio.get_running_loop().run_in_executor(
+                None, broker.replica_manager._precreate_logs, states, configs
+            )
+        except (ValueError, KafkaError) as e:
+            # only an optimisation: applying the image creates whatever is still missing
+            log.warning("could not prepare the logs of a new image: %s", e)
+
     def _apply(self, msg: dict[str, Any]) -> None:
         image = ClusterImage.from_json(msg)
         if self.image is not None and image.version < self.image.version:
