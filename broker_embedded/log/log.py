@@ -94,18 +94,11 @@ class AppendOrigin(Enum):
 
 @dataclass(slots=True)
 class LogOffsetMetadata:
-    """An offset plus where it lives, so DelayedFetch can count bytes between two offsets."""
+    """An offset plus where it lives (the start of a fetch's data)."""
 
     message_offset: int
     segment_base_offset: int = -1
     relative_position_in_segment: int = -1
-
-    def on_same_segment(self, other: LogOffsetMetadata) -> bool:
-        return self.segment_base_offset == other.segment_base_offset and self.segment_base_offset >= 0
-
-    def position_diff(self, other: LogOffsetMetadata) -> int:
-        """Bytes from `other` to self (meaningful only on the same segment)."""
-        return self.relative_position_in_segment - other.relative_position_in_segment
 
 
 @dataclass(slots=True)
@@ -340,12 +333,6 @@ class Log:
     @property
     def log_end_offset(self) -> int:
         return self._leo
-
-    @property
-    def log_end_offset_metadata(self) -> LogOffsetMetadata:
-        with self.lock:
-            seg = self.active_segment
-            return LogOffsetMetadata(self._leo, seg.base_offset, seg.size)
 
     @property
     def recovery_point(self) -> int:
@@ -665,19 +652,6 @@ class Log:
                 i += 1
             return FetchDataInfo(LogOffsetMetadata(fetch_offset), memoryview(b""))
 
-    def offset_metadata(self, offset: int) -> LogOffsetMetadata:
-        """Segment and position of the batch holding `offset` (for HW metadata in DelayedFetch)."""
-        with self.lock:
-            if offset >= self._leo:
-                seg = self.active_segment
-                return LogOffsetMetadata(offset, seg.base_offset, seg.size)
-            i = self._segment_index_for(offset)
-            for seg in self.segments[i:]:
-                found = seg.translate_offset(offset)
-                if found is not None:
-                    return LogOffsetMetadata(offset, seg.base_offset, found.position)
-            return LogOffsetMetadata(offset)
-
     # ================================================================ timestamps
 
     def offset_for_timestamp(self, timestamp: int) -> TimestampAndOffset | None:
@@ -974,11 +948,6 @@ class Log:
             self.flush(active_base)
             return True
         return False
-
-    def take_producer_snapshot(self) -> None:
-        with self.lock:
-            self.producer_state.map_end_offset = self._leo
-            self.producer_state.take_snapshot(fsync=True)
 
     def _ensure_open(self) -> None:
         if self._closed:
