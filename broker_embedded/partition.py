@@ -313,6 +313,12 @@ class Partition:
             return ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND
         return None
 
+    def check_log_dir_online(self, what: str) -> None:
+        """KAFKA_STORAGE_ERROR (retriable) while this partition's log dir is offline: Kafka serves
+        no fetch or offset lookup from an offline dir (its files may hold a torn tail or be gone),
+        so clients back off and retry until the dir is back, rather than read what it holds."""
+        self.log.dir_state.check_online(f"{what} {self.topic}-{self.index}")
+
     def check_leader(self) -> None:
         if self.deleted:
             raise KafkaError(code=ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
@@ -456,6 +462,7 @@ class Partition:
         self, fetch_offset: int, max_bytes: int, min_one_batch: bool, read_committed: bool, from_follower: bool = False
     ) -> ReadResult:
         """Consumers read below the HW (LSO for read_committed), followers up to the LEO."""
+        self.check_log_dir_online("read from")
         hw = self.high_watermark
         max_offset = None if from_follower else (self.last_stable_offset if read_committed else hw)
         rlm = self._remote_log_manager()

@@ -53,6 +53,8 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.ListOffsetsRequest) 
                 partition.check_leader_epoch(p.current_leader_epoch)
                 if only_leader:
                     partition.check_leader()
+                # before the remote-tier branch too: an offline dir answers no offset at all
+                partition.check_log_dir_online("list offsets of")
                 if rlm is not None and not from_replica and rlm.needs_remote_timestamp_lookup(partition, p.timestamp):
                     # tiered storage: the first record at that time may be remote; look off the loop
                     placeholder = rs.ListOffsetsPartitionResponse(partition_index=p.partition_index, offset=-1)

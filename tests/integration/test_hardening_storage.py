@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from kafka_wire.errors import ErrorCode
+from kafka_wire.protocol.messages import fetch_request, list_offsets_request
 from tests.integration import wire_util as w
 
 confluent_kafka = pytest.importorskip("confluent_kafka")
@@ -189,3 +191,78 @@ def test_full_disk_storage_error_recovery_and_sigterm(small_disk: Path) -> None:
         values = consume_all(again.bootstrap, topic, len(acked))
         assert sorted(values) == sorted(acked)
         assert again.terminate(timeout=30) == 0
+
+
+def fetch_error(bootstrap: str, topic: str) -> tuple[int, int]:
+    """(Fetch error code, ListOffsets error code) of partition 0 read from offset 0, raw."""
+    conn = w.connect(bootstrap)
+    try:
+        fetch = fetch_request.FetchRequest(
+            replica_id=-1,
+            max_wait_ms=0,
+            min_bytes=0,
+            max_bytes=1 << 20,
+            isolation_level=0,
+            topics=[
+                fetch_request.FetchTopic(
+                    topic=topic,
+                    partitions=[fetch_request.FetchPartition(partition=0, fetch_offset=0, partition_max_bytes=1 << 20)],
+                )
+            ],
+        )
+        fetched = conn.request(1, fetch, version=min(conn.best_version(1), 12))  # v13+ names topics by id
+        offsets = list_offsets_request.ListOffsetsRequest(
+            replica_id=-1,
+            topics=[
+                list_offsets_request.ListOffsetsTopic(
+                    name=topic,
+                    partitions=[list_offsets_request.ListOffsetsPartition(partition_index=0, timestamp=w.LATEST)],
+                )
+            ],
+        )
+        listed = conn.request(2, offsets)
+        return fetched.responses[0].partitions[0].error_code, listed.topics[0].partitions[0].error_code
+    finally:
+        conn.close()
+
+
+def test_offline_dir_refuses_fetch_and_list_offsets(small_disk: Path) -> None:
+    """Kafka serves no reads from an offline log dir: Fetch and ListOffsets answer
+    KAFKA_STORAGE_ERROR until the dir is back, then the consumer reads everything acknowledged."""
+    topic = f"offline-read-{uuid.uuid4().hex[:8]}"
+    acked: list[bytes] = []
+    errors: list[KafkaError] = []
+
+    def on_delivery(err: KafkaError | None, msg: object) -> None:
+        if err is None:
+            acked.append(msg.value())  # type: ignore[attr-defined]
+        else:
+            errors.append(err)
+
+    with w.BrokerProcess("--log-level", "INFO", log_dir=small_disk) as broker:
+        bootstrap = broker.bootstrap
+        assert bootstrap is not None
+        create_topic(bootstrap, topic)
+        strict = Producer({"bootstrap.servers": bootstrap, "acks": "all", "retries": 0, "linger.ms": 0})
+        for i in range(20):
+            strict.produce(topic, f"before-{i:03d}".encode() * 100, on_delivery=on_delivery)
+        strict.flush(30)
+        assert len(acked) == 20 and not errors, errors
+        assert fetch_error(bootstrap, topic) == (ErrorCode.NONE, ErrorCode.NONE)
+
+        # a write torn by ENOSPC takes the dir offline
+        fill(small_disk, leave_bytes=100 * 1024)
+        strict.produce(topic, b"x" * 600_000, on_delivery=on_delivery)
+        strict.flush(30)
+        assert [e.code() for e in errors] == [KafkaError.KAFKA_STORAGE_ERROR], errors
+        storage_error = (ErrorCode.KAFKA_STORAGE_ERROR, ErrorCode.KAFKA_STORAGE_ERROR)
+        assert fetch_error(bootstrap, topic) == storage_error
+
+        # space freed: the maintenance probe brings the dir back and reads are served again
+        free(small_disk)
+        deadline = time.monotonic() + 10
+        while (codes := fetch_error(bootstrap, topic)) == storage_error and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert codes == (ErrorCode.NONE, ErrorCode.NONE), codes
+        values = consume_all(bootstrap, topic, 20)
+        assert sorted(values) == sorted(acked), "acknowledged records lost or extra records served"
