@@ -21,10 +21,15 @@ from pykafka_cli.main import main
 pytest.importorskip("confluent_kafka")
 
 
-@pytest.fixture(scope="module")
-def cli_broker() -> Iterator[EmbeddedBroker]:
-    with EmbeddedBroker(num_partitions=3) as b:
-        yield b
+@pytest.fixture(scope="module", params=["ours", "apache"])
+def cli_broker(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """The CLI talks to any Kafka: every test runs against our broker, then the session's real
+    Apache Kafka (the JVM peer; skipped with the reason when the peers are not installed)."""
+    if request.param == "ours":
+        with EmbeddedBroker(num_partitions=3) as b:
+            yield b
+        return
+    yield request.getfixturevalue("apache_kafka")
 
 
 class Cli:
@@ -48,7 +53,7 @@ class Cli:
 
 
 @pytest.fixture
-def cli(cli_broker: EmbeddedBroker, capsys: pytest.CaptureFixture[str]) -> Cli:
+def cli(cli_broker: Any, capsys: pytest.CaptureFixture[str]) -> Cli:
     return Cli(cli_broker.bootstrap_servers, capsys)
 
 
@@ -240,7 +245,7 @@ def test_render_kcat_format() -> None:
     assert render(None, Msg()) == "\\xffv\n"
 
 
-def test_console_script_stdin_usage_errors_and_broker(cli_broker: EmbeddedBroker, tmp_path: Path) -> None:
+def test_console_script_stdin_usage_errors_and_broker(cli_broker: Any, tmp_path: Path) -> None:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.getcwd(), os.environ.get("PYTHONPATH", "")]))
     bs = cli_broker.bootstrap_servers
 
