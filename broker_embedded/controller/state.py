@@ -148,6 +148,9 @@ class ControllerState:
         self.next_producer_id = 0
         # bumped on every change; brokers apply images in order and ignore older ones
         self.metadata_version = 0
+        # stored topics refused on load: written back unchanged so that fixing the entry (or the
+        # limit) and restarting brings the topic back; nothing is silently forgotten
+        self.refused_topics: list[Any] = []
         if self.path.exists():
             self._load()
 
@@ -159,7 +162,55 @@ class ControllerState:
         self.next_producer_id = int(d.get("next_producer_id", 0))
         self.metadata_version = int(d.get("metadata_version", 0))
         self.brokers = {int(b["node_id"]): BrokerRegistration.from_json(b) for b in d.get("brokers", [])}
-        self.topics = {t["name"]: TopicRecord.from_json(t) for t in d.get("topics", [])}
+        self.topics = {}
+        seen_ids: set[bytes] = set()
+        entries = d.get("topics", [])
+        for entry in entries if isinstance(entries, list) else []:
+            try:
+                topic = TopicRecord.from_json(entry)
+                self._check_stored_topic(topic, seen_ids)
+            except (KeyError, TypeError, ValueError, AttributeError, KafkaError) as e:
+                # one impossible entry (a flipped bit, a hand edit) must not keep the controller,
+                # and so the whole cluster, from starting: that topic stays offline until fixed
+                name = entry.get("name") if isinstance(entry, dict) else None
+                log.error("refusing stored topic %r from %s: %s; the topic is offline until fixed", name, self.path, e)
+                self.refused_topics.append(entry)
+                continue
+            self.topics[topic.name] = topic
+            seen_ids.add(topic.topic_id)
+
+    def _check_stored_topic(self, topic: TopicRecord, seen_ids: set[bytes]) -> None:
+        """What the controller itself could never have stored: a partition count no cluster of
+        this size can host (max.broker.partitions x registered brokers), partition ids other
+        than 0..n-1, replica lists that are empty, repeat a broker or name an unregistered one, an
+        ISR outside the replicas, a leader that is not a replica, negative epochs."""
+        validate_topic_name(topic.name)
+        if topic.name in self.topics or topic.topic_id in seen_ids:
+            raise ValueError("duplicate topic name or id")
+        limit = self.config["max.broker.partitions"] * max(1, len(self.brokers))
+        n = len(topic.partitions)
+        if not 1 <= n <= limit:
+            raise ValueError(
+                f"partition count {n} is outside 1..{limit} (max.broker.partitions x {len(self.brokers)} brokers)"
+            )
+        replicas_total = sum(len(p.replicas) for p in topic.partitions)
+        if replicas_total > limit:
+            raise ValueError(f"{replicas_total} partition replicas exceed {limit} (max.broker.partitions x brokers)")
+        if sorted(p.partition for p in topic.partitions) != list(range(n)):
+            raise ValueError(f"partition ids are not 0..{n - 1}")
+        for p in topic.partitions:
+            where = f"partition {p.partition}"
+            if not p.replicas or len(set(p.replicas)) != len(p.replicas):
+                raise ValueError(f"{where}: replicas {p.replicas} are empty or repeat a broker")
+            unknown = [r for r in p.replicas if r not in self.brokers]
+            if unknown:
+                raise ValueError(f"{where}: replicas {unknown} are not registered brokers")
+            if not p.isr or len(set(p.isr)) != len(p.isr) or not set(p.isr) <= set(p.replicas):
+                raise ValueError(f"{where}: ISR {p.isr} is empty, repeats a broker or is not within {p.replicas}")
+            if p.leader != NO_LEADER and p.leader not in p.replicas:
+                raise ValueError(f"{where}: leader {p.leader} is not a replica {p.replicas}")
+            if p.leader_epoch < 0 or p.partition_epoch < 0:
+                raise ValueError(f"{where}: negative epoch")
 
     def save(self) -> None:
         self.metadata_version += 1
@@ -171,7 +222,7 @@ class ControllerState:
                 "next_producer_id": self.next_producer_id,
                 "metadata_version": self.metadata_version,
                 "brokers": [b.to_json() for b in self.brokers.values()],
-                "topics": [t.to_json() for t in self.topics.values()],
+                "topics": [t.to_json() for t in self.topics.values()] + self.refused_topics,
             },
             indent=1,
         )
@@ -386,6 +437,12 @@ class ControllerState:
         validate_topic_name(name)
         if name in self.topics:
             raise KafkaError(f"Topic '{name}' already exists.", ErrorCode.TOPIC_ALREADY_EXISTS)
+        if name in self.refused_topic_names():
+            # it exists, offline: brokers still hold its logs, which a new topic must not adopt
+            raise KafkaError(
+                f"Topic '{name}' already exists (its stored state was refused on load; it is offline until fixed).",
+                ErrorCode.TOPIC_ALREADY_EXISTS,
+            )
         parsed = self._resolve_configs(configs)
         if assignments:
             if num_partitions != -1 or replication_factor != -1:
@@ -533,6 +590,10 @@ class ControllerState:
         return topic, p
 
     # --- the image pushed to brokers -------------------------------------------------------------
+    def refused_topic_names(self) -> set[str]:
+        """Names of refused stored topics that no loaded topic also has (brokers may hold their logs)."""
+        return {d["name"] for d in self.refused_topics if _stored_name(d)} - set(self.topics)
+
     def image(self) -> dict[str, Any]:
         return {
             "op": "metadata",
@@ -540,7 +601,14 @@ class ControllerState:
             "cluster_id": self.cluster_id,
             "brokers": [b.to_json() for b in sorted(self.brokers.values(), key=lambda b: b.node_id)],
             "topics": [t.to_json() for t in self.topics.values()],
+            # brokers delete topics missing from the image: these they must only stop serving
+            "refused_topics": sorted(self.refused_topic_names()),
         }
+
+
+def _stored_name(entry: Any) -> bool:
+    """A refused entry that still names a topic (brokers may hold logs under that name)."""
+    return isinstance(entry, dict) and isinstance(entry.get("name"), str)
 
 
 def _to_prop(v: Any) -> str:

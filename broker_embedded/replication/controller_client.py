@@ -57,6 +57,8 @@ class ClusterImage:
     cluster_id: str
     brokers: dict[int, BrokerInfo]
     topics: dict[str, TopicImage]
+    # topics whose stored state the controller refused on load: offline, not deleted
+    refused_topics: frozenset[str] = frozenset()
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> ClusterImage:
@@ -83,7 +85,8 @@ class ClusterImage:
                 for p in t["partitions"]
             ]
             topics[t["name"]] = TopicImage(t["name"], topic_id, dict(t.get("configs") or {}), parts)
-        return cls(int(d["version"]), d["cluster_id"], brokers, topics)
+        refused = frozenset(str(n) for n in d.get("refused_topics", ()))
+        return cls(int(d["version"]), d["cluster_id"], brokers, topics, refused)
 
     def live_brokers(self) -> list[BrokerInfo]:
         return [b for b in sorted(self.brokers.values(), key=lambda b: b.node_id) if not b.fenced]
@@ -423,7 +426,10 @@ class ControllerClient:
         for local in list(registry):
             t = image.topics.get(local.name)
             if t is None or t.topic_id != local.topic_id:
-                broker.replica_manager.remove_partitions(local.name, range(local.num_partitions), delete=True)
+                # a topic the controller refused to load is not a deletion: its replicas stop
+                # serving but keep their logs for when the stored entry is fixed
+                keep = t is None and local.name in image.refused_topics
+                broker.replica_manager.remove_partitions(local.name, range(local.num_partitions), delete=not keep)
                 registry.by_name.pop(local.name, None)
                 registry.by_id.pop(local.topic_id, None)
         changed_configs: list[str] = []
