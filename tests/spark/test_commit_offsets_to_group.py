@@ -195,7 +195,6 @@ def _check_committed_equals_last_batch(q: Any, broker: EmbeddedBroker, topic: st
     return end
 
 
-@pytest.mark.slow  # three rounds of a stream, a restart and (with the JVM peers) Kafka's CLI: ~2 min
 def test_stream_commits_each_finished_batch_and_keeps_committing_after_a_restart(
     spark: Any, broker: EmbeddedBroker, tmp_path: Path
 ) -> None:
