@@ -19,6 +19,8 @@ _LAZY = {
     "LagListener": "connector.lag",
     "lag_from_progress": "connector.lag",
     "source_lag": "connector.lag",
+    "pin_ending_offsets": "connector.lag",
+    "commit_batch_offsets": "connector.lag",
 }
 
 
@@ -38,4 +40,13 @@ def __getattr__(name: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
-__all__ = ["LagListener", "PyKafkaDataSource", "PyKafkaDeltaDataSource", "lag_from_progress", "register", "source_lag"]
+__all__ = [
+    "LagListener",
+    "PyKafkaDataSource",
+    "PyKafkaDeltaDataSource",
+    "commit_batch_offsets",
+    "lag_from_progress",
+    "pin_ending_offsets",
+    "register",
+    "source_lag",
+]

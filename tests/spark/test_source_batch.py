@@ -232,7 +232,7 @@ def test_client_options_pass_through(spark: Any, broker: EmbeddedBroker, codecs_
         subscribe=topic,
         groupIdPrefix="my-prefix",
         **{
-            "kafka.group.id": "my-group",  # allowed (with a warning) as in Spark 3+
+            "kafka.group.id": "my-group",  # names the group, as in Spark 3+ (group mode needs groupMode)
             "kafka.client.id": "my-client",
             "kafka.request.timeout.ms": "20000",
             "kafka.fetch.min.bytes": "1",
