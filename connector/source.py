@@ -368,8 +368,11 @@ def read_partition(part: KafkaInputPartition) -> Iterator[pa.RecordBatch]:
             if res.error != ErrorCode.NONE:
                 last_error = res.error
             if res.error == ErrorCode.OFFSET_OUT_OF_RANGE:
-                offset = _out_of_range(client, spec, tp, offset, until)
-                last_progress = time.monotonic()
+                moved_to = _out_of_range(client, spec, tp, offset, until)
+                if moved_to == offset:  # valid again: retried within pollTimeoutMs, not forever
+                    time.sleep(_RETRY_SLEEP_S)
+                else:
+                    offset, last_progress = moved_to, time.monotonic()
                 continue
             if res.error in (ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, ErrorCode.UNKNOWN_TOPIC_ID):
                 md = client.metadata([tp[0]])
@@ -407,8 +410,9 @@ def read_partition(part: KafkaInputPartition) -> Iterator[pa.RecordBatch]:
                 if visible >= until:
                     return
                 if res.log_start_offset > offset:
-                    offset = _out_of_range(client, spec, tp, offset, until)
-                    last_progress = time.monotonic()
+                    moved_to = _out_of_range(client, spec, tp, offset, until)
+                    if moved_to != offset:
+                        offset, last_progress = moved_to, time.monotonic()
                 continue
             offset = next_offset
             last_progress = time.monotonic()
@@ -439,7 +443,9 @@ _FATAL_FETCH = {
 
 
 def _out_of_range(client: KafkaClient, spec: ReadSpec, tp: TopicPartition, offset: int, until: int) -> int:
-    """Where to continue after OFFSET_OUT_OF_RANGE at `offset`; `until` ends the read."""
+    """Where to continue after OFFSET_OUT_OF_RANGE at `offset`; `until` ends the read. Returns
+    `offset` itself when the partition's current leader has it after all (retry there)."""
+    client.invalidate(tp[0])  # the answer may have come from a replica that is no longer the leader
     fetcher = OffsetFetcher(client, spec.retries, spec.retry_interval_ms)
     earliest = fetcher.earliest([tp])[tp]
     latest = fetcher.latest([tp])[tp]
@@ -450,6 +456,14 @@ def _out_of_range(client: KafkaClient, spec: ReadSpec, tp: TopicPartition, offse
             spec.fail_on_data_loss,
         )
         return min(earliest, until)
+    if offset < latest:
+        # In range by the current leader's ListOffsets: the out-of-range answer came from a broker
+        # in the middle of a leader change (e.g. a restarted replica truncated to its high watermark
+        # before it learned it is no longer the leader). Not data loss: fetch the same offset again,
+        # as Spark's Kafka source does when the offset is inside [earliest, latest).
+        log.info("%s: offset %d out of range at a broker, but in [%d, %d) now: retrying", tp_str(tp), offset,
+                 earliest, latest)  # fmt: skip
+        return offset
     report_data_loss(
         f"Cannot fetch offset {offset} of {tp_str(tp)}: it is beyond the latest offset {latest} (was the topic "
         f"recreated?); offsets [{offset}, {until}) are skipped.",
