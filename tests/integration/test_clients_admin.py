@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -384,7 +385,13 @@ def test_create_topic_with_broker_defaults(admin, broker, topic_name):
     if admin.name == "aiokafka":
         pytest.skip("aiokafka requires num_partitions and replication_factor")
     assert admin.create_topic(topic_name) == 0
+    # Apache Kafka answers CreateTopics once its controller committed the topic; the broker's
+    # metadata cache learns of it a moment later (UNKNOWN_TOPIC_OR_PARTITION until then)
+    deadline = time.monotonic() + 10
     code, d = admin.describe_topic(topic_name)
+    while code == 3 and is_apache(broker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+        code, d = admin.describe_topic(topic_name)
     assert code == 0 and [p[0] for p in d["partitions"]] == [0, 1, 2, 3]
 
 
