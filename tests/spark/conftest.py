@@ -2,7 +2,8 @@
 
 When the JVM peers are installed (scripts/setup.sh), that one session also carries Spark's own
 Kafka connector (``format("kafka")``) and, when it can run in this pyspark, delta-spark, from the
-local jars in peers/target/spark-kafka-lib and delta-lib. Tests that need them ask for ``spark_with(kafka=..., delta=...)``.
+local jars in peers/target/spark-kafka-lib and delta-lib. Tests that need them ask for
+``spark_with(kafka=..., delta=...)``.
 """
 
 from __future__ import annotations
