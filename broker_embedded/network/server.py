@@ -32,10 +32,26 @@ NO_RESPONSE = None
 
 
 @dataclass(slots=True)
+class ConnectionSession:
+    """What the broker knows of one connection across its requests: who is on the other end.
+
+    Lives as long as the connection. Today every connection is PLAINTEXT and anonymous; the
+    security room fills in the listener, the authenticated principal and the SASL state here
+    (Kafka's `Session`/`KafkaPrincipal`), so handlers and the authorizer read it from `ctx.session`.
+    """
+
+    peer: str
+    listener_name: str = "PLAINTEXT"
+    security_protocol: str = "PLAINTEXT"
+    principal: str = "User:ANONYMOUS"
+
+
+@dataclass(slots=True)
 class RequestContext:
     header: RequestHeader
     peer: str
     connection_id: int
+    session: ConnectionSession | None = None
 
     @property
     def api_key(self) -> int:
@@ -102,6 +118,7 @@ class KafkaConnection(asyncio.Protocol):
         self.connection_id = connection_id
         self.transport: asyncio.Transport | None = None
         self.peer = "?"
+        self.session = ConnectionSession(self.peer)
         self._buf = bytearray()
         self._need: int | None = None
         self._pending: deque[Any] = deque()  # response chunks, or futures of them, in request order
@@ -121,6 +138,7 @@ class KafkaConnection(asyncio.Protocol):
         self.transport = transport  # type: ignore[assignment]  # uvloop's transports are not asyncio subclasses
         peer = transport.get_extra_info("peername")
         self.peer = f"{peer[0]}:{peer[1]}" if peer else "?"
+        self.session = ConnectionSession(self.peer)
         self.server.connections.add(self)
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -240,7 +258,7 @@ class KafkaConnection(asyncio.Protocol):
             log.warning("closing %s: %s", self.peer, e)
             self.close()
             return
-        ctx = RequestContext(header, self.peer, self.connection_id)
+        ctx = RequestContext(header, self.peer, self.connection_id, self.session)
         try:
             result = self.server.dispatch(ctx, frame, body_pos)
         except (ProtocolDecodeError, UnsupportedVersionError, RequestRejected) as e:
