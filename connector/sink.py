@@ -56,8 +56,6 @@ per target: `kafka_wire.client.config.ClientConfig.from_kafka_params` for our cl
 from __future__ import annotations
 
 import logging
-import math
-import re
 import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping
@@ -79,6 +77,9 @@ from pyspark.sql.types import (
     StringType,
     StructType,
 )
+
+from kafka_wire.client.librdkafka import JAVA_RENAMES as _JAVA_RENAMES
+from kafka_wire.client.librdkafka import LibrdkafkaOptionError, redact, to_librdkafka
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -104,19 +105,6 @@ _FORBIDDEN_PRODUCER_OPTIONS = {
     "value.serializer": "values are serialized as bytes (binary column, or UTF-8 of a string column)",
     "interceptor.classes": "Java producer interceptors cannot run in a Python (librdkafka) producer",
     "transactional.id": "the pykafka sink is at-least-once like Spark's Kafka sink; it does not run transactions",
-}
-
-# Java producer setting -> librdkafka setting, where only the name differs.
-_JAVA_RENAMES = {
-    "max.request.size": "message.max.bytes",
-    "send.buffer.bytes": "socket.send.buffer.bytes",
-    "receive.buffer.bytes": "socket.receive.buffer.bytes",
-}
-
-# Kafka's partitioner classes -> librdkafka partitioners with the same placement.
-_JAVA_PARTITIONERS = {
-    "org.apache.kafka.clients.producer.internals.DefaultPartitioner": "murmur2_random",
-    "org.apache.kafka.clients.producer.UniformStickyPartitioner": "random",
 }
 
 # Java's default is murmur2 for keyed records and sticky spread for null keys; librdkafka's own
@@ -156,26 +144,8 @@ class SinkConfig:
     def producer_dict(self) -> dict[str, str]:
         return dict(self.producer_config)
 
-
-_JAAS_RE = re.compile(r'(\w+)\s*=\s*"((?:[^"\\]|\\.)*)"')
-
-
-def _translate_jaas(value: str) -> dict[str, str]:
-    # PLAIN/SCRAM login modules only carry a user name and password, which librdkafka takes as
-    # sasl.username/sasl.password; other modules (Kerberos, OAuth) have no 1:1 translation.
-    if "PlainLoginModule" not in value and "ScramLoginModule" not in value:
-        raise SinkOptionError(
-            "option 'kafka.sasl.jaas.config': only PlainLoginModule and ScramLoginModule can be "
-            "translated for librdkafka; set kafka.sasl.username/kafka.sasl.password (or "
-            "kafka.sasl.oauthbearer.* / kafka.sasl.kerberos.*) instead"
-        )
-    fields = {k: re.sub(r"\\(.)", r"\1", v) for k, v in _JAAS_RE.findall(value)}
-    out = {}
-    if "username" in fields:
-        out["sasl.username"] = fields["username"]
-    if "password" in fields:
-        out["sasl.password"] = fields["password"]
-    return out
+    def __repr__(self) -> str:  # passwords and keys never in logs or plans
+        return f"SinkConfig({redact(self.producer_dict())!r}, topic={self.topic!r}, max_block_ms={self.max_block_ms})"
 
 
 def _is_true(value: str) -> bool:
@@ -204,7 +174,7 @@ def parse_sink_options(options: Mapping[str, str]) -> SinkConfig:
             )
 
     conf: dict[str, str] = {}
-    explicit: set[str] = set()
+    rest: dict[str, str] = {}
     max_block_ms = _DEFAULT_MAX_BLOCK_MS
     for key, value in sorted(opts.items()):
         if not key.startswith(KAFKA_PREFIX):
@@ -226,29 +196,13 @@ def parse_sink_options(options: Mapping[str, str]) -> SinkConfig:
                     f"option '{key}' must be a non-negative integer (milliseconds), got {value!r}"
                 ) from None
             continue
-        if name == "buffer.memory":
-            try:
-                conf["queue.buffering.max.kbytes"] = str(max(1, math.ceil(int(value) / 1024)))
-            except ValueError:
-                raise SinkOptionError(f"option '{key}' must be an integer (bytes), got {value!r}") from None
-            continue
-        if name == "partitioner.class":
-            if value not in _JAVA_PARTITIONERS:
-                raise SinkOptionError(
-                    f"option '{key}' = {value!r} is not supported: accepted are "
-                    f"{', '.join(sorted(_JAVA_PARTITIONERS))}, or a librdkafka partitioner through "
-                    "'kafka.partitioner' (murmur2_random, murmur2, consistent_random, consistent, "
-                    "random, fnv1a, fnv1a_random)"
-                )
-            conf["partitioner"] = _JAVA_PARTITIONERS[value]
-            explicit.add("partitioner")
-            continue
-        if name == "sasl.jaas.config":
-            conf.update(_translate_jaas(value))
-            continue
-        name = _JAVA_RENAMES.get(name, name)
-        conf[name] = value
-        explicit.add(name)
+        rest[name] = value
+    # the one Java -> librdkafka translation (renames, partitioner, JAAS, trust/key stores)
+    try:
+        translated, explicit = to_librdkafka(rest, KAFKA_PREFIX)
+    except LibrdkafkaOptionError as e:
+        raise SinkOptionError(str(e)) from None
+    conf.update(translated)
 
     conf["bootstrap.servers"] = bootstrap
     conf.setdefault("partitioner", _DEFAULT_PARTITIONER)
