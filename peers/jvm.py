@@ -206,7 +206,13 @@ class ApacheKafka:
         jvm_opts: Sequence[str] = ("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"),
         overrides: dict[str, object] | None = None,
         start_timeout: float = 60.0,
+        extra_listeners: dict[str, str] | None = None,
+        scram_users: Sequence[tuple[str, str, str]] = (),
     ) -> None:
+        """``extra_listeners``: listener name -> security protocol (e.g. ``{"SASL_SSL": "SASL_SSL",
+        "SSL": "SSL"}``), each on its own free port beside PLAINTEXT (which stays the inter-broker
+        and readiness listener); their ``listener.name.*`` settings go in ``overrides``.
+        ``scram_users``: (mechanism, user, password) stored at format time (``--add-scram``)."""
         _require_kafka_lib()
         self.nodes = nodes
         self.num_partitions = num_partitions
@@ -215,9 +221,14 @@ class ApacheKafka:
         self.overrides = dict(overrides or {})
         self.start_timeout = start_timeout
         self._tmp = Path(tempfile.mkdtemp(prefix="apache-kafka-"))
-        ports = _free_ports(2 * nodes)
+        self.extra_listeners = dict(extra_listeners or {})
+        self.scram_users = tuple(scram_users)
+        ports = _free_ports((2 + len(self.extra_listeners)) * nodes)
         self.ports = ports[:nodes]
-        self.controller_ports = ports[nodes:]
+        self.controller_ports = ports[nodes : 2 * nodes]
+        self.listener_ports = {
+            name: ports[(2 + k) * nodes : (3 + k) * nodes] for k, name in enumerate(self.extra_listeners)
+        }
         self.cluster_id = _random_cluster_id()
         self._procs: dict[int, subprocess.Popen[bytes]] = {}
         self.start_seconds: float | None = None
@@ -232,15 +243,18 @@ class ApacheKafka:
     def _properties(self, i: int) -> str:
         rf = min(3, self.nodes)
         voters = ",".join(f"{j}@{LOOPBACK}:{self.controller_ports[j]}" for j in range(self.nodes))
+        extra = "".join(f",{name}://{LOOPBACK}:{self.listener_ports[name][i]}" for name in self.extra_listeners)
+        extra_map = "".join(f",{name}:{proto}" for name, proto in self.extra_listeners.items())
         props: dict[str, object] = {
             "process.roles": "broker,controller",
             "node.id": i,  # 0-based like EmbeddedBroker (node 0)
             "controller.quorum.voters": voters,
-            "listeners": f"PLAINTEXT://{LOOPBACK}:{self.ports[i]},CONTROLLER://{LOOPBACK}:{self.controller_ports[i]}",
-            "advertised.listeners": f"PLAINTEXT://{LOOPBACK}:{self.ports[i]}",
+            "listeners": f"PLAINTEXT://{LOOPBACK}:{self.ports[i]},CONTROLLER://{LOOPBACK}:{self.controller_ports[i]}"
+            + extra,
+            "advertised.listeners": f"PLAINTEXT://{LOOPBACK}:{self.ports[i]}" + extra,
             "controller.listener.names": "CONTROLLER",
             "inter.broker.listener.name": "PLAINTEXT",
-            "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+            "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT" + extra_map,
             "log.dirs": self.log_dir(i),
             "num.partitions": self.num_partitions,
             "default.replication.factor": rf,
@@ -265,7 +279,12 @@ class ApacheKafka:
         node.mkdir(parents=True, exist_ok=True)
         config = node / "server.properties"
         config.write_text(self._properties(i))
-        java_tool("kafka.tools.StorageTool", "format", "-t", self.cluster_id, "-c", str(config), "--ignore-formatted")
+        scram = [
+            a for mech, user, pw in self.scram_users for a in ("--add-scram", f"{mech}=[name={user},password={pw}]")
+        ]
+        java_tool(
+            "kafka.tools.StorageTool", "format", "-t", self.cluster_id, "-c", str(config), "--ignore-formatted", *scram
+        )
 
     # -- lifecycle --------------------------------------------------------------------------
     def _spawn(self, i: int) -> None:
@@ -379,6 +398,10 @@ class ApacheKafka:
     @property
     def bootstrap_servers(self) -> str:
         return ",".join(self.bootstrap(j) for j in range(self.nodes))
+
+    def listener_bootstrap(self, name: str, host: str = LOOPBACK) -> str:
+        """Bootstrap servers of an ``extra_listeners`` listener (``host``: the name dialled)."""
+        return ",".join(f"{host}:{p}" for p in self.listener_ports[name])
 
 
 def _quiet_logger() -> object:

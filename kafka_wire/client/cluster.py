@@ -32,6 +32,7 @@ from kafka_wire.client import coordinator as coord
 from kafka_wire.client.bootstrap import format_addrs, parse_bootstrap
 from kafka_wire.client.config import ClientConfig
 from kafka_wire.client.connection import BrokerConnection
+from kafka_wire.client.security import AuthenticationError
 from kafka_wire.errors import ErrorCode, KafkaError, ProtocolDecodeError
 from kafka_wire.protocol.messages import (
     describe_groups_request,
@@ -82,6 +83,30 @@ class KafkaClientError(KafkaError):
 
 class UnknownTopicOrPartitionError(KafkaClientError):
     code = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+
+
+class ClientAuthenticationError(KafkaClientError):
+    """SASL or TLS authentication with a broker failed: never retried (as Kafka's clients)."""
+
+    code = ErrorCode.SASL_AUTHENTICATION_FAILED
+
+
+# Failures no retry can mend: authentication, and a missing ACL (the call fails at once, naming
+# the topic or group, instead of retrying until default.api.timeout.ms)
+FATAL = frozenset(
+    {
+        ErrorCode.SASL_AUTHENTICATION_FAILED,
+        ErrorCode.UNSUPPORTED_SASL_MECHANISM,
+        ErrorCode.ILLEGAL_SASL_STATE,
+        ErrorCode.TOPIC_AUTHORIZATION_FAILED,
+        ErrorCode.GROUP_AUTHORIZATION_FAILED,
+        ErrorCode.CLUSTER_AUTHORIZATION_FAILED,
+    }
+)
+
+
+def _fatal(e: BaseException) -> bool:
+    return isinstance(e, (ClientAuthenticationError, AuthenticationError)) or _error_code(e) in FATAL
 
 
 @dataclass
@@ -165,12 +190,18 @@ class KafkaClient:
             time.sleep(wait)
         try:
             conn = BrokerConnection(
-                addr[0], addr[1], client_id=self.config.client_id, timeout=self.config.connect_timeout_ms / 1000
+                addr[0],
+                addr[1],
+                client_id=self.config.client_id,
+                timeout=self.config.connect_timeout_ms / 1000,
+                security=self.config.security,
             )
-        except (OSError, KafkaError, ProtocolDecodeError):
+        except (OSError, KafkaError, ProtocolDecodeError) as e:
             if backoff is None:
                 backoff = Backoff(self.config.reconnect_backoff_ms, self.config.reconnect_backoff_max_ms)
             self._reconnect[addr] = (time.monotonic() + backoff.next_ms() / 1000, backoff)
+            if isinstance(e, AuthenticationError):
+                raise ClientAuthenticationError(str(e), e.code) from None
             raise
         self._reconnect.pop(addr, None)
         conn.sock.settimeout(self.config.request_timeout_ms / 1000)
@@ -245,8 +276,19 @@ class KafkaClient:
                     cap=12,  # v10-12 carry topic ids and still accept names
                 )
             except KafkaError as e:
+                if _fatal(e):
+                    raise
                 last = e
                 continue
+            denied = sorted(
+                t.name for t in resp.topics or [] if t.error_code == ErrorCode.TOPIC_AUTHORIZATION_FAILED and t.name
+            )
+            if denied:
+                raise KafkaClientError(
+                    f"not authorized to access topics: [{', '.join(denied)}] (TOPIC_AUTHORIZATION_FAILED from "
+                    f"{addr[0]}:{addr[1]}): the principal needs a DESCRIBE (and READ/WRITE) ACL on them",
+                    ErrorCode.TOPIC_AUTHORIZATION_FAILED,
+                )
             brokers = {b.node_id: (b.host, b.port) for b in resp.brokers}
             self._brokers.update(brokers)
             out: dict[str, TopicInfo] = {}
@@ -283,6 +325,8 @@ class KafkaClient:
             try:
                 return self._metadata_once(names)
             except KafkaClientError as e:
+                if _fatal(e):
+                    raise
                 if not self._retry_sleep(backoff, deadline):
                     raise KafkaClientError(
                         f"cannot fetch metadata within {self._timeout_text()}; brokers tried: "
@@ -446,6 +490,8 @@ class KafkaClient:
             addr = self._leader_addr(tp)
             topic_id = self.topic_id(tp[0])
         except KafkaError as e:
+            if _fatal(e):
+                raise  # with its message (which certificate, which user), not just a code
             return PartitionFetch(_error_code(e), -1, -1, -1, None, None)
         part = fetch_request.FetchPartition(
             partition=tp[1], fetch_offset=offset, partition_max_bytes=cfg.max_partition_fetch_bytes
@@ -467,6 +513,9 @@ class KafkaClient:
             conn.sock.settimeout((cfg.request_timeout_ms + wait) / 1000)
             cid, version = conn.send(API_FETCH, body, version)
         except (OSError, KafkaError, ProtocolDecodeError) as e:
+            if _fatal(e):
+                self._drop(addr)
+                raise
             self._drop(addr)
             self.invalidate(tp[0])  # the leader may have moved
             code = (
@@ -521,6 +570,8 @@ class KafkaClient:
                     addr, coord.API_FIND_COORDINATOR, lambda v: coord.find_coordinator_body(v, group_id)
                 )
             except KafkaError as e:
+                if _fatal(e):
+                    raise
                 last = e
                 continue
             code, _node, host, port = coord.find_coordinator_result(v, resp)
@@ -647,8 +698,10 @@ class KafkaClient:
 __all__ = [
     "EARLIEST_TIMESTAMP",
     "LATEST_TIMESTAMP",
+    "FATAL",
     "RETRIABLE",
     "Backoff",
+    "ClientAuthenticationError",
     "ClusterMetadata",
     "KafkaClient",
     "KafkaClientError",

@@ -9,11 +9,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from kafka_wire.client.security import (
+    PLAINTEXT,
+    SECURITY_OPTIONS,
+    SECURITY_PROTOCOLS,
+    SecurityConfig,
+    SecurityConfigError,
+)
+
 READ_UNCOMMITTED = 0
 READ_COMMITTED = 1
 
-# security.protocol values this client speaks (TLS/SASL land here later)
-SUPPORTED_SECURITY = ("PLAINTEXT",)
+# security.protocol values this client speaks
+SUPPORTED_SECURITY = SECURITY_PROTOCOLS
 
 
 @dataclass(frozen=True)
@@ -40,6 +48,8 @@ class ClientConfig:
     max_partition_fetch_bytes: int = 8_388_608
     isolation_level: int = READ_UNCOMMITTED
     check_crcs: bool = True
+    # security.protocol, SASL and TLS settings; its repr hides passwords, keys and tokens
+    security: SecurityConfig = PLAINTEXT
 
     @classmethod
     def from_kafka_params(cls, params: Mapping[str, str], client_id: str, prefix: str = "kafka.") -> ClientConfig:
@@ -57,12 +67,10 @@ class ClientConfig:
                 raise ValueError(f"Invalid value {raw!r} for option '{prefix}{name}': expected an integer >= {minimum}")
             return v
 
-        security = params.get("security.protocol", "PLAINTEXT").strip().upper()
-        if security not in SUPPORTED_SECURITY:
-            raise ValueError(
-                f"Invalid value {params['security.protocol']!r} for option '{prefix}security.protocol': the pykafka "
-                f"source speaks {', '.join(SUPPORTED_SECURITY)} only (SASL/TLS are not implemented yet)"
-            )
+        try:
+            security = SecurityConfig.from_params(params, prefix)
+        except SecurityConfigError as e:
+            raise ValueError(str(e)) from None
         isolation = params.get("isolation.level", "read_uncommitted").strip().lower()
         if isolation not in ("read_uncommitted", "read_committed"):
             raise ValueError(
@@ -92,7 +100,8 @@ class ClientConfig:
             max_partition_fetch_bytes=num("max.partition.fetch.bytes", cls.max_partition_fetch_bytes, 1),
             isolation_level=READ_COMMITTED if isolation == "read_committed" else READ_UNCOMMITTED,
             check_crcs=crcs == "true",
+            security=security,
         )
 
 
-__all__ = ["READ_COMMITTED", "READ_UNCOMMITTED", "SUPPORTED_SECURITY", "ClientConfig"]
+__all__ = ["READ_COMMITTED", "READ_UNCOMMITTED", "SECURITY_OPTIONS", "SUPPORTED_SECURITY", "ClientConfig"]

@@ -3,14 +3,23 @@
 `BrokerConnection` sends one request at a time and reads its response; it negotiates versions
 with ApiVersions on connect. It is the building block for the connector's metadata/offset calls
 and for protocol-level tests (it can also send raw frames).
+
+With a `SecurityConfig` it speaks TLS (`SSL`, `SASL_SSL`: the handshake runs on connect, within
+the connect timeout) and authenticates with SASL after ApiVersions (`SASL_PLAINTEXT`,
+`SASL_SSL`); when the broker granted a session lifetime (KIP-368) it re-authenticates on the
+same socket before the lifetime ends, between two requests, as Kafka's clients do.
 """
 
 from __future__ import annotations
 
+import random
 import socket
+import ssl
 import struct
+import time
 from typing import Any
 
+from kafka_wire.client.security import PLAINTEXT, SecurityConfig, SslAuthenticationError
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol import decode_response, encode_request
 from kafka_wire.protocol.messages import REQUESTS, api_versions_request
@@ -30,16 +39,55 @@ class BrokerConnection:
         client_id: str = "pykafka",
         timeout: float = 30.0,
         negotiate: bool = True,
+        security: SecurityConfig = PLAINTEXT,
     ) -> None:
         self.host = host
         self.port = port
         self.client_id = client_id
-        self.sock = socket.create_connection((host, port), timeout=timeout)
-        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.security = security
+        self._timeout = timeout
         self._correlation_id = 0
         self.api_versions: dict[int, tuple[int, int]] = {}
-        if negotiate:
-            self.negotiate()
+        self.reauthenticate_at: float | None = None  # monotonic time of the next KIP-368 re-authentication
+        self._authenticating = False
+        self.sock: socket.socket = socket.create_connection((host, port), timeout=timeout)
+        try:
+            self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            if security.uses_ssl:
+                self.sock = self._tls(self.sock)
+            if negotiate or security.uses_sasl:
+                self.negotiate()
+            if security.uses_sasl:
+                self.authenticate()
+        except ssl.SSLError as e:
+            self.close()
+            if isinstance(e, (ssl.SSLEOFError, ssl.SSLZeroReturnError)):
+                raise ConnectionClosedError(f"connection to {host}:{port} closed during TLS: {e}") from None
+            # a refused client certificate shows up at the first read under TLS 1.3
+            raise SslAuthenticationError(f"SSL handshake with {host}:{port} failed: {_ssl_reason(e)}") from None
+        except BaseException:
+            self.close()
+            raise
+
+    def _tls(self, sock: socket.socket) -> socket.socket:
+        ctx = self.security.ssl_context()
+        # SNI and the name checked against the certificate are the address dialled, as in Java
+        return ctx.wrap_socket(sock, server_hostname=self.host)
+
+    def authenticate(self) -> None:
+        """SASL authentication (again, for KIP-368 re-authentication) on this connection."""
+        from kafka_wire.client.sasl import authenticate
+
+        self._authenticating = True
+        try:
+            lifetime_ms = authenticate(self, self.security, self._timeout)
+        finally:
+            self._authenticating = False
+        if lifetime_ms > 0:
+            # as Kafka's clients: re-authenticate at 85-95 % of the session lifetime
+            self.reauthenticate_at = time.monotonic() + lifetime_ms / 1000 * random.uniform(0.85, 0.95)
+        else:
+            self.reauthenticate_at = None
 
     @classmethod
     def from_bootstrap(cls, bootstrap: str, **kw: Any) -> BrokerConnection:
@@ -83,6 +131,14 @@ class BrokerConnection:
 
     def send(self, api_key: int, body: Any, version: int | None = None) -> tuple[int, int]:
         """Send a request without waiting; returns (correlation id, version)."""
+        if (
+            self.reauthenticate_at is not None
+            and not self._authenticating
+            and time.monotonic() >= self.reauthenticate_at
+        ):
+            # nothing is in flight here (one request at a time, a pending fetch is read before
+            # the next send), which re-authentication needs
+            self.authenticate()
         if version is None:
             version = self.best_version(api_key)
         self._correlation_id += 1
@@ -117,6 +173,13 @@ class BrokerConnection:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _ssl_reason(e: ssl.SSLError) -> str:
+    reason = getattr(e, "verify_message", None) or getattr(e, "reason", None) or str(e)
+    if isinstance(e, ssl.SSLCertVerificationError):
+        return f"certificate verify failed: {reason}"
+    return str(reason)
 
 
 __all__ = ["BrokerConnection", "ConnectionClosedError"]

@@ -166,3 +166,127 @@ def ours_only(broker: Any, why: str = "looks inside our broker") -> None:
 
 def is_apache(broker: Any) -> bool:
     return isinstance(broker, jvm.ApacheKafka)
+
+
+# ---- a secured Apache Kafka (issue 13) --------------------------------------------------------------
+
+STORE_PASSWORD = "store-secret-1"
+USERS = {"alice": "alice-secret", "bob": "bob-secret"}  # alice: super user; bob: no ACLs
+SCRAM_JAAS = 'org.apache.kafka.common.security.scram.ScramLoginModule required username="{}" password="{}";'
+PLAIN_JAAS = 'org.apache.kafka.common.security.plain.PlainLoginModule required username="{}" password="{}";'
+OAUTH_JAAS = (
+    'org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required unsecuredLoginStringClaim_sub="{}";'
+)
+REAUTH_MS = 4000  # SCRAM-SHA-512 sessions on SASL_SSL last this long (KIP-368), so re-authentication runs
+
+
+class SecuredKafka:
+    """Apache Kafka with listeners SASL_SSL (SCRAM-SHA-512/256, PLAIN, OAUTHBEARER unsecured), SSL
+    (client certificate required) and PLAINTEXT (inter-broker, readiness, admin as ANONYMOUS);
+    StandardAuthorizer with super users ANONYMOUS, alice, admin and the client certificate's DN."""
+
+    def __init__(self, directory: str) -> None:
+        from broker_embedded.security import certs
+
+        self.dir = directory
+        self.ca = certs.make_ca()
+        # the server certificate names 127.0.0.1 only: dialling "localhost" is a host name mismatch
+        server = certs.make_server_cert(self.ca, hosts=("127.0.0.1",))
+        self.server = certs.write_stores(f"{directory}/server", "server", server, self.ca, STORE_PASSWORD)
+        self.client_cert = certs.make_client_cert(self.ca, "CN=client,OU=pykafka")
+        self.client = certs.write_stores(f"{directory}/client", "client", self.client_cert, self.ca, STORE_PASSWORD)
+        other_ca = certs.make_ca("CN=another CA")
+        self.untrusted = certs.write_stores(
+            f"{directory}/other", "other", certs.make_client_cert(other_ca, "CN=stranger"), other_ca, STORE_PASSWORD
+        )
+        scram = [(m, u, p) for u, p in USERS.items() for m in ("SCRAM-SHA-512", "SCRAM-SHA-256")]
+        plain_users = " ".join(f'user_{u}="{p}"' for u, p in USERS.items())
+        overrides: dict[str, object] = {
+            "authorizer.class.name": "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+            "super.users": f"User:ANONYMOUS;User:alice;User:admin;User:{self.client_cert.subject_dn}",
+            "ssl.keystore.type": "PKCS12",
+            "ssl.keystore.location": self.server.keystore_p12,
+            "ssl.keystore.password": STORE_PASSWORD,
+            "ssl.truststore.type": "PKCS12",
+            "ssl.truststore.location": self.server.truststore_p12,
+            "ssl.truststore.password": STORE_PASSWORD,
+            "listener.name.ssl.ssl.client.auth": "required",
+            "listener.name.sasl_ssl.sasl.enabled.mechanisms": "SCRAM-SHA-512,SCRAM-SHA-256,PLAIN,OAUTHBEARER",
+            "listener.name.sasl_ssl.plain.sasl.jaas.config": (
+                f"org.apache.kafka.common.security.plain.PlainLoginModule required {plain_users};"
+            ),
+            "listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config": (
+                "org.apache.kafka.common.security.scram.ScramLoginModule required;"
+            ),
+            "listener.name.sasl_ssl.scram-sha-256.sasl.jaas.config": (
+                "org.apache.kafka.common.security.scram.ScramLoginModule required;"
+            ),
+            "listener.name.sasl_ssl.oauthbearer.sasl.jaas.config": OAUTH_JAAS.format("broker"),
+            "listener.name.sasl_ssl.scram-sha-512.connections.max.reauth.ms": REAUTH_MS,
+        }
+        self.kafka = jvm.ApacheKafka(
+            1,
+            num_partitions=2,
+            overrides=overrides,
+            extra_listeners={"SASL_SSL": "SASL_SSL", "SSL": "SSL"},
+            scram_users=scram,
+        )
+
+    @property
+    def plaintext(self) -> str:
+        return self.kafka.bootstrap_servers
+
+    def sasl_ssl(self, host: str = jvm.LOOPBACK) -> str:
+        return self.kafka.listener_bootstrap("SASL_SSL", host)
+
+    def ssl(self, host: str = jvm.LOOPBACK) -> str:
+        return self.kafka.listener_bootstrap("SSL", host)
+
+    def scram_params(self, user: str = "alice", password: str | None = None, mechanism: str = "SCRAM-SHA-512",
+                     truststore_type: str = "JKS") -> dict[str, str]:  # fmt: skip
+        """Kafka client settings (Java names) for SASL_SSL with SCRAM."""
+        jaas = (PLAIN_JAAS if mechanism == "PLAIN" else SCRAM_JAAS).format(user, password or USERS[user])
+        return {
+            "bootstrap.servers": self.sasl_ssl(),
+            "security.protocol": "SASL_SSL",
+            "sasl.mechanism": mechanism,
+            "sasl.jaas.config": jaas,
+            **self.trust(truststore_type),
+        }
+
+    def oauth_params(self, sub: str = "admin") -> dict[str, str]:
+        return {
+            "bootstrap.servers": self.sasl_ssl(),
+            "security.protocol": "SASL_SSL",
+            "sasl.mechanism": "OAUTHBEARER",
+            "sasl.jaas.config": OAUTH_JAAS.format(sub),
+            **self.trust("PEM"),
+        }
+
+    def trust(self, store_type: str = "JKS") -> dict[str, str]:
+        out = {"ssl.truststore.location": str(self.client.truststore(store_type)), "ssl.truststore.type": store_type}
+        if store_type != "PEM":
+            out["ssl.truststore.password"] = STORE_PASSWORD
+        return out
+
+    def mtls_params(self, keystore_type: str = "PKCS12", truststore_type: str = "PKCS12") -> dict[str, str]:
+        out = {
+            "bootstrap.servers": self.ssl(),
+            "security.protocol": "SSL",
+            **self.trust(truststore_type),
+            "ssl.keystore.location": str(self.client.keystore(keystore_type)),
+            "ssl.keystore.type": keystore_type,
+            "ssl.key.password": STORE_PASSWORD,
+        }
+        if keystore_type != "PEM":
+            out["ssl.keystore.password"] = STORE_PASSWORD
+        return out
+
+
+@pytest.fixture(scope="session")
+def secured_apache_kafka(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SecuredKafka]:
+    """One secured Apache Kafka per test run (see `SecuredKafka`)."""
+    require_kafka_peers()
+    secured = SecuredKafka(str(tmp_path_factory.mktemp("secured-kafka-pki")))
+    with secured.kafka:
+        yield secured

@@ -84,7 +84,8 @@ LOAD_ERRORS: list[tuple[dict[str, Any], str]] = [
     ({"kafka.enable.auto.commit": "true"}, "Kafka option 'enable.auto.commit' is not supported"),
     ({"kafka.interceptor.classes": "x"}, "Kafka option 'interceptor.classes' is not supported"),
     ({"kafka.value.serializer": "x"}, "Kafka option 'value.serializer' is not supported"),
-    ({"kafka.security.protocol": "SASL_SSL"}, "'kafka.security.protocol': the pykafka source speaks PLAINTEXT"),
+    ({"kafka.security.protocol": "SASL_SSL"}, "for option 'kafka.sasl.mechanism': pykafka's clients speak"),
+    ({"kafka.security.protocol": "TLS"}, "for option 'kafka.security.protocol': expected one of"),
     ({"kafka.isolation.level": "serializable"}, "'kafka.isolation.level': expected 'read_uncommitted' or"),
     ({"kafka.max.partition.fetch.bytes": "0"}, "'kafka.max.partition.fetch.bytes'"),
 ]
