@@ -104,7 +104,8 @@ _FORBIDDEN_PRODUCER_OPTIONS = {
     "key.serializer": "keys are serialized as bytes (binary column, or UTF-8 of a string column)",
     "value.serializer": "values are serialized as bytes (binary column, or UTF-8 of a string column)",
     "interceptor.classes": "Java producer interceptors cannot run in a Python (librdkafka) producer",
-    "transactional.id": "the pykafka sink is at-least-once like Spark's Kafka sink; it does not run transactions",
+    "transactional.id": "the pykafka sink is at-least-once like Spark's Kafka sink unless option "
+    "'exactlyOnce' is 'true', which derives one transactional id per task (connector.transactional_sink)",
 }
 
 # Java's default is murmur2 for keyed records and sticky spread for null keys; librdkafka's own
@@ -646,6 +647,10 @@ def create_batch_writer(options: Mapping[str, str], schema: StructType, overwrit
             "truncated. Allowed: Append, i.e. df.write.format('pykafka').mode('append') (Spark "
             "itself refuses ErrorIfExists and Ignore for Python data sources)"
         )
+    from connector.transactional_sink import exactly_once_requested, parse_exactly_once_options
+
+    if exactly_once_requested(options):
+        parse_exactly_once_options(options, streaming=False)  # raises: streaming writes only
     config = parse_sink_options(options)
     return PykafkaBatchWriter(config, validate_sink_schema(schema, config.topic))
 
@@ -656,5 +661,10 @@ def create_stream_writer(options: Mapping[str, str], schema: StructType, overwri
     ``overwrite`` is True for output mode complete, which Kafka's sink accepts: each trigger
     appends the full result again.
     """
+    from connector.transactional_sink import create_exactly_once_stream_writer, exactly_once_requested
+
+    if exactly_once_requested(options):
+        # exactlyOnce=true: one Kafka transaction per task and micro-batch (connector.transactional_sink)
+        return create_exactly_once_stream_writer(options, schema)  # type: ignore[return-value]
     config = parse_sink_options(options)
     return PykafkaStreamWriter(config, validate_sink_schema(schema, config.topic))
