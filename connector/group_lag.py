@@ -16,12 +16,13 @@ retries within `timeout`); the assignment bytes are decoded with `consumer_group
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from consumer_group.protocol import CONSUMER_PROTOCOL_TYPE, decode_assignment
 from kafka_wire.client.cluster import LATEST_TIMESTAMP, KafkaClient
 from kafka_wire.client.config import ClientConfig
+from kafka_wire.client.security import SecurityConfig
 from kafka_wire.errors import ErrorCode, KafkaError, ProtocolDecodeError
 from kafka_wire.types import TopicPartition
 from offsets.spec import PartitionOffsets
@@ -100,14 +101,20 @@ def group_lag(
     topics: Iterable[str] | None = None,
     storage_options: dict[str, str] | None = None,
     timeout: float = 10.0,
+    kafka_options: Mapping[str, str] | None = None,
 ) -> GroupLag:
     """Per-partition committed offsets, log end offsets, lag and owner of `group_id`.
 
     Partitions covered: every partition of `topics` if given, else of every topic the group has
     committed offsets for or is assigned. With `offsets_table`, the Delta table's committed next
-    offsets (owner = `group_id`) are read too and `lag` is measured from them.
+    offsets (owner = `group_id`) are read too and `lag` is measured from them. `kafka_options`:
+    Kafka client security settings under their own names (`security.protocol`, `sasl.mechanism`,
+    `sasl.jaas.config`, `ssl.truststore.location`, ...), with or without the `kafka.` prefix.
     """
     ms = max(1, int(timeout * 1000))
+    security = SecurityConfig.from_params(
+        {k.lower().removeprefix("kafka."): v for k, v in (kafka_options or {}).items()}, prefix=""
+    )
     client = KafkaClient(
         ClientConfig(
             bootstrap_servers,
@@ -115,6 +122,7 @@ def group_lag(
             request_timeout_ms=ms,
             connect_timeout_ms=ms,
             default_api_timeout_ms=ms,
+            security=security,
         )
     )
     try:

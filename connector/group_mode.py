@@ -106,6 +106,7 @@ class GroupSession:
             client_id=opts.client.client_id,
             metadata_max_age_ms=g.metadata_max_age_ms,
             request_timeout_ms=opts.client.request_timeout_ms,
+            security=opts.client.security,
             on_partitions_assigned=self._on_assigned,
             on_partitions_revoked=self._on_revoked,
             on_partitions_lost=self._on_lost,

@@ -14,6 +14,7 @@ from typing import Any
 from consumer_group.structs import GroupError
 from kafka_wire.client.bootstrap import parse_bootstrap as _parse_bootstrap
 from kafka_wire.client.connection import BrokerConnection
+from kafka_wire.client.security import PLAINTEXT, AuthenticationError, SecurityConfig
 from kafka_wire.errors import ErrorCode, KafkaError, ProtocolDecodeError
 
 
@@ -21,6 +22,12 @@ class BrokerUnavailableError(GroupError):
     """The broker could not be reached, or the connection broke mid-request."""
 
     code = ErrorCode.NETWORK_EXCEPTION
+
+
+class GroupAuthenticationError(GroupError):
+    """SASL or TLS authentication with a broker failed: not retried (the member stops with it)."""
+
+    code = ErrorCode.SASL_AUTHENTICATION_FAILED
 
 
 def parse_bootstrap(servers: str | Sequence[str]) -> list[tuple[str, int]]:
@@ -31,11 +38,15 @@ def parse_bootstrap(servers: str | Sequence[str]) -> list[tuple[str, int]]:
 class Connection:
     """One broker connection, used by one thread at a time (requests are not pipelined)."""
 
-    def __init__(self, host: str, port: int, client_id: str, timeout: float) -> None:
+    def __init__(
+        self, host: str, port: int, client_id: str, timeout: float, security: SecurityConfig = PLAINTEXT
+    ) -> None:
         self.host = host
         self.port = port
         try:
-            self._conn = BrokerConnection(host, port, client_id=client_id, timeout=timeout)
+            self._conn = BrokerConnection(host, port, client_id=client_id, timeout=timeout, security=security)
+        except AuthenticationError as e:
+            raise GroupAuthenticationError(str(e), e.code) from None
         except (OSError, KafkaError, ProtocolDecodeError) as e:
             raise BrokerUnavailableError(f"cannot connect to {host}:{port}: {e}") from e
         self._closed = False
@@ -62,6 +73,9 @@ class Connection:
         try:
             self._conn.sock.settimeout(timeout)
             return self._conn.request(api_key, body, version)
+        except AuthenticationError as e:  # a failed KIP-368 re-authentication
+            self.close()
+            raise GroupAuthenticationError(str(e), e.code) from None
         except (OSError, KafkaError, ProtocolDecodeError) as e:
             self.close()
             raise BrokerUnavailableError(f"request {api_key} v{version} to {self.host}:{self.port} failed: {e}") from e
@@ -78,4 +92,4 @@ class Connection:
         self._conn.close()
 
 
-__all__ = ["BrokerUnavailableError", "Connection", "parse_bootstrap"]
+__all__ = ["BrokerUnavailableError", "Connection", "GroupAuthenticationError", "parse_bootstrap"]

@@ -60,6 +60,7 @@ from consumer_group.structs import (
     TopicPartition,
 )
 from kafka_wire.client.coordinator import find_coordinator_body, find_coordinator_result
+from kafka_wire.client.security import PLAINTEXT, SecurityConfig
 from kafka_wire.errors import ErrorCode, KafkaError, ProtocolDecodeError
 from kafka_wire.protocol.messages import (
     heartbeat_request,
@@ -174,6 +175,7 @@ class GroupMember:
         on_partitions_revoked: PartitionsCallback | None = None,
         on_partitions_assigned: PartitionsCallback | None = None,
         on_partitions_lost: PartitionsCallback | None = None,
+        security: SecurityConfig = PLAINTEXT,
     ) -> None:
         if not group_id:
             raise ValueError("group_id must not be empty")
@@ -196,6 +198,7 @@ class GroupMember:
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.group_instance_id = group_instance_id
         self.client_id = client_id
+        self.security = security  # security.protocol, SASL and TLS settings (kafka_wire.client.security)
         self.rack_id = rack_id
         self.metadata_max_age_ms = metadata_max_age_ms
         self.request_timeout_ms = request_timeout_ms
@@ -556,7 +559,7 @@ class GroupMember:
                 self._cond.notify_all()
 
     def _connect(self, host: str, port: int) -> Connection:
-        return Connection(host, port, self.client_id, self.request_timeout_ms / 1000.0)
+        return Connection(host, port, self.client_id, self.request_timeout_ms / 1000.0, self.security)
 
     def _find_coordinator(self, timeout: float) -> tuple[int, str, int]:
         """FindCoordinator against the bootstrap servers (any broker knows the coordinator)."""
