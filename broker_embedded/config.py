@@ -368,6 +368,37 @@ TOPIC_CONFIGS: dict[str, ConfigDef] = {
             _B.LONG,
             86400000,
             "Tombstone retention.",
+        # security (issue 13, broker_embedded/security/): per-listener overrides are
+        # `listener.name.<listener>.<config>` and are read by the security room from the unknown names
+        ConfigDef("listeners", _B.STRING, "", "NAME://HOST:PORT,... (empty: PLAINTEXT://host.name:port)."),
+        ConfigDef("advertised.listeners", _B.STRING, "", "NAME://HOST:PORT,... told to clients (empty: listeners)."),
+        ConfigDef(
+            "listener.security.protocol.map",
+            _B.STRING,
+            "PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL",
+            "Listener name to security protocol.",
+        ),
+        ConfigDef("inter.broker.listener.name", _B.STRING, None, "Listener brokers use between themselves."),
+        ConfigDef("security.inter.broker.protocol", _B.STRING, "PLAINTEXT", "Used when no inter.broker.listener.name."),
+        ConfigDef("sasl.enabled.mechanisms", _B.LIST, ["GSSAPI"], "SASL mechanisms a SASL listener accepts."),
+        ConfigDef("sasl.mechanism.inter.broker.protocol", _B.STRING, "GSSAPI", "SASL mechanism between brokers."),
+        ConfigDef("sasl.jaas.config", _B.PASSWORD, None, "JAAS login module config (PLAIN users: user_<name>)."),
+        ConfigDef("connections.max.reauth.ms", _B.LONG, 0, "KIP-368 session lifetime (0: no re-authentication)."),
+        ConfigDef("ssl.keystore.location", _B.STRING, None, "The broker's key and certificate chain."),
+        ConfigDef("ssl.keystore.password", _B.PASSWORD, None, "Keystore password."),
+        ConfigDef("ssl.keystore.type", _B.STRING, "JKS", "JKS, PKCS12 or PEM.", _one_of("JKS", "PKCS12", "PEM")),
+        ConfigDef("ssl.key.password", _B.PASSWORD, None, "Password of the key in the keystore."),
+        ConfigDef("ssl.truststore.location", _B.STRING, None, "CAs trusted for client certificates."),
+        ConfigDef("ssl.truststore.password", _B.PASSWORD, None, "Truststore password."),
+        ConfigDef("ssl.truststore.type", _B.STRING, "JKS", "JKS, PKCS12 or PEM.", _one_of("JKS", "PKCS12", "PEM")),
+        ConfigDef(
+            "ssl.client.auth", _B.STRING, "none", "Client certificates.", _one_of("required", "requested", "none")
+        ),
+        ConfigDef("ssl.principal.mapping.rules", _B.STRING, "DEFAULT", "Certificate DN to principal name rules."),
+        ConfigDef("ssl.endpoint.identification.algorithm", _B.STRING, "https", "Hostname check (inter-broker)."),
+        ConfigDef("authorizer.class.name", _B.STRING, "", "StandardAuthorizer's class name enables ACLs."),
+        ConfigDef("super.users", _B.STRING, "", "Principals allowed everything, `;`-separated."),
+        ConfigDef("allow.everyone.if.no.acl.found", _B.BOOLEAN, False, "Allow a resource no ACL matches."),
             _at_least(0),
             "log.cleaner.delete.retention.ms",
         ),
@@ -476,7 +507,6 @@ _BROKER_ALIASES = {
     "log.roll.hours": ("log.roll.ms", 3_600_000),
     "node.id": ("broker.id", 1),
     "log.dir": ("log.dirs", 1),
-    "listeners": ("port", 1),
 }
 
 
@@ -513,9 +543,7 @@ class BrokerConfig:
         key = raw_key if raw_key in BROKER_CONFIGS or raw_key in _BROKER_ALIASES else normalize_key(raw_key)
         if key in _BROKER_ALIASES:
             target, factor = _BROKER_ALIASES[key]
-            if key == "listeners":
-                raw = str(raw).rsplit(":", 1)[-1]
-            elif factor != 1:
+            if factor != 1:
                 raw = int(str(raw)) * factor
             key = target
         d = BROKER_CONFIGS.get(key)

@@ -20,7 +20,9 @@ from typing import Any
 
 from broker_embedded.broker import Broker
 from broker_embedded.config import BrokerConfig
-from broker_embedded.network.server import KafkaServer
+from broker_embedded.network.server import KafkaServer, Listener
+from broker_embedded.security.listeners import Endpoint
+from broker_embedded.security.manager import SecurityManager
 
 log = logging.getLogger(__name__)
 
@@ -42,9 +44,14 @@ class BrokerRunner:
         self.log_dir = log_dir
         self.broker: Broker | None = None
         self.server: KafkaServer | None = None
+        self.security: SecurityManager | None = None
+        # each listener as bound (port 0 replaced by the port picked), in `listeners` order
+        self.endpoints: list[Endpoint] = []
 
     async def start(self) -> int:
         loop = asyncio.get_running_loop()
+        # listeners, TLS contexts, SASL users, SCRAM credentials and ACLs (config errors surface here)
+        self.security = await loop.run_in_executor(None, SecurityManager, self.config, self.log_dir)
         # opening logs may scan segments after a crash: keep it off the loop's critical path
         self.broker = await loop.run_in_executor(None, Broker, self.config, self.log_dir)
         self.server = KafkaServer(
@@ -54,9 +61,24 @@ class BrokerRunner:
             queued_max_request_bytes=self.config["queued.max.request.bytes"],
             queued_max_response_bytes=self.config["queued.max.response.bytes"],
             request_read_timeout_ms=self.config["socket.request.read.timeout.ms"],
+            security=self.security,
         )
-        port = await self.server.start(self.config["host.name"], self.config["port"])
+        self.endpoints = []
+        for e in self.security.listeners.listeners:
+            bound = await self.server.start(
+                e.host, e.port, Listener(e.name, e.security_protocol), self.security.ssl_context(e.name)
+            )
+            self.endpoints.append(Endpoint(e.name, e.security_protocol, e.host, bound))
+        # Metadata's broker address: the first listener (advertised host when configured)
+        first = self.endpoints[0]
+        adv = self.security.listeners.advertised.get(first.name)
+        port = first.port
         self.broker.port = port
+        if adv is not None:
+            self.broker.host = adv.host
+            self.broker.port = adv.port or port
+        elif first.host not in ("0.0.0.0", "::"):
+            self.broker.host = first.host
         self.broker.start(loop)
         if self.broker.controller_client is not None:
             # cluster mode: registered, and the controller's image applied, before clients are told
@@ -92,7 +114,24 @@ class EmbeddedBroker:
     def bootstrap_servers(self) -> str:
         if self.port is None:
             raise RuntimeError("the broker is not running")
+        if self._runner is not None and self._runner.endpoints:
+            return self.bootstrap(self._runner.endpoints[0].name)
         return f"{self.config['host.name']}:{self.port}"
+
+    def bootstrap(self, listener: str) -> str:
+        """HOST:PORT of one listener (`listeners=...`), e.g. ``b.bootstrap("SASL_SSL")``."""
+        if self._runner is None or self.port is None:
+            raise RuntimeError("the broker is not running")
+        for e in self._runner.endpoints:
+            if e.name == listener.upper():
+                return f"{'127.0.0.1' if e.host in ('0.0.0.0', '::') else e.host}:{e.port}"
+        names = ", ".join(e.name for e in self._runner.endpoints)
+        raise ValueError(f"no listener {listener!r}; the listeners are {names}")
+
+    @property
+    def security(self) -> SecurityManager:
+        assert self._runner is not None and self._runner.security is not None
+        return self._runner.security
 
     @property
     def broker(self) -> Broker:

@@ -15,7 +15,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kafka_wire.errors import ProtocolDecodeError
 from kafka_wire.protocol import (
@@ -24,6 +24,12 @@ from kafka_wire.protocol import (
     decode_request_body,
     decode_request_header,
 )
+
+if TYPE_CHECKING:
+    import ssl
+
+    from broker_embedded.security.manager import SecurityManager
+    from broker_embedded.security.sasl import SaslAuthenticator
 
 log = logging.getLogger(__name__)
 
@@ -35,15 +41,22 @@ NO_RESPONSE = None
 class ConnectionSession:
     """What the broker knows of one connection across its requests: who is on the other end.
 
-    Lives as long as the connection. Today every connection is PLAINTEXT and anonymous; the
-    security room fills in the listener, the authenticated principal and the SASL state here
-    (Kafka's `Session`/`KafkaPrincipal`), so handlers and the authorizer read it from `ctx.session`.
+    Lives as long as the connection. The listener it arrived on, the authenticated principal (the
+    mapped certificate DN on SSL, the SASL identity on SASL listeners, else ANONYMOUS) and the SASL
+    state (Kafka's `Session`/`KafkaPrincipal`); handlers and the authorizer read it from `ctx.session`.
     """
 
     peer: str
     listener_name: str = "PLAINTEXT"
     security_protocol: str = "PLAINTEXT"
     principal: str = "User:ANONYMOUS"
+    authenticator: SaslAuthenticator | None = None
+    security: SecurityManager | None = None
+
+    @property
+    def host(self) -> str:
+        """The client's address without the port (ACL host)."""
+        return self.peer.rsplit(":", 1)[0]
 
 
 @dataclass(slots=True)
@@ -109,13 +122,22 @@ class RequestMemoryPool:
                 break
 
 
+@dataclass(frozen=True, slots=True)
+class Listener:
+    """One server socket: the listener's name and security protocol (Kafka's EndPoint)."""
+
+    name: str = "PLAINTEXT"
+    security_protocol: str = "PLAINTEXT"
+
+
 class KafkaConnection(asyncio.Protocol):
     # Bound how much unanswered work one client can queue before we stop reading from it.
     MAX_IN_FLIGHT_REQUESTS = 100
 
-    def __init__(self, server: KafkaServer, connection_id: int) -> None:
+    def __init__(self, server: KafkaServer, connection_id: int, listener: Listener = Listener()) -> None:
         self.server = server
         self.connection_id = connection_id
+        self.listener = listener
         self.transport: asyncio.Transport | None = None
         self.peer = "?"
         self.session = ConnectionSession(self.peer)
@@ -138,8 +160,24 @@ class KafkaConnection(asyncio.Protocol):
         self.transport = transport  # type: ignore[assignment]  # uvloop's transports are not asyncio subclasses
         peer = transport.get_extra_info("peername")
         self.peer = f"{peer[0]}:{peer[1]}" if peer else "?"
-        self.session = ConnectionSession(self.peer)
+        self.session = self._new_session(transport)
         self.server.connections.add(self)
+
+    def _new_session(self, transport: asyncio.BaseTransport) -> ConnectionSession:
+        security = self.server.security
+        listener = self.listener
+        session = ConnectionSession(self.peer, listener.name, listener.security_protocol, security=security)
+        if security is None:
+            return session
+        if listener.security_protocol == "SSL":
+            # the TLS handshake is complete here: the verified client certificate names the principal
+            try:
+                session.principal = security.ssl_principal(listener.name, transport.get_extra_info("ssl_object"))
+            except ValueError as e:  # no ssl.principal.mapping.rules rule matches the DN
+                log.warning("closing %s: %s", self.peer, e)
+                transport.close()
+        session.authenticator = security.new_authenticator(listener.name)
+        return session
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._closed = True
@@ -252,11 +290,17 @@ class KafkaConnection(asyncio.Protocol):
             self._frame_started = time.monotonic()  # the next frame's bytes are already here
 
     def _handle_frame(self, frame: bytearray) -> None:
+        auth = self.session.authenticator
+        if auth is not None and auth.raw_tokens:
+            self._handle_raw_token(auth, bytes(frame))
+            return
         try:
             header, body_pos = decode_request_header(frame)
         except ProtocolDecodeError as e:
             log.warning("closing %s: %s", self.peer, e)
             self.close()
+            return
+        if auth is not None and not self._sasl_admits(auth, header.api_key):
             return
         ctx = RequestContext(header, self.peer, self.connection_id, self.session)
         try:
@@ -267,6 +311,12 @@ class KafkaConnection(asyncio.Protocol):
             return
         except Exception:
             log.exception("closing %s: handler for API %d failed", self.peer, header.api_key)
+            self.close()
+            return
+        if auth is not None and auth.state == auth.FAILED:
+            # SASL_AUTHENTICATION_FAILED is answered, then the connection closes (as Kafka does)
+            self._pending.append(result)
+            self._flush()
             self.close()
             return
         if result is NO_RESPONSE:
@@ -281,6 +331,34 @@ class KafkaConnection(asyncio.Protocol):
         if len(self._pending) >= self.MAX_IN_FLIGHT_REQUESTS and not self._paused:
             self._paused = True
             self._update_reading()
+
+    def _sasl_admits(self, auth: SaslAuthenticator, api_key: int) -> bool:
+        """Before authentication only ApiVersions/SaslHandshake/SaslAuthenticate; after a session's
+        lifetime (KIP-368) only a re-authentication. Otherwise close, as Kafka does."""
+        if not auth.allows(api_key):
+            log.warning("closing %s: API %d before SASL authentication (ILLEGAL_SASL_STATE)", self.peer, api_key)
+            self.close()
+            return False
+        if auth.authenticated and not auth.reauthenticating and api_key != 17 and auth.session_expired():
+            log.info("closing %s: SASL session expired, not re-authenticated (connections.max.reauth.ms)", self.peer)
+            self.close()
+            return False
+        return True
+
+    def _handle_raw_token(self, auth: SaslAuthenticator, token: bytes) -> None:
+        """SaslHandshake v0: a SASL token framed by its length only; the answer is framed the same."""
+        from broker_embedded.security.sasl import AuthenticationFailed, IllegalSaslState
+
+        try:
+            challenge, _lifetime = auth.authenticate(token)
+        except (AuthenticationFailed, IllegalSaslState) as e:
+            log.info("closing %s: %s", self.peer, e)
+            self.close()
+            return
+        if auth.principal is not None:
+            self.session.principal = auth.principal
+        self._pending.append([_i32.pack(len(challenge)), challenge])
+        self._flush()
 
     def _on_ready(self, _fut: asyncio.Future[Any]) -> None:
         self._flush()
@@ -335,8 +413,10 @@ class KafkaServer:
         queued_max_request_bytes: int = -1,
         queued_max_response_bytes: int = -1,
         request_read_timeout_ms: int = 0,
+        security: SecurityManager | None = None,
     ) -> None:
         self.dispatch = dispatch
+        self.security = security
         self.max_request_size = max_request_size
         self.connections_max_idle_ms = connections_max_idle_ms
         self.request_read_timeout_ms = request_read_timeout_ms
@@ -348,18 +428,26 @@ class KafkaServer:
         self._idle_timer: asyncio.TimerHandle | None = None
         self.connections: set[KafkaConnection] = set()
         self._server: asyncio.base_events.Server | None = None
+        self._servers: list[asyncio.base_events.Server] = []
         self._next_id = 0
 
-    def _new_connection(self) -> KafkaConnection:
+    def _new_connection(self, listener: Listener = Listener()) -> KafkaConnection:
         self._next_id += 1
-        return KafkaConnection(self, self._next_id)
+        return KafkaConnection(self, self._next_id, listener)
 
-    async def start(self, host: str, port: int) -> int:
+    async def start(
+        self, host: str, port: int, listener: Listener = Listener(), ssl_context: ssl.SSLContext | None = None
+    ) -> int:
+        """Open one listener's server socket (call once per listener); returns its port."""
         loop = asyncio.get_running_loop()
-        self._server = await loop.create_server(self._new_connection, host, port, reuse_address=True, backlog=512)
-        sock = self._server.sockets[0]
-        self._schedule_idle_check()
-        return int(sock.getsockname()[1])
+        server = await loop.create_server(
+            lambda: self._new_connection(listener), host, port, reuse_address=True, backlog=512, ssl=ssl_context
+        )
+        self._servers.append(server)
+        if self._server is None:
+            self._server = server
+            self._schedule_idle_check()
+        return int(server.sockets[0].getsockname()[1])
 
     def note_unsent(self, conn: KafkaConnection) -> None:
         """`conn` left response bytes in its transport: enforce the broker-wide cap on them."""
@@ -434,12 +522,20 @@ class KafkaServer:
     async def stop(self) -> None:
         if self._idle_timer is not None:
             self._idle_timer.cancel()
-        if self._server is not None:
-            self._server.close()
+        for server in self._servers:
+            server.close()
         for conn in list(self.connections):
             conn.close()
-        if self._server is not None:
-            await self._server.wait_closed()
+        for server in self._servers:
+            await server.wait_closed()
 
 
-__all__ = ["KafkaServer", "KafkaConnection", "RequestContext", "RequestRejected", "decode_request_body"]
+__all__ = [
+    "ConnectionSession",
+    "KafkaConnection",
+    "KafkaServer",
+    "Listener",
+    "RequestContext",
+    "RequestRejected",
+    "decode_request_body",
+]

@@ -1,0 +1,136 @@
+"""The broker's security state: listeners and their TLS contexts, SASL configs, SCRAM credentials,
+the authorizer; what the network server and the security handlers reach through `ctx.session`.
+
+SCRAM credentials and ACLs are broker metadata: kept in `<log dir>/security.json` (written
+atomically) so they survive restarts.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import ssl
+from pathlib import Path
+from typing import Any
+
+from broker_embedded.config import BrokerConfig, ConfigError
+from broker_embedded.security.authorizer import Authorizer, authorizer_from_config
+from broker_embedded.security.listeners import Endpoint, ListenerConfig
+from broker_embedded.security.sasl import (
+    SaslAuthenticator,
+    SaslListenerConfig,
+    load_validator,
+    parse_jaas_options,
+)
+from broker_embedded.security.scram import MECHANISMS as SCRAM_MECHANISMS
+from broker_embedded.security.scram import ScramCredentialStore
+from broker_embedded.security.tls import SslPrincipalMapper, peer_dn, server_context
+
+log = logging.getLogger(__name__)
+
+SUPPORTED_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER")
+
+
+class SecurityManager:
+    def __init__(self, config: BrokerConfig, log_dir: Path | None) -> None:
+        self.config = config
+        self.listeners = ListenerConfig(config)
+        self.path = log_dir / "security.json" if log_dir is not None else None
+        self.scram = ScramCredentialStore()
+        self.authorizer: Authorizer | None = authorizer_from_config(config, self._save)
+        self._load()
+        self._ssl: dict[str, ssl.SSLContext] = {}
+        self._sasl: dict[str, SaslListenerConfig] = {}
+        self._mappers: dict[str, SslPrincipalMapper] = {}
+        for e in self.listeners.listeners:
+            if e.uses_tls:
+                self._ssl[e.name] = server_context(lambda key, n=e.name: self.listeners.get(n, key))
+                self._mappers[e.name] = SslPrincipalMapper(
+                    self.listeners.get(e.name, "ssl.principal.mapping.rules", "DEFAULT")
+                )
+            if e.uses_sasl:
+                self._sasl[e.name] = self._sasl_config(e)
+
+    # --- listeners -------------------------------------------------------------------------------
+    def ssl_context(self, listener: str) -> ssl.SSLContext | None:
+        return self._ssl.get(listener)
+
+    def _sasl_config(self, e: Endpoint) -> SaslListenerConfig:
+        get = self.listeners.get
+        raw = get(e.name, "sasl.enabled.mechanisms")
+        mechanisms = [m.strip().upper() for m in (raw if isinstance(raw, list) else str(raw).split(",")) if m.strip()]
+        unsupported = [m for m in mechanisms if m not in SUPPORTED_MECHANISMS]
+        if unsupported:
+            raise ConfigError(
+                f"Invalid value {','.join(mechanisms)} for configuration sasl.enabled.mechanisms on listener "
+                f"{e.name}: {', '.join(unsupported)} not supported (choose from {', '.join(SUPPORTED_MECHANISMS)})"
+            )
+        cfg = SaslListenerConfig(
+            mechanisms, scram=self.scram, max_reauth_ms=int(get(e.name, "connections.max.reauth.ms", 0))
+        )
+        if "PLAIN" in mechanisms:
+            options = self._jaas(e.name, "plain")
+            cfg.plain_users = {k[5:]: v for k, v in options.items() if k.startswith("user_")}
+        if "OAUTHBEARER" in mechanisms:
+            options = self._jaas(e.name, "oauthbearer")
+            cls = self.config.get(f"listener.name.{e.name.lower()}.oauthbearer.sasl.server.callback.handler.class")
+            cls = cls or self.config.get("sasl.server.callback.handler.class")
+            cfg.oauth_validator = load_validator(cls, options)
+        return cfg
+
+    def _jaas(self, listener: str, mechanism: str) -> dict[str, str]:
+        """Kafka's lookup: listener.name.<l>.<mechanism>.sasl.jaas.config, then sasl.jaas.config."""
+        raw = self.config.get(f"listener.name.{listener.lower()}.{mechanism}.sasl.jaas.config")
+        if raw is None:
+            raw = self.listeners.get(listener, "sasl.jaas.config")
+        return parse_jaas_options(raw)
+
+    def new_authenticator(self, listener: str) -> SaslAuthenticator | None:
+        cfg = self._sasl.get(listener)
+        return SaslAuthenticator(cfg) if cfg is not None else None
+
+    def ssl_principal(self, listener: str, ssl_object: Any) -> str:
+        """An SSL listener's principal: the mapped certificate DN, or ANONYMOUS without a certificate."""
+        dn = peer_dn(ssl_object)
+        if dn is None:
+            return "User:ANONYMOUS"
+        return "User:" + self._mappers[listener].name(dn)
+
+    # --- SCRAM credentials and ACLs (broker metadata) --------------------------------------------
+    def add_scram_user(self, user: str, password: str, mechanisms: tuple[str, ...] = tuple(SCRAM_MECHANISMS)) -> None:
+        """Seed a SCRAM user (kafka-storage format --add-scram; EmbeddedBroker(secure=True))."""
+        from broker_embedded.security.scram import credential_from_password
+
+        for m in mechanisms:
+            self.scram.upsert(user, m, credential_from_password(m, password))
+        self._save()
+
+    def scram_changed(self) -> None:
+        self._save()
+
+    def _load(self) -> None:
+        if self.path is None or not self.path.exists():
+            return
+        data = json.loads(self.path.read_text())
+        self.scram.load_json(data.get("scram", {}))
+        if self.authorizer is not None:
+            self.authorizer.load_json(data.get("acls", []))
+        elif data.get("acls"):
+            log.warning("%d stored ACLs are not enforced: authorizer.class.name is not set", len(data["acls"]))
+        self._stored_acls: list[Any] = data.get("acls", [])
+
+    def _save(self) -> None:
+        if self.path is None:
+            return
+        acls = self.authorizer.to_json() if self.authorizer is not None else getattr(self, "_stored_acls", [])
+        tmp = self.path.with_suffix(".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as f:
+            json.dump({"version": 1, "scram": self.scram.to_json(), "acls": acls}, f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self.path)
+
+
+__all__ = ["SUPPORTED_MECHANISMS", "SecurityManager"]
