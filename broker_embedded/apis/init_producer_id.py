@@ -1,13 +1,15 @@
-"""InitProducerId (API 22): producer ids for idempotent producers.
+"""InitProducerId (API 22): producer ids for idempotent and transactional producers.
 
-Transactional ids need the transaction coordinator, which this broker does not have yet: such
-requests get COORDINATOR_NOT_AVAILABLE rather than a producer id that would pretend to fence.
+With a transactional id the transaction coordinator (``broker_embedded.txn``) answers: a new id, or
+the id's producer id with its epoch bumped, which fences any older producer of the same
+transactional id (its open transaction is aborted first).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from broker_embedded.txn.coordinator import coordinator_of
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import init_producer_id_request as rq
 from kafka_wire.protocol.messages import init_producer_id_response as rs
@@ -21,11 +23,15 @@ API_KEY = 22
 
 def handle(broker: Broker, ctx: RequestContext, request: rq.InitProducerIdRequest) -> rs.InitProducerIdResponse:
     if request.transactional_id is not None:
-        if request.transaction_timeout_ms > broker.config["transaction.max.timeout.ms"] or (
-            request.transaction_timeout_ms <= 0
-        ):
-            return rs.InitProducerIdResponse(error_code=ErrorCode.INVALID_TRANSACTION_TIMEOUT)
-        return rs.InitProducerIdResponse(error_code=ErrorCode.COORDINATOR_NOT_AVAILABLE)
+        code, pid, epoch = coordinator_of(broker).init_producer_id(
+            request.transactional_id,
+            request.transaction_timeout_ms,
+            request.producer_id if ctx.api_version >= 3 else -1,
+            request.producer_epoch if ctx.api_version >= 3 else -1,
+        )
+        if code == ErrorCode.PRODUCER_FENCED and ctx.api_version < 4:
+            code = ErrorCode.INVALID_PRODUCER_EPOCH  # PRODUCER_FENCED is new in v4 (KIP-588)
+        return rs.InitProducerIdResponse(error_code=code, producer_id=pid, producer_epoch=epoch)
     # An idempotent producer asking to bump its epoch (KIP-360) simply gets a fresh id: the
     # new id has no sequence history, which is what the bump is meant to achieve.
     try:

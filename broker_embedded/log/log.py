@@ -27,6 +27,9 @@ from kafka_wire.records import (
     BATCH_HEADER_SIZE,
     LOG_OVERHEAD,
     BatchHeader,
+    ControlRecordType,
+    decode_batch,
+    decode_control_record,
     parse_batch_header,
     set_log_append_time,
     stamp_batch,
@@ -56,6 +59,7 @@ from .segment import (
     TIME_INDEX_FILE_SUFFIX,
     LogSegment,
 )
+from .txn_index import TXN_INDEX_FILE_SUFFIX, AbortedTxn
 
 # ListOffsets special timestamps.
 LATEST_TIMESTAMP = -1
@@ -226,6 +230,9 @@ class Log:
         self._high_watermark = self._log_start_offset
         self.leader_epoch_cache.truncate_from_end(self._leo)
         self.leader_epoch_cache.truncate_from_start(self._log_start_offset)
+        for seg in self.segments:
+            # entries of markers a crash cut from the log; the replay below re-adds the others
+            seg.txn_index.truncate_to(self._leo)
         self._rebuild_producer_state()
 
     def _clean_stray_files(self) -> None:
@@ -251,14 +258,15 @@ class Log:
                         stem.isdigit()
                         and base <= int(stem) < upper
                         and not q.name.endswith(SWAP_FILE_SUFFIX)
-                        and q.suffix in (LOG_FILE_SUFFIX, INDEX_FILE_SUFFIX, TIME_INDEX_FILE_SUFFIX)
+                        and q.suffix
+                        in (LOG_FILE_SUFFIX, INDEX_FILE_SUFFIX, TIME_INDEX_FILE_SUFFIX, TXN_INDEX_FILE_SUFFIX)
                     ):
                         q.unlink(missing_ok=True)
         for p in sorted(swaps):
             os.replace(p, p.with_name(p.name[: -len(SWAP_FILE_SUFFIX)]))
         # Index files whose log is gone are orphans.
         for p in list(self.dir.iterdir()):
-            if p.suffix in (INDEX_FILE_SUFFIX, TIME_INDEX_FILE_SUFFIX):
+            if p.suffix in (INDEX_FILE_SUFFIX, TIME_INDEX_FILE_SUFFIX, TXN_INDEX_FILE_SUFFIX):
                 if not p.with_suffix(LOG_FILE_SUFFIX).exists():
                     p.unlink(missing_ok=True)
 
@@ -314,10 +322,14 @@ class Log:
             found = seg.translate_offset(start)
             if found is None:
                 continue
-            for _, h in seg.iter_headers(found.position):
+            for pos, h in seg.iter_headers(found.position):
                 if h[H_PRODUCER_ID] >= 0 and h[H_BASE_OFFSET] >= start:
                     base = h[H_BASE_OFFSET]
-                    ps.update(BatchHeader(*h), base, base + h[H_LAST_OFFSET_DELTA])
+                    header = BatchHeader(*h)
+                    if header.is_control:
+                        # rebuilds the transaction index entry of a marker (kept if present)
+                        self._complete_txn(seg, header, seg.read_bytes(pos, header.size), 0)
+                    ps.update(header, base, base + h[H_LAST_OFFSET_DELTA])
         ps.map_end_offset = self._leo
 
     # ================================================================ properties
@@ -441,6 +453,7 @@ class Log:
             next_offset = self._leo
             first_offset = next_offset
             batches: list[tuple[int, int, int, int]] = []
+            controls: list[tuple[int, int | None, int, int]] = []  # transaction markers
             max_ts = -1
             offset_of_max_ts = -1
             num_records = 0
@@ -467,6 +480,10 @@ class Log:
                             raise OutOfOrderSequenceError(check.message)
                         if check.status is ProducerCheckStatus.INVALID_PRODUCER_EPOCH:
                             raise InvalidProducerEpochError(check.message)
+                    if h.is_control:
+                        entry = staged._entry(h.producer_id)
+                        txn_first = entry.current_txn_first_offset if entry is not None else None
+                        controls.append((h.producer_id, txn_first, first, pos))
                     staged.add(h, first, last)
                 stamp_batch(buf, pos, first, leader_epoch)
                 if log_append_time_ms is not None:
@@ -482,6 +499,8 @@ class Log:
             self._write(buf, batches, max_ts, first_offset, next_offset - 1)
             self._leo = next_offset
             self.producer_state.commit(staged, next_offset)
+            for pid, txn_first, marker_offset, pos in controls:
+                self._index_if_aborted(buf, pos, pid, txn_first, marker_offset)
             if leader_epoch >= 0:
                 self.leader_epoch_cache.assign(leader_epoch, first_offset)
             self._after_append(num_records)
@@ -529,9 +548,11 @@ class Log:
                 expected = h.next_offset
             self._write(buf, batches, max_ts, first_offset, expected - 1)
             self._leo = expected
-            for _, h in headers:
+            for pos, h in headers:
                 if h.partition_leader_epoch >= 0:
                     self.leader_epoch_cache.assign(h.partition_leader_epoch, h.base_offset)
+                if h.is_control and h.producer_id >= 0:
+                    self._complete_txn(self.active_segment, h, buf, pos)
                 self.producer_state.update(h, h.base_offset, h.last_offset)
             self.producer_state.map_end_offset = expected
             self._after_append(num_records)
@@ -651,6 +672,49 @@ class Log:
                     )
                 i += 1
             return FetchDataInfo(LogOffsetMetadata(fetch_offset), memoryview(b""))
+
+    # ================================================================ transactions
+
+    def _complete_txn(self, seg: LogSegment, h: BatchHeader, buf: bytes | bytearray | memoryview, pos: int) -> None:
+        """A marker is about to be applied to the producer state: index its transaction if it
+        was aborted (the producer state still knows where that transaction started)."""
+        entry = self.producer_state.last_entry(h.producer_id)
+        txn_first = entry.current_txn_first_offset if entry is not None else None
+        self._index_if_aborted(buf, pos, h.producer_id, txn_first, h.base_offset, seg)
+
+    def _index_if_aborted(
+        self,
+        buf: bytes | bytearray | memoryview,
+        pos: int,
+        producer_id: int,
+        txn_first: int | None,
+        marker_offset: int,
+        seg: LogSegment | None = None,
+    ) -> None:
+        if txn_first is None:
+            return  # no record of this producer in the transaction here: nothing to skip
+        _, records = decode_batch(buf, pos, verify_crc=False)
+        if not records or decode_control_record(records[0])[0] != ControlRecordType.ABORT:
+            return
+        open_firsts = [
+            e.current_txn_first_offset
+            for e in self.producer_state.entries.values()
+            if e.current_txn_first_offset is not None and e.producer_id != producer_id
+        ]
+        lso = min(open_firsts) if open_firsts else marker_offset + 1
+        target = seg
+        if target is None:
+            target = self.segments[self._segment_index_for(marker_offset)]
+        target.txn_index.append(AbortedTxn(producer_id, txn_first, marker_offset, lso))
+
+    def collect_aborted_transactions(self, fetch_offset: int, upper_bound_offset: int) -> list[AbortedTxn]:
+        """Aborted transactions overlapping [fetch_offset, upper_bound_offset): what a
+        read_committed fetch of that range returns, so the consumer drops their records."""
+        with self.lock:
+            out: list[AbortedTxn] = []
+            for seg in self.segments[self._segment_index_for(fetch_offset) :]:
+                out.extend(seg.txn_index.collect(fetch_offset, upper_bound_offset))
+            return out
 
     # ================================================================ timestamps
 

@@ -20,6 +20,7 @@ from kafka_wire.errors import KafkaError
 from kafka_wire.records import BATCH_HEADER_SIZE, LOG_OVERHEAD
 
 from .index import IndexCorruptError, OffsetIndex, TimeIndex
+from .txn_index import TXN_INDEX_FILE_SUFFIX, TransactionIndex
 
 LOG_FILE_SUFFIX = ".log"
 INDEX_FILE_SUFFIX = ".index"
@@ -112,6 +113,8 @@ class LogSegment:
         self.time_index = TimeIndex(
             directory / (prefix + TIME_INDEX_FILE_SUFFIX + file_suffix), base_offset, max_index_size
         )
+        # aborted transactions whose ABORT marker is in this segment (a file only once it has one)
+        self.txn_index = TransactionIndex(directory / (prefix + TXN_INDEX_FILE_SUFFIX + file_suffix))
         flags = os.O_RDWR | os.O_CREAT | (os.O_TRUNC if create else 0)
         self._fd: int | None = os.open(self.log_path, flags, 0o644)
         self.size = os.fstat(self._fd).st_size
@@ -462,6 +465,7 @@ class LogSegment:
         removed = self.size - found.position
         self.offset_index.truncate_to(offset)
         self.time_index.truncate_to(offset)
+        self.txn_index.truncate_to(offset)
         os.ftruncate(self.fd, found.position)
         self.size = found.position
         self._next_offset = None
@@ -493,6 +497,7 @@ class LogSegment:
         os.fsync(self.fd)
         self.offset_index.flush(fsync=True)
         self.time_index.flush(fsync=True)
+        self.txn_index.flush()
 
     def close(self) -> None:
         if self._fd is None:
@@ -523,10 +528,11 @@ class LogSegment:
         self.log_path = new_log
         self.offset_index.rename(renamed(self.offset_index.path))
         self.time_index.rename(renamed(self.time_index.path))
+        self.txn_index.rename(renamed(self.txn_index.path))
 
     def delete_files(self) -> None:
         self.close_handles()
-        for p in (self.log_path, self.offset_index.path, self.time_index.path):
+        for p in (self.log_path, self.offset_index.path, self.time_index.path, self.txn_index.path):
             try:
                 p.unlink()
             except FileNotFoundError:

@@ -1,0 +1,29 @@
+"""EndTxn (API 26): commit or abort the producer's transaction.
+
+Answered once PrepareCommit/PrepareAbort is durable in __transaction_state; the markers are then
+written to every partition of the transaction (and retried) by the coordinator.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from broker_embedded.txn.coordinator import coordinator_of
+from kafka_wire.errors import ErrorCode
+from kafka_wire.protocol.messages import end_txn_request as rq
+from kafka_wire.protocol.messages import end_txn_response as rs
+
+if TYPE_CHECKING:
+    from broker_embedded.broker import Broker
+    from broker_embedded.network.server import RequestContext
+
+API_KEY = 26
+
+
+def handle(broker: Broker, ctx: RequestContext, request: rq.EndTxnRequest) -> rs.EndTxnResponse:
+    code, pid, epoch = coordinator_of(broker).end_txn(
+        request.transactional_id, request.producer_id, request.producer_epoch, request.committed
+    )
+    if code == ErrorCode.PRODUCER_FENCED and ctx.api_version < 2:
+        code = ErrorCode.INVALID_PRODUCER_EPOCH
+    return rs.EndTxnResponse(error_code=code, producer_id=pid, producer_epoch=epoch)

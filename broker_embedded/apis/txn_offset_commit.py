@@ -1,0 +1,55 @@
+"""TxnOffsetCommit (API 28): a transactional producer commits a group's offsets inside its
+transaction; they become visible when the transaction commits (``txn/offsets.py``)."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from broker_embedded.group.state import OffsetAndMetadata
+from broker_embedded.txn.coordinator import coordinator_of
+from kafka_wire.errors import ErrorCode
+from kafka_wire.protocol.messages import txn_offset_commit_request as rq
+from kafka_wire.protocol.messages import txn_offset_commit_response as rs
+
+if TYPE_CHECKING:
+    from broker_embedded.broker import Broker
+    from broker_embedded.network.server import RequestContext
+
+API_KEY = 28
+
+
+def handle(broker: Broker, ctx: RequestContext, request: rq.TxnOffsetCommitRequest) -> rs.TxnOffsetCommitResponse:
+    coordinator = coordinator_of(broker)
+    now = time.time_ns() // 1_000_000
+    offsets = {
+        (t.name, p.partition_index): OffsetAndMetadata(
+            p.committed_offset,
+            p.committed_leader_epoch if ctx.api_version >= 2 else -1,
+            p.committed_metadata or "",
+            now,
+        )
+        for t in request.topics
+        for p in t.partitions
+    }
+    codes = coordinator.offsets.commit(
+        coordinator,
+        request.transactional_id,
+        request.group_id,
+        request.producer_id,
+        request.producer_epoch,
+        request.generation_id if ctx.api_version >= 3 else -1,
+        request.member_id if ctx.api_version >= 3 else "",
+        request.group_instance_id if ctx.api_version >= 3 else None,
+        offsets,
+    )
+    by_topic: dict[str, list[rs.TxnOffsetCommitResponsePartition]] = {}
+    for (topic, index), code in codes.items():
+        if code == ErrorCode.PRODUCER_FENCED and ctx.api_version < 3:
+            code = ErrorCode.INVALID_PRODUCER_EPOCH
+        by_topic.setdefault(topic, []).append(
+            rs.TxnOffsetCommitResponsePartition(partition_index=index, error_code=code)
+        )
+    return rs.TxnOffsetCommitResponse(
+        topics=[rs.TxnOffsetCommitResponseTopic(name=t, partitions=ps) for t, ps in by_topic.items()]
+    )

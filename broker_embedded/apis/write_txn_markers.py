@@ -1,0 +1,43 @@
+"""WriteTxnMarkers (API 27): a transaction coordinator on another broker hands this partition
+leader the COMMIT/ABORT markers of a transaction."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from broker_embedded.txn.coordinator import coordinator_of
+from broker_embedded.txn.markers import write_marker
+from kafka_wire.protocol.messages import write_txn_markers_request as rq
+from kafka_wire.protocol.messages import write_txn_markers_response as rs
+
+if TYPE_CHECKING:
+    from broker_embedded.broker import Broker
+    from broker_embedded.network.server import RequestContext
+
+API_KEY = 27
+
+
+def handle(broker: Broker, ctx: RequestContext, request: rq.WriteTxnMarkersRequest) -> rs.WriteTxnMarkersResponse:
+    hook = coordinator_of(broker).offsets.on_marker
+    results = []
+    for marker in request.markers:
+        topics = []
+        for topic in marker.topics:
+            partitions = [
+                rs.WritableTxnMarkerPartitionResult(
+                    partition_index=index,
+                    error_code=write_marker(
+                        broker,
+                        (topic.name, index),
+                        marker.producer_id,
+                        marker.producer_epoch,
+                        marker.transaction_result,
+                        marker.coordinator_epoch,
+                        hook,
+                    ),
+                )
+                for index in topic.partition_indexes
+            ]
+            topics.append(rs.WritableTxnMarkerTopicResult(name=topic.name, partitions=partitions))
+        results.append(rs.WritableTxnMarkerResult(producer_id=marker.producer_id, topics=topics))
+    return rs.WriteTxnMarkersResponse(markers=results)

@@ -1,0 +1,186 @@
+"""Transactional offset commits (TxnOffsetCommit, KIP-98 / KIP-447).
+
+The offsets are written to the group's ``__consumer_offsets`` partition as a transactional batch
+of the producer (durable, and covered by the transaction's marker) and kept pending here, invisible
+to OffsetFetch, until the marker arrives: COMMIT materializes them in the group (and appends them
+again as plain offset records so the group's log replay sees only decided offsets), ABORT drops
+them.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from broker_embedded.group.offsets_topic import (
+    OFFSETS_TOPIC,
+    OffsetKey,
+    OffsetValue,
+    encode_offset_key,
+    encode_offset_value,
+)
+from broker_embedded.group.state import GroupMetadata, GroupState, OffsetAndMetadata
+from broker_embedded.log.errors import KafkaStorageError
+from broker_embedded.log.log import AppendOrigin
+from broker_embedded.txn.state import TransactionState
+from kafka_wire.errors import ErrorCode, KafkaError
+from kafka_wire.records import NO_SEQUENCE, build_batch
+
+if TYPE_CHECKING:
+    from broker_embedded.broker import Broker
+    from broker_embedded.txn.coordinator import TransactionCoordinator
+
+log = logging.getLogger(__name__)
+
+TP = tuple[str, int]
+OFFSET_METADATA_MAX_BYTES = 4096
+
+
+def _now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+class PendingTxnOffsets:
+    """producer id -> group -> partition -> offset, waiting for the transaction's marker."""
+
+    def __init__(self, broker: Broker) -> None:
+        self.broker = broker
+        self.pending: dict[int, dict[str, dict[TP, OffsetAndMetadata]]] = {}
+
+    def has_pending(self, group_id: str, tp: TP) -> bool:
+        return any(tp in groups.get(group_id, {}) for groups in self.pending.values())
+
+    def commit(
+        self,
+        coordinator: TransactionCoordinator,
+        transactional_id: str,
+        group_id: str,
+        producer_id: int,
+        producer_epoch: int,
+        generation_id: int,
+        member_id: str,
+        group_instance_id: str | None,
+        offsets: dict[TP, OffsetAndMetadata],
+    ) -> dict[TP, ErrorCode]:
+        gc = self.broker.group_coordinator
+        if not group_id:
+            return dict.fromkeys(offsets, ErrorCode.INVALID_GROUP_ID)
+        if (code := gc.coordinator_error(group_id)) != ErrorCode.NONE:
+            return dict.fromkeys(offsets, code)
+        code = self._check_transaction(coordinator, transactional_id, group_id, producer_id, producer_epoch)
+        if code != ErrorCode.NONE:
+            return dict.fromkeys(offsets, code)
+        group = gc.groups.get(group_id)
+        if group is not None:
+            # KIP-447: a member's commit is fenced by the group's generation, as OffsetCommit is
+            if group.state is GroupState.DEAD:
+                return dict.fromkeys(offsets, ErrorCode.COORDINATOR_NOT_AVAILABLE)
+            if group_instance_id is not None and group.is_static_member_fenced(member_id, group_instance_id):
+                return dict.fromkeys(offsets, ErrorCode.FENCED_INSTANCE_ID)
+            if member_id and member_id not in group.members:
+                return dict.fromkeys(offsets, ErrorCode.UNKNOWN_MEMBER_ID)
+            if generation_id >= 0 and generation_id != group.generation_id:
+                return dict.fromkeys(offsets, ErrorCode.ILLEGAL_GENERATION)
+        elif member_id or generation_id >= 0:
+            return dict.fromkeys(offsets, ErrorCode.ILLEGAL_GENERATION)
+        p = self.broker.partition(OFFSETS_TOPIC, gc.partition_for(group_id))
+        if p is None:
+            return dict.fromkeys(offsets, ErrorCode.COORDINATOR_NOT_AVAILABLE)
+        entry = p.log.producer_state.last_entry(producer_id)
+        if entry is not None and entry.producer_epoch > producer_epoch:
+            return dict.fromkeys(offsets, ErrorCode.PRODUCER_FENCED)
+        codes: dict[TP, ErrorCode] = {}
+        accepted: dict[TP, OffsetAndMetadata] = {}
+        records = []
+        now = _now_ms()
+        for tp, om in offsets.items():
+            if len(om.metadata.encode()) > OFFSET_METADATA_MAX_BYTES:
+                codes[tp] = ErrorCode.OFFSET_METADATA_TOO_LARGE
+                continue
+            records.append(
+                (
+                    now,
+                    encode_offset_key(OffsetKey(group_id, tp[0], tp[1])),
+                    encode_offset_value(OffsetValue(om.offset, om.leader_epoch, om.metadata, om.commit_timestamp)),
+                    [],
+                )
+            )
+            accepted[tp] = om
+        if records:
+            batch = bytearray(
+                build_batch(
+                    records,
+                    producer_id=producer_id,
+                    producer_epoch=producer_epoch,
+                    base_sequence=NO_SEQUENCE,
+                    is_transactional=True,
+                )
+            )
+            try:
+                p.log.append_as_leader(batch, p.leader_epoch, origin=AppendOrigin.COORDINATOR)
+            except KafkaStorageError:
+                # as OffsetCommit: a storage error of the offsets log sends the client to look
+                # the coordinator up again
+                return dict.fromkeys(offsets, ErrorCode.NOT_COORDINATOR)
+            except KafkaError as e:
+                return dict.fromkeys(offsets, e.code)
+            p.after_coordinator_append()
+        self.pending.setdefault(producer_id, {}).setdefault(group_id, {}).update(accepted)
+        codes.update(dict.fromkeys(accepted, ErrorCode.NONE))
+        return codes
+
+    def _check_transaction(
+        self,
+        coordinator: TransactionCoordinator,
+        transactional_id: str,
+        group_id: str,
+        producer_id: int,
+        producer_epoch: int,
+    ) -> ErrorCode:
+        """When this broker also coordinates the transaction, the commit must belong to its open
+        transaction and that transaction must hold the group's offsets partition."""
+        if coordinator.coordinator_error(transactional_id) != ErrorCode.NONE:
+            return ErrorCode.NONE  # another broker's transaction: the producer state fences
+        meta = coordinator.txns.get(transactional_id)
+        if meta is None or meta.producer_id != producer_id:
+            return ErrorCode.INVALID_PRODUCER_ID_MAPPING
+        if meta.producer_epoch != producer_epoch:
+            return ErrorCode.PRODUCER_FENCED
+        tp = (OFFSETS_TOPIC, self.broker.group_coordinator.partition_for(group_id))
+        if meta.state is not TransactionState.ONGOING or tp not in meta.partitions:
+            return ErrorCode.INVALID_TXN_STATE
+        return ErrorCode.NONE
+
+    def on_marker(self, partition: int, producer_id: int, commit: bool) -> None:
+        """A marker reached __consumer_offsets-`partition`: decide this producer's offsets there."""
+        groups = self.pending.get(producer_id)
+        if not groups:
+            return
+        gc = self.broker.group_coordinator
+        for group_id in [g for g in groups if gc.partition_for(g) == partition]:
+            offsets = groups.pop(group_id)
+            if not commit:
+                continue
+            group = gc.groups.get(group_id)
+            if group is None:
+                group = gc.groups[group_id] = GroupMetadata(group_id, state_timestamp_ms=_now_ms())
+            group.offsets.update(offsets)
+            try:
+                gc._append(
+                    group_id,
+                    [
+                        (
+                            encode_offset_key(OffsetKey(group_id, t, i)),
+                            encode_offset_value(
+                                OffsetValue(om.offset, om.leader_epoch, om.metadata, om.commit_timestamp)
+                            ),
+                        )
+                        for (t, i), om in offsets.items()
+                    ],
+                )
+            except KafkaError as e:
+                # the offsets are decided and served; only their plain copy is missing
+                log.warning("materializing transactional offsets of group %s failed: %s", group_id, e)
+        if not groups:
+            del self.pending[producer_id]

@@ -1,0 +1,248 @@
+"""The transaction coordinator without a network: a real Broker on a temp dir, driven by hand.
+
+State machine (Kafka's TransactionState transitions), __transaction_state round trip and reload,
+epoch bumps and fencing (PRODUCER_FENCED, abort of the fenced producer's open transaction with a
+bumped epoch), KIP-360 retries, markers and the partitions' LSO / aborted-transaction index,
+timeout aborts, transactional.id expiration, TxnOffsetCommit pending until the marker.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from broker_embedded.broker import Broker
+from broker_embedded.config import BrokerConfig
+from broker_embedded.group.state import OffsetAndMetadata
+from broker_embedded.log.errors import InvalidProducerEpochError
+from broker_embedded.txn.coordinator import TransactionCoordinator, coordinator_of
+from broker_embedded.txn.log_records import decode_key, decode_value, encode_key, encode_value
+from broker_embedded.txn.state import IllegalTransitionError, TransactionMetadata, TransactionState
+from kafka_wire.errors import ErrorCode
+from kafka_wire.records import build_batch, decode_batches
+
+S = TransactionState
+CONFIGS = {"transaction.state.log.num.partitions": 3, "offsets.topic.num.partitions": 3}
+
+
+def _broker(path: Path, **extra: object) -> Broker:
+    b = Broker(BrokerConfig({**CONFIGS, **extra}), path)
+    if b.topics.get("t") is None:
+        b.create_topic("t", 2)
+    return b
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Broker]:
+    b = _broker(tmp_path)
+    yield b
+    b.shutdown()
+
+
+def _send(b: Broker, pid: int, epoch: int, seq: int, n: int = 2, partition: int = 0) -> int:
+    p = b.partition("t", partition)
+    assert p is not None
+    batch = bytearray(
+        build_batch(
+            [(None, b"k", b"v%d" % i, []) for i in range(n)],
+            producer_id=pid,
+            producer_epoch=epoch,
+            base_sequence=seq,
+            is_transactional=True,
+        )
+    )
+    info = p.log.append_as_leader(batch, p.leader_epoch)
+    p.after_coordinator_append()
+    return info.first_offset
+
+
+def _init(c: TransactionCoordinator, tid: str = "tx", timeout: int = 60000) -> tuple[int, int]:
+    code, pid, epoch = c.init_producer_id(tid, timeout, -1, -1)
+    assert code == ErrorCode.NONE
+    return pid, epoch
+
+
+def test_state_transitions_follow_kafka() -> None:
+    m = TransactionMetadata("a", 1, 0, 1000)
+    assert m.transition(S.ONGOING, 1).state is S.ONGOING
+    with pytest.raises(IllegalTransitionError):
+        m.transition(S.PREPARE_COMMIT, 1)  # Empty -> PrepareCommit is not allowed
+    ongoing = m.transition(S.ONGOING, 1)
+    ongoing.partitions = {("t", 0)}
+    done = ongoing.transition(S.PREPARE_COMMIT, 2).transition(S.COMPLETE_COMMIT, 3)
+    assert done.partitions == set() and done.state is S.COMPLETE_COMMIT
+    with pytest.raises(IllegalTransitionError):
+        done.transition(S.COMPLETE_ABORT, 4)
+
+
+def test_transaction_log_records_round_trip() -> None:
+    m = TransactionMetadata("tid-é", 42, 7, 30000, S.ONGOING, {("a", 1), ("a", 0), ("b", 3)}, 100, 200)
+    assert decode_key(encode_key("tid-é")) == "tid-é"
+    back = decode_value("tid-é", encode_value(m))
+    assert back is not None
+    assert (back.producer_id, back.producer_epoch, back.txn_timeout_ms, back.state) == (42, 7, 30000, S.ONGOING)
+    assert back.partitions == m.partitions
+    assert (back.txn_start_timestamp, back.txn_last_update_timestamp) == (100, 200)
+    # Kafka's layout: key version 0 then the id as an int16-length string
+    assert encode_key("x") == b"\x00\x00\x00\x01x"
+    assert encode_value(m)[:2] == b"\x00\x00"
+
+
+def test_commit_abort_markers_lso_and_aborted_index(broker: Broker) -> None:
+    c = coordinator_of(broker)
+    pid, epoch = _init(c)
+    p = broker.partition("t", 0)
+    assert p is not None
+    assert c.add_partitions("tx", pid, epoch, [("t", 0)]) == {("t", 0): ErrorCode.NONE}
+    first = _send(broker, pid, epoch, 0, 3)
+    assert p.last_stable_offset == first  # the open transaction holds the LSO
+    assert c.end_txn("tx", pid, epoch, False)[0] == ErrorCode.NONE
+    assert c.txns["tx"].state is S.COMPLETE_ABORT
+    assert p.last_stable_offset == p.high_watermark == 4  # 3 records + the ABORT marker
+    (aborted,) = p.log.collect_aborted_transactions(0, 100)
+    assert (aborted.producer_id, aborted.first_offset, aborted.last_offset) == (pid, 0, 3)
+    assert p.log.collect_aborted_transactions(4, 100) == []  # entirely before the fetch
+    c.add_partitions("tx", pid, epoch, [("t", 0)])
+    _send(broker, pid, epoch, 3, 2)
+    assert c.end_txn("tx", pid, epoch, True)[0] == ErrorCode.NONE
+    assert len(p.log.collect_aborted_transactions(0, 100)) == 1  # a commit is not indexed
+    # an EndTxn retried after it completed is answered again; the opposite decision is refused
+    assert c.end_txn("tx", pid, epoch, True)[0] == ErrorCode.NONE
+    assert c.end_txn("tx", pid, epoch, False)[0] == ErrorCode.INVALID_TXN_STATE
+    # the markers are control batches of the producer
+    data = p.log.read(0, 1 << 20).records
+    controls = [
+        r for r in decode_batches(bytes(data), include_control=True) if r.value is not None and len(r.key or b"") == 4
+    ]
+    assert len(controls) == 2
+
+
+def test_fencing_by_a_second_init(broker: Broker) -> None:
+    c = coordinator_of(broker)
+    pid, e0 = _init(c)
+    c.add_partitions("tx", pid, e0, [("t", 0)])
+    _send(broker, pid, e0, 0, 2)
+    pid2, e1 = _init(c)  # a second producer with the same transactional id
+    assert pid2 == pid and e1 > e0 + 1  # one bump fenced the open transaction, one is the new epoch
+    p = broker.partition("t", 0)
+    assert p is not None
+    assert p.last_stable_offset == p.high_watermark  # the zombie's transaction was aborted
+    assert len(p.log.collect_aborted_transactions(0, 100)) == 1
+    # the zombie: its coordinator calls and its produce are fenced
+    assert c.end_txn("tx", pid, e0, True)[0] == ErrorCode.PRODUCER_FENCED
+    assert c.add_partitions("tx", pid, e0, [("t", 1)])[("t", 1)] == ErrorCode.PRODUCER_FENCED
+    with pytest.raises(InvalidProducerEpochError):
+        _send(broker, pid, e0, 2, 1)
+    # KIP-360: a producer presenting a pair that is neither current nor the previous one is fenced
+    assert c.init_producer_id("tx", 60000, pid, e0)[0] == ErrorCode.PRODUCER_FENCED
+    # ... and the retry of the last bump (previous pair) gets the current epoch without a new bump
+    code, _, e_retry = c.init_producer_id("tx", 60000, pid, e1)
+    assert code == ErrorCode.NONE and e_retry == e1 + 1
+    assert c.init_producer_id("tx", 60000, pid, e1) == (ErrorCode.NONE, pid, e1 + 1)
+
+
+def test_bad_requests(broker: Broker) -> None:
+    c = coordinator_of(broker)
+    assert c.init_producer_id("tx", 0, -1, -1)[0] == ErrorCode.INVALID_TRANSACTION_TIMEOUT
+    assert c.init_producer_id("tx", 900001, -1, -1)[0] == ErrorCode.INVALID_TRANSACTION_TIMEOUT
+    assert c.init_producer_id("", 1000, -1, -1)[0] == ErrorCode.INVALID_REQUEST
+    pid, epoch = _init(c)
+    assert c.add_partitions("nope", pid, epoch, [("t", 0)])[("t", 0)] == ErrorCode.INVALID_PRODUCER_ID_MAPPING
+    assert c.add_partitions("tx", pid + 1, epoch, [("t", 0)])[("t", 0)] == ErrorCode.INVALID_PRODUCER_ID_MAPPING
+    codes = c.add_partitions("tx", pid, epoch, [("t", 0), ("missing", 0), ("t", 9)])
+    assert codes == {
+        ("t", 0): ErrorCode.OPERATION_NOT_ATTEMPTED,
+        ("missing", 0): ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+        ("t", 9): ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+    }
+    assert c.end_txn("tx", pid, epoch, True)[0] == ErrorCode.INVALID_TXN_STATE  # nothing open
+    # KIP-890 verification: only partitions of the open transaction pass
+    c.add_partitions("tx", pid, epoch, [("t", 0)])
+    verify = c.add_partitions("tx", pid, epoch, [("t", 0), ("t", 1)], verify_only=True)
+    assert verify == {("t", 0): ErrorCode.NONE, ("t", 1): ErrorCode.INVALID_TXN_STATE}
+
+
+def test_state_survives_restart_and_prepare_commit_is_finished(tmp_path: Path) -> None:
+    b = _broker(tmp_path)
+    c = coordinator_of(b)
+    pid, epoch = _init(c)
+    c.add_partitions("tx", pid, epoch, [("t", 0), ("t", 1)])
+    _send(b, pid, epoch, 0, 2, partition=0)
+    _send(b, pid, epoch, 0, 2, partition=1)
+    # a crash after PrepareCommit was written but before any marker: simulate by not sending them
+    nxt = c.txns["tx"].transition(S.PREPARE_COMMIT, 1)
+    c._apply(nxt)
+    b.shutdown()
+    b2 = _broker(tmp_path)
+    try:
+        c2 = coordinator_of(b2)
+        assert c2.txns["tx"].state is S.COMPLETE_COMMIT  # the reload sent the markers and completed
+        for i in (0, 1):
+            p = b2.partition("t", i)
+            assert p is not None
+            p.log.update_high_watermark(p.log.log_end_offset)
+            assert p.last_stable_offset == p.log.log_end_offset == 3
+            assert p.log.collect_aborted_transactions(0, 10) == []
+        # the next transaction continues with the same producer id and epoch
+        assert c2.add_partitions("tx", pid, epoch, [("t", 0)])[("t", 0)] == ErrorCode.NONE
+    finally:
+        b2.shutdown()
+
+
+def test_timed_out_transaction_is_aborted_and_fenced(broker: Broker) -> None:
+    c = coordinator_of(broker)
+    pid, epoch = _init(c, timeout=1000)
+    c.add_partitions("tx", pid, epoch, [("t", 0)])
+    _send(broker, pid, epoch, 0, 2)
+    start = c.txns["tx"].txn_start_timestamp
+    assert c.abort_timed_out_transactions(start + 500) == []
+    assert c.abort_timed_out_transactions(start + 1001) == ["tx"]
+    meta = c.txns["tx"]
+    assert meta.state is S.COMPLETE_ABORT and meta.producer_epoch == epoch + 1
+    p = broker.partition("t", 0)
+    assert p is not None and p.last_stable_offset == p.high_watermark
+    assert c.end_txn("tx", pid, epoch, True)[0] == ErrorCode.PRODUCER_FENCED
+
+
+def test_transactional_id_expiration(tmp_path: Path) -> None:
+    b = _broker(tmp_path, **{"transactional.id.expiration.ms": 1000})
+    try:
+        c = coordinator_of(b)
+        _init(c, "idle")
+        pid, epoch = _init(c, "busy")
+        c.add_partitions("busy", pid, epoch, [("t", 0)])
+        now = c.txns["idle"].txn_last_update_timestamp
+        assert c.expire_transactional_ids(now + 500) == []
+        assert c.expire_transactional_ids(now + 5000) == ["idle"]  # an open transaction never expires
+        b.shutdown()
+        b = _broker(tmp_path)
+        assert set(coordinator_of(b).txns) == {"busy"}  # the tombstone is in the state log
+    finally:
+        b.shutdown()
+
+
+def test_txn_offset_commit_is_pending_until_the_commit_marker(broker: Broker) -> None:
+    c = coordinator_of(broker)
+    gc = broker.group_coordinator
+    pid, epoch = _init(c)
+    om = OffsetAndMetadata(17, -1, "m", 1)
+    # the group's offsets partition must be in the transaction first
+    codes = c.offsets.commit(c, "tx", "g", pid, epoch, -1, "", None, {("t", 0): om})
+    assert codes == {("t", 0): ErrorCode.INVALID_TXN_STATE}
+    assert c.add_offsets("tx", pid, epoch, "g") == ErrorCode.NONE
+    assert c.offsets.commit(c, "tx", "g", pid, epoch, -1, "", None, {("t", 0): om}) == {("t", 0): ErrorCode.NONE}
+    assert gc.fetch_offsets("g", [("t", 0)])[("t", 0)] is None  # not visible before the commit
+    # KIP-447: a generation of a group that does not exist is refused
+    bad = c.offsets.commit(c, "tx", "g", pid, epoch, 5, "member", None, {("t", 0): om})
+    assert bad == {("t", 0): ErrorCode.ILLEGAL_GENERATION}
+    assert c.end_txn("tx", pid, epoch, True)[0] == ErrorCode.NONE
+    got = gc.fetch_offsets("g", [("t", 0)])[("t", 0)]
+    assert got is not None and got.offset == 17
+    # an aborted transaction's offsets never appear
+    c.add_offsets("tx", pid, epoch, "g")
+    c.offsets.commit(c, "tx", "g", pid, epoch, -1, "", None, {("t", 0): OffsetAndMetadata(99, -1, "", 1)})
+    c.end_txn("tx", pid, epoch, False)
+    got = gc.fetch_offsets("g", [("t", 0)])[("t", 0)]
+    assert got is not None and got.offset == 17
