@@ -149,6 +149,12 @@ def authenticate(conn: BrokerConnection, security: SecurityConfig, timeout: floa
     )
     if resp.error_code != ErrorCode.NONE:
         code = ErrorCode(resp.error_code)
+        if code == ErrorCode.ILLEGAL_SASL_STATE:
+            raise AuthenticationError(
+                f"{conn.host}:{conn.port} refused SaslHandshake for {mechanism} ({code.name}): the listener does "
+                f"not take SASL; check security.protocol ({security.protocol}) against the broker's listener",
+                code,
+            )
         raise AuthenticationError(
             f"SASL mechanism {mechanism} is not enabled on {conn.host}:{conn.port} ({code.name}); the broker "
             f"offers: {', '.join(resp.mechanisms or []) or 'none'}",
