@@ -1,5 +1,5 @@
-"""A partition replica on this broker: leader or follower role, validation of appended batches,
-the high watermark, reads.
+"""A partition replica on this broker: leader or follower role, the checks before an append (the
+records themselves: `log/validator.py`), the high watermark, reads.
 
 Single node (no replication state applied): this broker leads, the ISR is this broker alone, so the
 high watermark is the log end offset after every append and acks=all is satisfied by the append.
@@ -12,16 +12,18 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from broker_embedded.log.errors import UnexpectedAppendOffsetError
 from broker_embedded.log.log import Log
-from kafka_wire.errors import ErrorCode, InvalidRecordError, KafkaError, MessageTooLargeError
-from kafka_wire.records import decode_batch, iter_batches, validate_batch
+from broker_embedded.log.validator import AppendPolicy, validate_records_for_append
+from broker_embedded.purgatory.keys import fetch_key, produce_key
+from kafka_wire.errors import ErrorCode, KafkaError
+from kafka_wire.records import iter_batches
 
 if TYPE_CHECKING:
-    from broker_embedded.broker import Broker
     from broker_embedded.replication.state import PartitionState
     from broker_embedded.tiered import RemoteLogManager
 
@@ -34,6 +36,35 @@ MAX_TIMESTAMP = -3
 EARLIEST_LOCAL_TIMESTAMP = -4
 EARLIEST_PENDING_UPLOAD_TIMESTAMP = -5
 LATEST_TIERED_TIMESTAMP = -5
+
+
+class Purgatory(Protocol):
+    """What a partition needs of a purgatory: wake the operations watching one of its keys."""
+
+    def check_and_complete(self, key: Hashable) -> int: ...
+
+
+class PartitionHost(Protocol):
+    """The collaborators a partition works with (the replica manager implements it): its broker's
+    id and mode, the purgatories its appends and role changes wake, the remote tier, and the way
+    to ask the controller for an ISR change."""
+
+    @property
+    def node_id(self) -> int: ...
+
+    @property
+    def cluster_mode(self) -> bool: ...
+
+    @property
+    def produce_purgatory(self) -> Purgatory: ...
+
+    @property
+    def fetch_purgatory(self) -> Purgatory: ...
+
+    @property
+    def remote_log_manager(self) -> RemoteLogManager | None: ...
+
+    def request_isr_change(self, p: Partition, new_isr: tuple[int, ...]) -> None: ...
 
 
 @dataclass(slots=True)
@@ -65,15 +96,15 @@ class ReadResult:
 
 
 class Partition:
-    def __init__(self, topic: str, index: int, topic_id: bytes, log: Log, broker: Broker) -> None:
+    def __init__(self, topic: str, index: int, topic_id: bytes, log: Log, host: PartitionHost) -> None:
         self.topic = topic
         self.index = index
         self.topic_id = topic_id
         self.log = log
-        self.broker = broker
-        self.node_id: int = broker.node_id
-        self.fetch_key = ("fetch", topic, index)
-        self.produce_key = ("produce", topic, index)
+        self.host = host
+        self.node_id: int = host.node_id
+        self.fetch_key = fetch_key(topic, index)
+        self.produce_key = produce_key(topic, index)
         self.deleted = False
         self.timestamp_before_max_ms = LONG_MAX
         self.timestamp_after_max_ms = 3_600_000
@@ -93,7 +124,7 @@ class Partition:
         self.leader_epoch_start_offset = 0
         self._checkpointed_high_watermark = self.log.high_watermark
         self._opened_log_end_offset = self.log.log_end_offset
-        if broker.config["controller.quorum.bootstrap.servers"]:
+        if host.cluster_mode:
             # cluster mode: no role until the controller's state arrives (a restarted replica
             # must not take writes, nor show records above its real HW, before it knows)
             self.leader_id = -1
@@ -132,7 +163,7 @@ class Partition:
     def _remote_log_manager(self) -> RemoteLogManager | None:
         """The broker's RemoteLogManager when this partition's topic is tiered (KIP-405): then the
         log's own start offset is the local log start offset and the RLM knows the overall one."""
-        rlm = getattr(self.broker, "remote_log_manager", None)
+        rlm = self.host.remote_log_manager
         return rlm if rlm is not None and self.log.config.remote_storage_enable else None
 
     # --- roles (replication) ------------------------------------------------------------
@@ -225,7 +256,7 @@ class Partition:
                     del self.remote_replicas[r]
             if not self.maybe_increment_high_watermark():
                 # a shrink below min.insync.replicas changes the answer of waiting produces
-                self.broker.replica_manager.produce_purgatory.check_and_complete(self.produce_key)
+                self.host.produce_purgatory.check_and_complete(self.produce_key)
 
     def maybe_increment_high_watermark(self) -> bool:
         """Leader: HW = min(LEO, LEO of every member of the maximal ISR); only forward. Completes
@@ -240,8 +271,8 @@ class Partition:
         if new_hw <= self.log.high_watermark:
             return False
         self.log.update_high_watermark(new_hw)
-        self.broker.replica_manager.produce_purgatory.check_and_complete(self.produce_key)
-        self.broker.fetch_purgatory.check_and_complete(self.fetch_key)
+        self.host.produce_purgatory.check_and_complete(self.produce_key)
+        self.host.fetch_purgatory.check_and_complete(self.fetch_key)
         return True
 
     def update_follower_fetch_state(
@@ -286,7 +317,7 @@ class Partition:
         if st is None:
             return
         if st.log_end_offset >= self.log.high_watermark and st.log_end_offset >= self.leader_epoch_start_offset:
-            self.broker.replica_manager.request_isr_change(self, self.isr + (replica_id,))
+            self.host.request_isr_change(self, self.isr + (replica_id,))
 
     def out_of_sync_replicas(self, now_ms: int, lag_time_max_ms: int) -> list[int]:
         """ISR followers not caught up to our LEO for more than `lag_time_max_ms` (Kafka's
@@ -406,56 +437,28 @@ class Partition:
                 ErrorCode.NOT_ENOUGH_REPLICAS,
             )
         config = self.log.config
-        batches = list(iter_batches(records))
-        # Kafka requires exactly one v2 batch per partition in a produce request: the producer
-        # state (sequence numbers) is tracked per batch.
-        if len(batches) != 1:
-            raise InvalidRecordError("Produce requests must contain exactly one record batch per partition")
-        pos, _ = batches[0]
-        header = validate_batch(records, pos, max_size=None)
-        if header.size > config.max_message_bytes:
-            raise MessageTooLargeError(
-                f"The record batch of {header.size} bytes exceeds max.message.bytes={config.max_message_bytes}"
-            )
-        if header.is_control:
-            raise InvalidRecordError("Clients may not write control records")
-        if header.record_count <= 0:
-            raise InvalidRecordError("The record batch holds no records")
-        if header.last_offset_delta != header.record_count - 1:
-            # Kafka's LogValidator: a client batch covers exactly one offset per record
-            raise InvalidRecordError("Inconsistent batch offset range and record count")
-        if not self.log_append_time:
-            # CreateTime bounds (KIP-937), checked on the batch's first and max timestamps: the
-            # records in between are not decompressed on this path
-            now = time.time_ns() // 1_000_000
-            for ts in (header.base_timestamp, header.max_timestamp):
-                if ts >= 0 and (ts < now - self.timestamp_before_max_ms or ts > now + self.timestamp_after_max_ms):
-                    raise KafkaError(
-                        f"Timestamp {ts} of the record batch is out of range: it must be within "
-                        f"message.timestamp.before.max.ms={self.timestamp_before_max_ms} / "
-                        f"message.timestamp.after.max.ms={self.timestamp_after_max_ms} of the broker time {now}",
-                        ErrorCode.INVALID_TIMESTAMP,
-                    )
-        if config.compact_enabled:
-            # compaction needs a key to compact on: refuse keyless records (decompresses only
-            # for compacted topics, off the common path)
-            _, recs = decode_batch(records, pos, verify_crc=False)
-            if any(r.key is None for r in recs):
-                raise InvalidRecordError("Compacted topic cannot accept message without key")
+        policy = AppendPolicy(
+            config.max_message_bytes,
+            config.compact_enabled,
+            self.log_append_time,
+            self.timestamp_before_max_ms,
+            self.timestamp_after_max_ms,
+        )
+        validate_records_for_append(records, policy, time.time_ns() // 1_000_000)
         # Offsets, the leader epoch and LogAppendTime are stamped by the log; idempotent
         # duplicates come back with their original offsets and nothing written.
         info = self.log.append_as_leader(records, self.leader_epoch)
         if not info.duplicate:
             # HW from the ISR (alone: the LEO); followers' and consumers' long polls may complete
             if not self.maybe_increment_high_watermark():
-                self.broker.fetch_purgatory.check_and_complete(self.fetch_key)
+                self.host.fetch_purgatory.check_and_complete(self.fetch_key)
         return AppendResult(info.first_offset, info.log_append_time_ms, info.log_start_offset, info.last_offset)
 
     def after_coordinator_append(self) -> None:
         """The group coordinator appended to this (leader) partition's log itself: do what a leader
         append does next (HW from the ISR, wake followers' and consumers' long polls)."""
         if not self.maybe_increment_high_watermark():
-            self.broker.fetch_purgatory.check_and_complete(self.fetch_key)
+            self.host.fetch_purgatory.check_and_complete(self.fetch_key)
 
     # --- fetch -----------------------------------------------------------------------------
     def read(
@@ -531,5 +534,5 @@ class Partition:
     def on_deleted(self) -> None:
         self.deleted = True
         # wake any long poll / acks=all produce waiting on this partition: it now answers an error
-        self.broker.fetch_purgatory.check_and_complete(self.fetch_key)
-        self.broker.replica_manager.produce_purgatory.check_and_complete(self.produce_key)
+        self.host.fetch_purgatory.check_and_complete(self.fetch_key)
+        self.host.produce_purgatory.check_and_complete(self.produce_key)

@@ -13,7 +13,7 @@ import logging
 import time
 import uuid
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from broker_embedded.group.offsets_topic import (
     OFFSETS_TOPIC,
@@ -34,14 +34,29 @@ from broker_embedded.group.offsets_topic import (
 from broker_embedded.group.state import GroupMetadata, GroupState, MemberMetadata, OffsetAndMetadata
 from broker_embedded.log.errors import KafkaStorageError
 from broker_embedded.log.log import AppendOrigin
-from broker_embedded.purgatory import DelayedOperation, DelayedOperationPurgatory
+from broker_embedded.purgatory import DelayedOperation, DelayedOperationPurgatory, Timer
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import join_group_response as jrs
 from kafka_wire.protocol.messages import sync_group_response as srs
 from kafka_wire.records import build_batch, decode_batches
 
 if TYPE_CHECKING:
-    from broker_embedded.broker import Broker
+    from broker_embedded.metadata import TopicMetadata, TopicRegistry
+    from broker_embedded.partition import Partition
+    from broker_embedded.replication.controller_client import ClusterImage
+
+
+class CoordinatorReplicas(Protocol):
+    """The coordinator's view of the replica manager: the __consumer_offsets partitions hosted
+    here, and the produce purgatory its replication waits park in (woken by the HW)."""
+
+    def partition(self, topic: str, index: int) -> Partition | None: ...
+
+    @property
+    def produce_purgatory(self) -> DelayedOperationPurgatory[Any]: ...
+
+
+CreateTopic = Callable[[str, int, int, dict[str, Any]], "TopicMetadata"]
 
 log = logging.getLogger(__name__)
 
@@ -79,15 +94,25 @@ class DelayedCallback(DelayedOperation):
 
 
 class GroupCoordinator:
-    def __init__(self, broker: Broker) -> None:
-        self.broker = broker
+    def __init__(
+        self,
+        config: Any,
+        topics: TopicRegistry,
+        replicas: CoordinatorReplicas,
+        timer: Timer,
+        create_topic: CreateTopic,
+        cluster_image: Callable[[], ClusterImage | None] | None = None,
+    ) -> None:
+        """`cluster_image`: the controller's latest image in cluster mode (None: a single node)."""
+        self.config = config
+        self.node_id: int = config["broker.id"]
+        self.topics = topics
+        self.replicas = replicas
+        self.create_topic = create_topic
+        self.cluster_image = cluster_image
         self.groups: dict[str, GroupMetadata] = {}
-        self.join_purgatory: DelayedOperationPurgatory[Any] = DelayedOperationPurgatory(
-            "Rebalance", broker.fetch_purgatory.timer
-        )
-        self.heartbeat_purgatory: DelayedOperationPurgatory[Any] = DelayedOperationPurgatory(
-            "Heartbeat", broker.fetch_purgatory.timer
-        )
+        self.join_purgatory: DelayedOperationPurgatory[Any] = DelayedOperationPurgatory("Rebalance", timer)
+        self.heartbeat_purgatory: DelayedOperationPurgatory[Any] = DelayedOperationPurgatory("Heartbeat", timer)
         # cluster mode: the __consumer_offsets partitions this broker leads and has loaded, with
         # the leader epoch they were loaded at (a group is served only by its partition's leader)
         self.loaded_partitions: dict[int, int] = {}
@@ -95,14 +120,14 @@ class GroupCoordinator:
     # --- __consumer_offsets ------------------------------------------------------------------
     @property
     def num_offsets_partitions(self) -> int:
-        topic = self.broker.topics.get(OFFSETS_TOPIC)
-        return topic.num_partitions if topic else self.broker.config["offsets.topic.num.partitions"]
+        topic = self.topics.get(OFFSETS_TOPIC)
+        return topic.num_partitions if topic else self.config["offsets.topic.num.partitions"]
 
     def ensure_offsets_topic(self) -> None:
-        if self.broker.topics.get(OFFSETS_TOPIC) is None:
-            self.broker.create_topic(
+        if self.topics.get(OFFSETS_TOPIC) is None:
+            self.create_topic(
                 OFFSETS_TOPIC,
-                self.broker.config["offsets.topic.num.partitions"],
+                self.config["offsets.topic.num.partitions"],
                 1,
                 {"cleanup.policy": "compact", "segment.bytes": str(100 * 1024 * 1024)},
             )
@@ -113,16 +138,15 @@ class GroupCoordinator:
     def coordinator_error(self, group_id: str | None) -> ErrorCode:
         """Cluster mode: NOT_COORDINATOR unless this broker leads (and has loaded) the group's
         __consumer_offsets partition; clients then look the coordinator up again."""
-        client = self.broker.controller_client
-        if client is None or not group_id:
+        if self.cluster_image is None or not group_id:
             return ErrorCode.NONE
-        image = client.image
+        image = self.cluster_image()
         topic = image.topics.get(OFFSETS_TOPIC) if image is not None else None
         if topic is None:
             return ErrorCode.COORDINATOR_NOT_AVAILABLE
         index = partition_for_group(group_id, len(topic.partitions))
         state = topic.partitions[index]
-        if state.leader != self.broker.node_id:
+        if state.leader != self.node_id:
             return ErrorCode.NOT_COORDINATOR
         if self.loaded_partitions.get(index) != state.leader_epoch:
             return ErrorCode.COORDINATOR_LOAD_IN_PROGRESS
@@ -134,7 +158,7 @@ class GroupCoordinator:
         topic = image.topics.get(OFFSETS_TOPIC)
         led: dict[int, int] = {}
         if topic is not None:
-            led = {p.partition: p.leader_epoch for p in topic.partitions if p.leader == self.broker.node_id}
+            led = {p.partition: p.leader_epoch for p in topic.partitions if p.leader == self.node_id}
         for index in list(self.loaded_partitions):
             if led.get(index) != self.loaded_partitions[index]:
                 self._unload_partition(index)
@@ -163,9 +187,9 @@ class GroupCoordinator:
         covers everything appended so far (Kafka's coordinator commits offsets with acks=-1), or None
         when nothing needs waiting for. Resolves to NONE, NOT_COORDINATOR if leadership moved, or
         COORDINATOR_NOT_AVAILABLE after offsets.commit.timeout.ms."""
-        if self.broker.controller_client is None:
+        if self.cluster_image is None:
             return None
-        p = self.broker.partition(OFFSETS_TOPIC, self.partition_for(group_id))
+        p = self.replicas.partition(OFFSETS_TOPIC, self.partition_for(group_id))
         if p is None:
             return None
         required = p.log.log_end_offset
@@ -197,13 +221,13 @@ class GroupCoordinator:
             condition=lambda: p.high_watermark >= required or not still_leader(),
             on_done=done,
         )
-        self.broker.replica_manager.produce_purgatory.try_complete_else_watch(op, [p.produce_key])
+        self.replicas.produce_purgatory.try_complete_else_watch(op, [p.produce_key])
         return fut
 
     def _append(self, group_id: str, records: list[tuple[bytes, bytes | None]]) -> None:
         """Write records for one group to its __consumer_offsets partition (durable before acking)."""
         self.ensure_offsets_topic()
-        p = self.broker.partition(OFFSETS_TOPIC, self.partition_for(group_id))
+        p = self.replicas.partition(OFFSETS_TOPIC, self.partition_for(group_id))
         if p is None:
             raise KafkaError("offsets topic partition missing", ErrorCode.COORDINATOR_NOT_AVAILABLE)
         if (code := self.coordinator_error(group_id)) != ErrorCode.NONE:
@@ -216,7 +240,7 @@ class GroupCoordinator:
             # Kafka's GroupMetadataManager answers a storage error of the offsets log with
             # NOT_COORDINATOR: the client looks the coordinator up again and retries
             raise KafkaError(str(e), ErrorCode.NOT_COORDINATOR) from None
-        if self.broker.controller_client is None:
+        if self.cluster_image is None:
             p.log.update_high_watermark(p.log.log_end_offset)
         else:
             # replicated like any partition: the leader's high watermark follows its ISR
@@ -254,15 +278,15 @@ class GroupCoordinator:
         Single node: every partition at startup. Cluster mode: nothing at startup, then each
         partition when this broker becomes its leader (`on_cluster_image`).
         """
-        topic = self.broker.topics.get(OFFSETS_TOPIC)
+        topic = self.topics.get(OFFSETS_TOPIC)
         if topic is None:
             return
-        if partitions is None and self.broker.config["controller.quorum.bootstrap.servers"]:
+        if partitions is None and self.config["controller.quorum.bootstrap.servers"]:
             return
         loaded_groups: dict[str, GroupValue | None] = {}
         offsets: dict[OffsetKey, OffsetValue | None] = {}
         for index in range(topic.num_partitions) if partitions is None else partitions:
-            p = self.broker.partition(OFFSETS_TOPIC, index)
+            p = self.replicas.partition(OFFSETS_TOPIC, index)
             if p is None:
                 continue
             position = p.log.log_start_offset
@@ -338,7 +362,7 @@ class GroupCoordinator:
             return error(e.code)
         if (code := self.coordinator_error(req.group_id)) != ErrorCode.NONE:
             return error(code)
-        cfg = self.broker.config
+        cfg = self.config
         if not cfg["group.min.session.timeout.ms"] <= req.session_timeout_ms <= cfg["group.max.session.timeout.ms"]:
             return error(ErrorCode.INVALID_SESSION_TIMEOUT, req.member_id)
         rebalance_timeout = (
@@ -519,7 +543,7 @@ class GroupCoordinator:
         was_empty = group.state == GroupState.EMPTY
         group.transition_to(GroupState.PREPARING_REBALANCE, _now_ms())
         timeout = max((m.rebalance_timeout_ms for m in group.members.values()), default=0)
-        initial_delay = self.broker.config["group.initial.rebalance.delay.ms"]
+        initial_delay = self.config["group.initial.rebalance.delay.ms"]
         if was_empty and initial_delay > 0:
             # Kafka's InitialDelayedJoin: an Empty group waits `initial_delay` for more members,
             # again while members keep arriving, but never longer than the rebalance timeout
@@ -540,7 +564,7 @@ class GroupCoordinator:
                 return
             if group.new_member_added and remaining_ms > 0:
                 group.new_member_added = False
-                step = min(self.broker.config["group.initial.rebalance.delay.ms"], remaining_ms)
+                step = min(self.config["group.initial.rebalance.delay.ms"], remaining_ms)
                 self._delay_initial_join(group, step, remaining_ms - step)
                 return
             self._complete_join(group)
@@ -901,7 +925,7 @@ class GroupCoordinator:
     def expire_offsets(self, now_ms: int | None = None) -> int:
         """offsets.retention.minutes: offsets of an Empty group expire that long after their commit."""
         now = _now_ms() if now_ms is None else now_ms
-        retention_ms = self.broker.config["offsets.retention.minutes"] * 60_000
+        retention_ms = self.config["offsets.retention.minutes"] * 60_000
         removed = 0
         for group in list(self.groups.values()):
             if group.state != GroupState.EMPTY:

@@ -13,6 +13,7 @@ Wiring in the broker (all on the asyncio loop)::
 """
 
 from .delayed_operation import CompletionListener, DelayedOperation, LockLike
+from .keys import PurgatoryKey, fetch_key, produce_key
 from .purgatory import DelayedOperationPurgatory
 from .reaper import ExpirationReaper, ThreadedExpirationReaper
 from .timing_wheel import (
@@ -37,6 +38,7 @@ __all__ = [
     "ExpirationReaper",
     "LockLike",
     "ManualClock",
+    "PurgatoryKey",
     "SystemTimer",
     "TaskCounter",
     "ThreadedExpirationReaper",
@@ -44,5 +46,7 @@ __all__ = [
     "TimerTask",
     "TimerTaskList",
     "TimingWheel",
+    "fetch_key",
     "monotonic_ms",
+    "produce_key",
 ]

@@ -12,8 +12,9 @@ import asyncio
 import contextlib
 import logging
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from broker_embedded.config import validate_topic_configs
 from broker_embedded.controller.protocol import ProtocolError, encode, read_message
@@ -22,7 +23,36 @@ from broker_embedded.replication.state import BrokerEndpoint, PartitionState
 from kafka_wire.errors import ErrorCode, KafkaError
 
 if TYPE_CHECKING:
-    from broker_embedded.broker import Broker
+    from pathlib import Path
+
+    from broker_embedded.metadata import TopicRegistry
+    from broker_embedded.replication.replica_manager import ReplicaManager
+
+
+class BrokerRegistration(Protocol):
+    """What the controller client registers with and checks images against: this broker's id,
+    advertised endpoint (known once it listens) and log dir's cluster id (the broker implements it)."""
+
+    @property
+    def node_id(self) -> int: ...
+
+    @property
+    def host(self) -> str: ...
+
+    @property
+    def port(self) -> int: ...
+
+    @property
+    def cluster_id(self) -> str: ...
+
+    @property
+    def log_dir(self) -> Path: ...
+
+    def adopt_cluster_id(self, cluster_id: str) -> bool: ...
+
+
+# called on the loop after each image is applied: (previous image, new image)
+ImageListener = Callable[["ClusterImage | None", "ClusterImage"], None]
 
 log = logging.getLogger(__name__)
 
@@ -155,8 +185,22 @@ class ProducerIdBlocks:
 
 
 class ControllerClient:
-    def __init__(self, broker: Broker, address: str) -> None:
+    def __init__(
+        self,
+        address: str,
+        config: Any,
+        broker: BrokerRegistration,
+        topics: TopicRegistry,
+        replicas: ReplicaManager,
+        apply_topic_configs: Callable[[str], None],
+        image_listeners: list[ImageListener],
+    ) -> None:
         self.broker = broker
+        self.topics = topics
+        self.replicas = replicas
+        self.apply_topic_configs = apply_topic_configs
+        # e.g. the group coordinator loads the groups of the offsets partitions it now leads
+        self.image_listeners = image_listeners
         # every controller's HOST:PORT (comma-separated): one is active, the others are standbys
         # that answer NOT_CONTROLLER; the client moves on to the next one when refused or cut off
         self.addresses: list[tuple[str, int]] = []
@@ -169,7 +213,7 @@ class ControllerClient:
             raise ValueError(f"controller.quorum.bootstrap.servers has no HOST:PORT: {address!r}")
         self._address_index = 0
         self.incarnation = uuid.uuid4().hex
-        self.heartbeat_interval_s = broker.config["broker.heartbeat.interval.ms"] / 1000
+        self.heartbeat_interval_s = config["broker.heartbeat.interval.ms"] / 1000
         self.image: ClusterImage | None = None
         self.broker_epoch = -1
         self._writer: asyncio.StreamWriter | None = None
@@ -187,7 +231,7 @@ class ControllerClient:
     async def start(self, timeout: float = 60.0) -> None:
         """Connect, register and apply the first image (the broker serves clients only after that)."""
         self._task = asyncio.get_running_loop().create_task(self._run())
-        self.broker.replica_manager.alter_partition = self.alter_partition
+        self.replicas.alter_partition = self.alter_partition
         await asyncio.wait_for(self._ready.wait(), timeout)
         if self.refused is not None:
             raise RuntimeError(self.refused)
@@ -393,13 +437,11 @@ class ControllerClient:
         broker = self.broker
         node = broker.node_id
         states = [p for t in image.topics.values() for p in t.partitions]
-        if not any(node in st.replicas and (st.topic, st.partition) not in broker.partitions for st in states):
+        if not any(node in st.replicas and (st.topic, st.partition) not in self.replicas.partitions for st in states):
             return
         try:
             configs = {t.name: validate_topic_configs(t.configs) for t in image.topics.values()}
-            await asyncio.get_running_loop().run_in_executor(
-                None, broker.replica_manager._precreate_logs, states, configs
-            )
+            await asyncio.get_running_loop().run_in_executor(None, self.replicas.precreate_logs, states, configs)
         except (ValueError, KafkaError) as e:
             # only an optimisation: applying the image creates whatever is still missing
             log.warning("could not prepare the logs of a new image: %s", e)
@@ -421,7 +463,7 @@ class ControllerClient:
             return
         previous = self.image
         self.image = image
-        registry = broker.topics
+        registry = self.topics
         # topics gone from the image (or re-created under a new id) are deleted here too
         for local in list(registry):
             t = image.topics.get(local.name)
@@ -429,7 +471,7 @@ class ControllerClient:
                 # a topic the controller refused to load is not a deletion: its replicas stop
                 # serving but keep their logs for when the stored entry is fixed
                 keep = t is None and local.name in image.refused_topics
-                broker.replica_manager.remove_partitions(local.name, range(local.num_partitions), delete=not keep)
+                self.replicas.remove_partitions(local.name, range(local.num_partitions), delete=not keep)
                 registry.by_name.pop(local.name, None)
                 registry.by_id.pop(local.topic_id, None)
         changed_configs: list[str] = []
@@ -447,11 +489,12 @@ class ControllerClient:
         if dirty:  # most images only change leaders/ISRs: no fsync on the loop for those
             registry.save()
         for name in changed_configs:
-            broker.apply_topic_configs(name)
+            self.apply_topic_configs(name)
         states = [p for t in image.topics.values() for p in t.partitions]
-        broker.replica_manager.apply_partition_states(
+        self.replicas.apply_partition_states(
             states, image.endpoints(), {t.name: registry.by_name[t.name].configs for t in image.topics.values()}
         )
-        broker.on_cluster_image(previous, image)
+        for listener in self.image_listeners:
+            listener(previous, image)
         if self._registered.is_set():
             self._ready.set()

@@ -84,7 +84,7 @@ class ReplicaFetcher:
 
     # --- configs ------------------------------------------------------------------------
     def _cfg(self, key: str) -> int:
-        return int(self.rm.broker.config[key])
+        return int(self.rm.config[key])
 
     @property
     def backoff_s(self) -> float:
@@ -282,7 +282,7 @@ class ReplicaFetcher:
     async def _fetch(self, conn: LeaderConnection, ready: list[PartitionFetchState]) -> None:
         version = conn.best_version(FETCH)
         use_ids = version >= 13
-        cfg = self.rm.broker.config
+        cfg = self.rm.config
         topics: dict[str, frq.FetchTopic] = {}
         sent: dict[tuple[str, int], tuple[PartitionFetchState, int]] = {}
         by_id: dict[bytes, str] = {}

@@ -1,4 +1,10 @@
-"""ReplicaManager: applies the controller's partition states to this broker (Kafka's ReplicaManager).
+"""ReplicaManager: the partitions hosted on this broker, their appends and fetches, and the
+controller's partition states applied to them (Kafka's ReplicaManager).
+
+`append_records` (Produce) validates and appends each partition's batch on its leader and parks
+acks=all in the produce purgatory (`DelayedProduce`); `fetch_messages` (Fetch) reads each partition
+and parks long polls in the fetch purgatory (`DelayedFetch`). Both purgatories are this class's,
+on the broker's timer, keyed by `purgatory.keys`.
 
 Everything runs on the broker's asyncio loop thread. Per partition the broker is leader (it serves
 produce and fetch, tracks its followers, moves the high watermark and asks the controller to shrink
@@ -15,22 +21,43 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from broker_embedded.config import ConfigError
-from broker_embedded.metadata import TopicMetadata
+from broker_embedded.metadata import TopicMetadata, TopicRegistry
+from broker_embedded.network.server import RequestRejected
 from broker_embedded.partition import Partition
-from broker_embedded.purgatory import DelayedOperationPurgatory
+from broker_embedded.purgatory import DelayedOperationPurgatory, Timer, fetch_key, produce_key
+from broker_embedded.replication.delayed_fetch import (
+    DelayedFetch,
+    FetchPartitionStatus,
+    FetchResult,
+    fetch_replica_id,
+    read_partitions,
+)
+from broker_embedded.replication.delayed_produce import DelayedProduce, ProducePartitionStatus
 from broker_embedded.replication.fetcher import ReplicaFetcher
 from broker_embedded.replication.state import BrokerEndpoint, PartitionState
 from kafka_wire.errors import ErrorCode, KafkaError
+from kafka_wire.protocol.messages import fetch_request as frq
+from kafka_wire.protocol.messages import fetch_response as frs
+from kafka_wire.protocol.messages import produce_request as prq
+from kafka_wire.protocol.messages import produce_response as prs
 
 if TYPE_CHECKING:
-    from broker_embedded.broker import Broker
+    from broker_embedded.log.config import LogConfig
+    from broker_embedded.log.manager import LogManager
+    from broker_embedded.tiered import RemoteLogManager
 
 log = logging.getLogger(__name__)
 
 AlterPartition = Callable[[str, int, int, tuple[int, ...], int], Awaitable[PartitionState]]
+
+
+class TopicConfigResolver(Protocol):
+    """A topic's effective configs and the log layer's view of them, from its overrides."""
+
+    def resolve(self, overrides: Mapping[str, Any]) -> tuple[dict[str, Any], LogConfig]: ...
 
 
 def _now_ms() -> int:
@@ -47,19 +74,34 @@ def _check_configs(config: Any) -> None:
 
 
 class ReplicaManager:
-    def __init__(self, broker: Broker) -> None:
-        self.broker = broker
-        self.node_id: int = broker.node_id
-        _check_configs(broker.config)
+    def __init__(
+        self,
+        config: Any,
+        topics: TopicRegistry,
+        log_manager: LogManager,
+        topic_configs: TopicConfigResolver,
+        timer: Timer,
+    ) -> None:
+        self.config = config
+        self.node_id: int = config["broker.id"]
+        self.cluster_mode = bool(config["controller.quorum.bootstrap.servers"])
+        self.topics = topics
+        self.log_manager = log_manager
+        self.topic_configs = topic_configs
+        _check_configs(config)
+        # every partition replica hosted on this broker (Kafka's allPartitions)
+        self.partitions: dict[tuple[str, int], Partition] = {}
+        # tiered storage (KIP-405), set once by the broker when remote storage is enabled
+        self.remote_log_manager: RemoteLogManager | None = None
         # Set by the controller client. The leader calls it to shrink/expand the ISR
         # (AlterPartition): args topic, partition, leader_epoch, new_isr, partition_epoch; returns
         # the controller's committed PartitionState or raises KafkaError (FENCED_LEADER_EPOCH,
         # INVALID_UPDATE_VERSION, ...). While it is None (single node) the ISR never changes.
         self.alter_partition: AlterPartition | None = None
-        # acks=all produces waiting for the high watermark, on the broker's timer
-        self.produce_purgatory: DelayedOperationPurgatory[Any] = DelayedOperationPurgatory(
-            "Produce", broker.fetch_purgatory.timer
-        )
+        # acks=all produces waiting for the high watermark, long polls waiting for data; on the
+        # broker's timer
+        self.produce_purgatory: DelayedOperationPurgatory[Any] = DelayedOperationPurgatory("Produce", timer)
+        self.fetch_purgatory: DelayedOperationPurgatory[Any] = DelayedOperationPurgatory("Fetch", timer)
         # The latest state of every partition the controller told us about (hosted here or not)
         self.states: dict[tuple[str, int], PartitionState] = {}
         self.endpoints: dict[int, BrokerEndpoint] = {}
@@ -74,12 +116,12 @@ class ReplicaManager:
     # --- configs --------------------------------------------------------------------------
     @property
     def lag_time_max_ms(self) -> int:
-        return int(self.broker.config["replica.lag.time.max.ms"])
+        return int(self.config["replica.lag.time.max.ms"])
 
     @property
     def isr_retry_backoff_ms(self) -> int:
         """Pause after a failed AlterPartition (Kafka's AlterPartitionManager retries after a back-off)."""
-        return max(int(self.broker.config["replica.fetch.backoff.ms"]), 50)
+        return max(int(self.config["replica.fetch.backoff.ms"]), 50)
 
     # --- lifecycle ------------------------------------------------------------------------
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -111,11 +153,22 @@ class ReplicaManager:
         for task in list(self._tasks):
             task.cancel()
         self.produce_purgatory.shutdown()
+        self.fetch_purgatory.shutdown()
 
     # --- queries (handlers, metadata) -------------------------------------------------------
+    def partition(self, topic: str, index: int) -> Partition | None:
+        return self.partitions.get((topic, index))
+
+    def new_partition(self, topic: str, index: int, topic_id: bytes, log_: Any, effective: dict[str, Any]) -> Partition:
+        """Host a partition replica of `log_` here (its topic configs already resolved)."""
+        p = Partition(topic, index, topic_id, log_, self)
+        p.update_topic_configs(effective)
+        self.partitions[(topic, index)] = p
+        return p
+
     def current_leader(self, topic: str, partition: int) -> tuple[int, int] | None:
         """(leader id, leader epoch) of a partition the controller told us about, else None."""
-        p = self.broker.partitions.get((topic, partition))
+        p = self.partitions.get((topic, partition))
         if p is not None and p.replicated:
             return p.leader_id, p.leader_epoch
         st = self.states.get((topic, partition))
@@ -137,20 +190,19 @@ class ReplicaManager:
         fetch from the leader), or stops replicating a partition it is no longer a replica of."""
         self.endpoints = dict(endpoints)
         now_ms = _now_ms()
-        broker = self.broker
         states = list(states)
-        self._precreate_logs(states, topic_configs)
+        self.precreate_logs(states, topic_configs)
         for st in states:
             key = (st.topic, st.partition)
             old = self.states.get(key)
             if old is None or (st.leader_epoch, st.partition_epoch) >= (old.leader_epoch, old.partition_epoch):
                 self.states[key] = st
-            p = broker.partitions.get(key)
+            p = self.partitions.get(key)
             if self.node_id not in st.replicas:
                 if p is not None and p.replicated and p.is_newer_state(st):
                     # reassigned away: stop serving it (the log stays on disk)
                     self._stop_partition(p)
-                    broker.partitions.pop(key, None)
+                    self.partitions.pop(key, None)
                 continue
             if p is None:
                 p = self._create_partition(st, topic_configs.get(st.topic, {}))
@@ -185,21 +237,20 @@ class ReplicaManager:
                     )  # fmt: skip
                 # waiting acks=all produces and consumer fetches answer NOT_LEADER_OR_FOLLOWER now
                 self.produce_purgatory.check_and_complete(p.produce_key)
-                broker.fetch_purgatory.check_and_complete(p.fetch_key)
+                self.fetch_purgatory.check_and_complete(p.fetch_key)
 
     def remove_partitions(self, topic: str, partitions: Iterable[int], delete: bool) -> None:
         """Stop leading/following these partitions (fetchers removed, waiting produces and fetches
         answered); with `delete` also delete their logs."""
-        broker = self.broker
         for index in partitions:
             key = (topic, index)
             self.states.pop(key, None)
-            p = broker.partitions.pop(key, None)
+            p = self.partitions.pop(key, None)
             if p is not None:
                 self._stop_partition(p)
                 p.on_deleted()
             if delete:
-                broker.log_manager.delete_log(topic, index)
+                self.log_manager.delete_log(topic, index)
 
     def _stop_partition(self, p: Partition) -> None:
         key = (p.topic, p.index)
@@ -209,30 +260,29 @@ class ReplicaManager:
         p.pending_isr = None
         p.remote_replicas = {}
         self.produce_purgatory.check_and_complete(p.produce_key)
-        self.broker.fetch_purgatory.check_and_complete(p.fetch_key)
+        self.fetch_purgatory.check_and_complete(p.fetch_key)
 
-    def _precreate_logs(self, states: list[PartitionState], topic_configs: Mapping[str, dict[str, Any]]) -> None:
+    def precreate_logs(self, states: list[PartitionState], topic_configs: Mapping[str, dict[str, Any]]) -> None:
         """Logs of partitions new to this broker, created per topic with one directory fsync (a
-        10,000-partition topic would otherwise cost 10,000 fsyncs on the loop)."""
-        broker = self.broker
+        10,000-partition topic would otherwise cost 10,000 fsyncs on the loop). Safe on a worker
+        thread: it only reads the partition map and creates logs."""
         missing: dict[str, list[int]] = {}
         for st in states:
-            if self.node_id in st.replicas and (st.topic, st.partition) not in broker.partitions:
-                if broker.log_manager.get_log(st.topic, st.partition) is None:
+            if self.node_id in st.replicas and (st.topic, st.partition) not in self.partitions:
+                if self.log_manager.get_log(st.topic, st.partition) is None:
                     missing.setdefault(st.topic, []).append(st.partition)
         for topic, indexes in missing.items():
-            meta = broker.topics.by_name.get(topic)
+            meta = self.topics.by_name.get(topic)
             overrides = meta.configs if meta is not None else topic_configs.get(topic, {})
             try:
-                _, log_config = broker._resolve_topic_configs(overrides)
-                broker.log_manager.create_logs(topic, indexes, log_config)
+                _, log_config = self.topic_configs.resolve(overrides)
+                self.log_manager.create_logs(topic, indexes, log_config)
             except KafkaError as e:
                 # each partition is tried again (and fails alone) by _create_partition
                 log.warning("could not create the logs of %d partitions of %s: %s", len(indexes), topic, e)
 
     def _create_partition(self, st: PartitionState, overrides: dict[str, Any]) -> Partition:
-        broker = self.broker
-        registry = broker.topics
+        registry = self.topics
         meta = registry.by_name.get(st.topic)
         if meta is None:
             # without a controller client (tests driving states by hand) nobody else registers it;
@@ -244,12 +294,9 @@ class ReplicaManager:
         elif meta.num_partitions <= st.partition:
             meta.num_partitions = st.partition + 1
             registry.save()
-        effective, log_config = broker._resolve_topic_configs(meta.configs)
-        log_ = broker.log_manager.get_or_create_log(st.topic, st.partition, log_config)
-        p = Partition(st.topic, st.partition, meta.topic_id, log_, broker)
-        p.update_topic_configs(effective)
-        broker.partitions[(st.topic, st.partition)] = p
-        return p
+        effective, log_config = self.topic_configs.resolve(meta.configs)
+        log_ = self.log_manager.get_or_create_log(st.topic, st.partition, log_config)
+        return self.new_partition(st.topic, st.partition, meta.topic_id, log_, effective)
 
     # --- fetchers -------------------------------------------------------------------------
     def _add_fetcher(self, p: Partition) -> None:
@@ -317,7 +364,7 @@ class ReplicaManager:
         finally:
             if p.pending_isr is new_isr:
                 p.pending_isr = None
-        if state is None or p.deleted or self.broker.partitions.get((p.topic, p.index)) is not p:
+        if state is None or p.deleted or self.partitions.get((p.topic, p.index)) is not p:
             if p.is_leader:
                 p.maybe_increment_high_watermark()
             return
@@ -344,7 +391,7 @@ class ReplicaManager:
             return
         lag = self.lag_time_max_ms
         for key in list(self._led):
-            p = self.broker.partitions.get(key)
+            p = self.partitions.get(key)
             if p is None or not p.is_leader or p.pending_isr is not None or len(p.isr) <= 1:
                 continue
             if now_ms < p.isr_change_retry_ms:
@@ -356,3 +403,174 @@ class ReplicaManager:
                     p.topic, p.index, list(p.isr), out, p.log.log_end_offset, p.high_watermark,
                 )  # fmt: skip
                 self.request_isr_change(p, tuple(r for r in p.isr if r not in out))
+
+    # --- produce (Kafka's appendRecords) ------------------------------------------------------
+    def append_records(self, request: prq.ProduceRequest, api_version: int) -> Any:
+        """Append each partition's batch on its leader. acks=0/1 answer after the local append;
+        acks=all (-1) waits in a DelayedProduce until the high watermark passes the appended batch
+        (immediately when the ISR is this broker alone). Returns the response, a future of it,
+        or None (acks=0: no response)."""
+        acks = request.acks
+        responses: list[prs.TopicProduceResponse] = []
+        pending: list[ProducePartitionStatus] = []
+        for topic_data in request.topic_data:
+            name = topic_data.name
+            if api_version >= 13:
+                meta = self.topics.by_id.get(topic_data.topic_id)
+                name = meta.name if meta else ""
+            out = prs.TopicProduceResponse(name=topic_data.name, topic_id=topic_data.topic_id)
+            for pdata in topic_data.partition_data:
+                response, required_offset = self._append_partition(name, pdata, acks, api_version)
+                out.partition_responses.append(response)
+                if acks == -1 and required_offset >= 0:
+                    p = self.partitions[(name, pdata.index)]
+                    status = ProducePartitionStatus(name, pdata.index, required_offset, p.leader_epoch, response)
+                    error = p.check_enough_replicas_reach_offset(status.required_offset, status.leader_epoch)
+                    if error is None:
+                        pending.append(status)
+                    elif error != ErrorCode.NONE:
+                        response.error_code = error
+            responses.append(out)
+        if acks == 0:
+            # No response to carry an error: like Kafka, close the connection so the client learns
+            # that something failed (and refreshes its metadata).
+            if any(p.error_code != ErrorCode.NONE for t in responses for p in t.partition_responses):
+                raise RequestRejected("acks=0 produce failed for some partition: closing the connection")
+            return None
+        if pending:
+            # acks=all: wait until the ISR has the records (a single node's ISR already has them)
+            loop = asyncio.get_running_loop()
+            future: asyncio.Future[prs.ProduceResponse] = loop.create_future()
+
+            def respond() -> prs.ProduceResponse:
+                return self._produce_response(responses)
+
+            op = DelayedProduce(self, request.timeout_ms, pending, respond, future)
+            keys = [produce_key(s.topic, s.partition) for s in pending]
+            self.produce_purgatory.try_complete_else_watch(op, keys)
+            return future
+        return self._produce_response(responses)
+
+    def _append_partition(
+        self, name: str, pdata: prq.PartitionProduceData, acks: int, api_version: int
+    ) -> tuple[prs.PartitionProduceResponse, int]:
+        """One partition's append: its answer and the offset after the appended batch (-1: none)."""
+        if acks not in (-1, 0, 1):
+            return _produce_error(pdata.index, ErrorCode.INVALID_REQUIRED_ACKS), -1
+        partition = self.partitions.get((name, pdata.index))
+        if partition is None:
+            if self.current_leader(name, pdata.index) is not None:
+                # a partition of the cluster that this broker does not host
+                return self._not_leader(name, pdata.index), -1
+            code = ErrorCode.UNKNOWN_TOPIC_ID if api_version >= 13 else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+            return _produce_error(pdata.index, code), -1
+        if pdata.records is None or len(pdata.records) == 0:
+            return _produce_error(pdata.index, ErrorCode.INVALID_RECORD, "Produce request has no records"), -1
+        try:
+            result = partition.append_records_as_leader(pdata.records, acks)
+        except KafkaError as e:
+            if e.code == ErrorCode.NOT_LEADER_OR_FOLLOWER:
+                return self._not_leader(name, pdata.index, str(e)), -1
+            return _produce_error(pdata.index, e.code, str(e)), -1
+        response = prs.PartitionProduceResponse(
+            index=pdata.index,
+            error_code=ErrorCode.NONE,
+            base_offset=result.base_offset,
+            log_append_time_ms=result.log_append_time_ms,
+            log_start_offset=result.log_start_offset,
+        )
+        return response, result.last_offset + 1
+
+    def _not_leader(self, topic: str, index: int, message: str | None = None) -> prs.PartitionProduceResponse:
+        """NOT_LEADER_OR_FOLLOWER with the current leader (v10+ tagged field) when it is known."""
+        r = _produce_error(index, ErrorCode.NOT_LEADER_OR_FOLLOWER, message)
+        leader = self.current_leader(topic, index)
+        if leader is not None:
+            r.current_leader = prs.LeaderIdAndEpoch(leader_id=leader[0], leader_epoch=leader[1])
+        return r
+
+    def _produce_response(self, responses: list[prs.TopicProduceResponse]) -> prs.ProduceResponse:
+        """The response, with the endpoints of leaders named in NOT_LEADER_OR_FOLLOWER answers (v10+)."""
+        leaders = {
+            p.current_leader.leader_id
+            for t in responses
+            for p in t.partition_responses
+            if p.error_code == ErrorCode.NOT_LEADER_OR_FOLLOWER and p.current_leader.leader_id >= 0
+        }
+        endpoints = []
+        for node_id in sorted(leaders):
+            ep = self.endpoints.get(node_id)
+            if ep is not None:
+                endpoints.append(prs.NodeEndpoint(node_id=ep.node_id, host=ep.host, port=ep.port, rack=ep.rack))
+        return prs.ProduceResponse(responses=responses, throttle_time_ms=0, node_endpoints=endpoints)
+
+    # --- fetch (Kafka's fetchMessages) ------------------------------------------------------
+    def fetch_messages(self, request: frq.FetchRequest, api_version: int) -> Any:
+        """Whole batches from the fetch offset up to the high watermark (consumers) or the log end
+        offset (followers: replica id >= 0 up to v14, ReplicaState from v15); long polls wait in
+        the fetch purgatory (DelayedFetch) until min bytes are available or max wait passes. A
+        follower's fetch offset is its log end offset: the leader records it once per request (ISR,
+        high watermark). Returns the response or a future of it."""
+        if request.session_id != 0 or request.session_epoch > 0:
+            # We never create fetch sessions (KIP-227: answering session id 0 means "none was
+            # created"), so an incremental fetch names a session we do not have.
+            return frs.FetchResponse(error_code=ErrorCode.FETCH_SESSION_ID_NOT_FOUND, session_id=0, responses=[])
+        use_ids = api_version >= 13
+        statuses: list[FetchPartitionStatus] = []
+        unknown: list[frs.FetchableTopicResponse] = []
+        for ft in request.topics:
+            if use_ids:
+                meta = self.topics.by_id.get(ft.topic_id)
+                if meta is None:
+                    unknown.append(
+                        frs.FetchableTopicResponse(
+                            topic_id=ft.topic_id,
+                            partitions=[
+                                frs.PartitionData(partition_index=fp.partition, error_code=ErrorCode.UNKNOWN_TOPIC_ID)
+                                for fp in ft.partitions
+                            ],
+                        )
+                    )
+                    continue
+                name = meta.name
+            else:
+                name = ft.topic
+            for fp in ft.partitions:
+                statuses.append(FetchPartitionStatus(name, ft.topic_id, fp))
+        replica_id = fetch_replica_id(request)
+        read = read_partitions(self, statuses, request, replica_id)
+        if read.follower_reads:
+            now_ms = int(time.time() * 1000)
+            for f in read.follower_reads:
+                f.partition.update_follower_fetch_state(
+                    replica_id, f.fetch_offset, f.log_start_offset, f.leader_log_end_offset, now_ms
+                )
+        if read.remote_fetches and self.remote_log_manager is not None:
+            # tiered storage: answer once the remote reads are done or remote.fetch.max.wait.ms passed
+            return asyncio.ensure_future(self._with_remote_reads(read, use_ids, unknown))
+        if request.max_wait_ms <= 0 or read.total_bytes >= max(request.min_bytes, 1) or read.has_error or not statuses:
+            return read.to_response(use_ids, unknown, self.endpoints)
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[frs.FetchResponse] = loop.create_future()
+        op = DelayedFetch(self, request, statuses, use_ids, unknown, future, replica_id)
+        keys = [fetch_key(s.topic, s.request.partition) for s in statuses]
+        self.fetch_purgatory.try_complete_else_watch(op, keys)
+        return future
+
+    async def _with_remote_reads(
+        self, read: FetchResult, use_ids: bool, unknown: list[frs.FetchableTopicResponse]
+    ) -> frs.FetchResponse:
+        assert self.remote_log_manager is not None
+        await self.remote_log_manager.read_remote_fetches(read.remote_fetches)
+        return read.to_response(use_ids, unknown, self.endpoints)
+
+
+def _produce_error(index: int, code: ErrorCode, message: str | None = None) -> prs.PartitionProduceResponse:
+    return prs.PartitionProduceResponse(
+        index=index,
+        error_code=code,
+        base_offset=-1,
+        log_append_time_ms=-1,
+        log_start_offset=-1,
+        error_message=message,
+    )

@@ -137,3 +137,65 @@ def test_product_files_stay_small_or_say_why(path: Path) -> None:
     assert lines <= MAX_LINES or SIZE_REASON_MARKER in head, (
         f"{rel} has {lines} lines: split it or say why at its top ('{SIZE_REASON_MARKER}: ...')"
     )
+
+
+# The broker's parts receive narrow collaborators (small Protocols: a timer, a purgatory, a config
+# resolver, listeners), never the whole Broker, not even as a type (issue 19 move 3).
+NO_BROKER_AT_ALL = (
+    "broker_embedded/partition.py",
+    "broker_embedded/topic_admin.py",
+    "broker_embedded/group/",
+    "broker_embedded/replication/",
+    "broker_embedded/purgatory/",
+    "broker_embedded/log/validator.py",
+)
+
+
+def test_broker_parts_do_not_know_the_broker() -> None:
+    bad = []
+    for rel, _pkg, module, names, _typing_only in _graph():
+        if not rel.startswith(NO_BROKER_AT_ALL):
+            continue
+        if module == "broker_embedded.broker" or (module == "broker_embedded" and "broker" in names):
+            bad.append(f"{rel} imports {module} (take a narrow collaborator instead)")
+    assert not bad, "\n".join(bad)
+
+
+def _private_broker_reads(tree: ast.AST) -> list[tuple[int, str]]:
+    """`broker._x` / `self.broker._x` / `getattr(broker, "_x")`: a private name of the Broker read
+    from outside (dunders aside)."""
+
+    def is_broker(node: ast.expr) -> bool:
+        return (isinstance(node, ast.Name) and node.id in ("broker", "br")) or (
+            isinstance(node, ast.Attribute) and node.attr == "broker"
+        )
+
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and is_broker(node.value):
+            if node.attr.startswith("_") and not node.attr.startswith("__"):
+                out.append((node.lineno, node.attr))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("getattr", "setattr"):
+            if len(node.args) >= 2 and is_broker(node.args[0]) and isinstance(node.args[1], ast.Constant):
+                name = node.args[1].value
+                if isinstance(name, str) and name.startswith("_") and not name.startswith("__"):
+                    out.append((node.lineno, name))
+    return sorted(out)
+
+
+def test_the_private_read_check_sees_one() -> None:
+    tree = ast.parse(
+        "x = broker._creating\ny = self.broker._load()\nz = getattr(br, '_x', None)\nok = broker.__class__"
+    )
+    assert [name for _, name in _private_broker_reads(tree)] == ["_creating", "_load", "_x"]
+
+
+def test_no_one_reads_private_names_of_the_broker() -> None:
+    bad = []
+    for path in _product_files():
+        rel = path.relative_to(ROOT).as_posix()
+        if rel == "broker_embedded/broker.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=rel)
+        bad.extend(f"{rel}:{line} reads broker.{name}" for line, name in _private_broker_reads(tree))
+    assert not bad, "\n".join(bad)

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from broker_embedded.config import BrokerConfig
-from broker_embedded.delayed_produce import DelayedProduce, ProducePartitionStatus
 from broker_embedded.log import Log
 from broker_embedded.partition import Partition
 from broker_embedded.purgatory import DelayedOperationPurgatory
+from broker_embedded.replication.delayed_produce import DelayedProduce, ProducePartitionStatus
 from broker_embedded.replication.fetcher import PartitionFetchState, ReplicaFetcher
 from broker_embedded.replication.state import PartitionState
 from kafka_wire.errors import ErrorCode, KafkaError
@@ -27,10 +27,16 @@ TID = b"\x01" * 16
 
 
 class FakeReplicaManager:
-    def __init__(self) -> None:
+    """The partition's host (`partition.PartitionHost`): purgatories, mode, ISR change requests."""
+
+    def __init__(self, node_id: int, config: BrokerConfig) -> None:
         self.produce_purgatory: DelayedOperationPurgatory[Any] = DelayedOperationPurgatory("Produce")
+        self.fetch_purgatory: DelayedOperationPurgatory[Any] = DelayedOperationPurgatory("Fetch")
         self.isr_requests: list[tuple[int, ...]] = []
-        self.node_id = 0
+        self.node_id = node_id
+        self.config = config
+        self.cluster_mode = False
+        self.remote_log_manager = None
 
     def request_isr_change(self, p: Partition, new_isr: tuple[int, ...]) -> None:
         self.isr_requests.append(new_isr)
@@ -41,8 +47,7 @@ class FakeBroker:
     def __init__(self, node_id: int = 0, **configs: Any) -> None:
         self.node_id = node_id
         self.config = BrokerConfig({"broker.id": node_id, **configs})
-        self.fetch_purgatory: DelayedOperationPurgatory[Any] = DelayedOperationPurgatory("Fetch")
-        self.replica_manager = FakeReplicaManager()
+        self.replica_manager = FakeReplicaManager(node_id, self.config)
         self.partitions: dict[tuple[str, int], Partition] = {}
 
     def partition(self, topic: str, index: int) -> Partition | None:
@@ -52,7 +57,7 @@ class FakeBroker:
 def _partition(tmp_path: Path, node_id: int = 0, name: str = "t-0") -> tuple[Partition, FakeBroker]:
     broker = FakeBroker(node_id)
     log = Log(tmp_path / name)
-    p = Partition("t", 0, TID, log, broker)  # type: ignore[arg-type]
+    p = Partition("t", 0, TID, log, broker.replica_manager)
     broker.partitions[("t", 0)] = p
     return p, broker
 
@@ -194,7 +199,6 @@ def _follower(tmp_path: Path, epochs: list[tuple[int, int]], hw: int) -> tuple[R
             p.log.append_as_leader(bytearray(build_batch([(1, None, b"x", [])])), epoch)
     p.make_follower(_state(0, 9, (0, 1)))
     p.log.update_high_watermark(hw)
-    broker.replica_manager.broker = broker  # type: ignore[attr-defined]
     fetcher = ReplicaFetcher(broker.replica_manager, 0)  # type: ignore[arg-type]
     return fetcher, PartitionFetchState(p, 9, p.log.log_end_offset)
 

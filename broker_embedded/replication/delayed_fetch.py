@@ -1,17 +1,19 @@
 """Reading a fetch request's partitions, and DelayedFetch: a long poll parked in the purgatory.
 
-A consumer's fetch completes when min bytes are available below the high watermark, when a
-partition hits an error, or when max wait passes (then it answers with whatever is there). Every
-append calls ``check_and_complete(("fetch", topic, partition))``, so a long poll answers as soon
-as data arrives instead of polling. A follower's fetch (replica id >= 0) reads up to the log end
-offset of the leader, and a diverging last fetched epoch is answered at once (KIP-595 style).
+Used by the replica manager's `fetch_messages`. A consumer's fetch completes when min bytes are
+available below the high watermark, when a partition hits an error, or when max wait passes (then
+it answers with whatever is there). Every append calls ``check_and_complete(fetch_key(topic,
+partition))``, so a long poll answers as soon as data arrives instead of polling. A follower's
+fetch (replica id >= 0) reads up to the log end offset of the leader, and a diverging last fetched
+epoch is answered at once (KIP-595 style).
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from broker_embedded.purgatory.delayed_operation import DelayedOperation
 from kafka_wire.errors import ErrorCode, KafkaError
@@ -19,8 +21,21 @@ from kafka_wire.protocol.messages import fetch_request as rq
 from kafka_wire.protocol.messages import fetch_response as rs
 
 if TYPE_CHECKING:
-    from broker_embedded.broker import Broker
     from broker_embedded.partition import Partition
+    from broker_embedded.replication.state import BrokerEndpoint
+
+
+class ReplicaView(Protocol):
+    """What a fetch reads through (the replica manager): hosted partitions, the leaders of the
+    others, and the brokers' endpoints for NOT_LEADER_OR_FOLLOWER answers."""
+
+    @property
+    def endpoints(self) -> Mapping[int, BrokerEndpoint]: ...
+
+    def partition(self, topic: str, index: int) -> Partition | None: ...
+
+    def current_leader(self, topic: str, partition: int) -> tuple[int, int] | None: ...
+
 
 READ_COMMITTED = 1
 
@@ -53,24 +68,27 @@ class FetchResult:
     remote_fetches: list[tuple[rs.PartitionData, Any]] = field(default_factory=list)
 
     def to_response(
-        self, use_ids: bool, extra: list[rs.FetchableTopicResponse], broker: Broker | None = None
+        self,
+        use_ids: bool,
+        extra: list[rs.FetchableTopicResponse],
+        endpoints: Mapping[int, BrokerEndpoint] | None = None,
     ) -> rs.FetchResponse:
         responses = [
             rs.FetchableTopicResponse(topic="" if use_ids else name, topic_id=topic_id, partitions=parts)
             for (name, topic_id), parts in self.topics.items()
         ]
-        endpoints = []
-        if broker is not None:
+        nodes = []
+        if endpoints is not None:
             for node_id in sorted(self.leaders):
-                ep = broker.replica_manager.endpoints.get(node_id)
+                ep = endpoints.get(node_id)
                 if ep is not None:
-                    endpoints.append(rs.NodeEndpoint(node_id=ep.node_id, host=ep.host, port=ep.port, rack=ep.rack))
+                    nodes.append(rs.NodeEndpoint(node_id=ep.node_id, host=ep.host, port=ep.port, rack=ep.rack))
         return rs.FetchResponse(
             throttle_time_ms=0,
             error_code=ErrorCode.NONE,
             session_id=0,
             responses=responses + extra,
-            node_endpoints=endpoints,
+            node_endpoints=nodes,
         )
 
 
@@ -80,7 +98,7 @@ def fetch_replica_id(request: rq.FetchRequest) -> int:
 
 
 def read_partitions(
-    broker: Broker, statuses: list[FetchPartitionStatus], request: rq.FetchRequest, replica_id: int = -1
+    replicas: ReplicaView, statuses: list[FetchPartitionStatus], request: rq.FetchRequest, replica_id: int = -1
 ) -> FetchResult:
     result = FetchResult()
     remaining = request.max_bytes if request.max_bytes > 0 else 0x7FFFFFFF
@@ -92,9 +110,9 @@ def read_partitions(
         parts = result.topics.get(key)
         if parts is None:
             parts = result.topics[key] = []
-        partition = broker.partition(s.topic, fp.partition)
+        partition = replicas.partition(s.topic, fp.partition)
         if partition is None:
-            leader = broker.replica_manager.current_leader(s.topic, fp.partition)
+            leader = replicas.current_leader(s.topic, fp.partition)
             if leader is not None:
                 # a partition of the cluster that this broker does not host
                 parts.append(_not_leader(fp.partition, leader, result))
@@ -213,7 +231,7 @@ def _diverging_epoch(partition: Partition, fp: rq.FetchPartition) -> rs.Partitio
 class DelayedFetch(DelayedOperation):
     def __init__(
         self,
-        broker: Broker,
+        replicas: ReplicaView,
         request: rq.FetchRequest,
         statuses: list[FetchPartitionStatus],
         use_ids: bool,
@@ -228,10 +246,10 @@ class DelayedFetch(DelayedOperation):
         self._follower_hws: list[tuple[str, int, int]] = []
         if replica_id >= 0:
             for st in statuses:
-                p = broker.partition(st.topic, st.request.partition)
+                p = replicas.partition(st.topic, st.request.partition)
                 if p is not None:
                     self._follower_hws.append((st.topic, st.request.partition, p.high_watermark))
-        self.broker = broker
+        self.replicas = replicas
         self.request = request
         self.statuses = statuses
         self.use_ids = use_ids
@@ -241,10 +259,10 @@ class DelayedFetch(DelayedOperation):
 
     def try_complete(self) -> bool:
         for topic, index, hw in self._follower_hws:
-            p = self.broker.partition(topic, index)
+            p = self.replicas.partition(topic, index)
             if p is not None and p.high_watermark > hw:
                 return self.force_complete()
-        result = read_partitions(self.broker, self.statuses, self.request, self.replica_id)
+        result = read_partitions(self.replicas, self.statuses, self.request, self.replica_id)
         # (a partition that turned remote while parked is answered empty: the client's next
         # fetch takes the remote path)
         if result.has_error or result.remote_fetches or result.total_bytes >= max(self.request.min_bytes, 1):
@@ -255,8 +273,8 @@ class DelayedFetch(DelayedOperation):
     def on_complete(self) -> None:
         result = self._result
         if result is None:
-            result = read_partitions(self.broker, self.statuses, self.request, self.replica_id)
-        response = result.to_response(self.use_ids, self.unknown, self.broker)
+            result = read_partitions(self.replicas, self.statuses, self.request, self.replica_id)
+        response = result.to_response(self.use_ids, self.unknown, self.replicas.endpoints)
         loop = self.future.get_loop()
         # completion may happen on the reaper or another thread: resolve on the loop thread
         loop.call_soon_threadsafe(_set_result, self.future, response)

@@ -14,14 +14,20 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from broker_embedded.purgatory.delayed_operation import DelayedOperation
 from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import produce_response as rs
 
 if TYPE_CHECKING:
-    from broker_embedded.broker import Broker
+    from broker_embedded.partition import Partition
+
+
+class PartitionLookup(Protocol):
+    """The partitions hosted here (the replica manager): None once a partition is gone."""
+
+    def partition(self, topic: str, index: int) -> Partition | None: ...
 
 
 @dataclass(slots=True)
@@ -37,14 +43,14 @@ class ProducePartitionStatus:
 class DelayedProduce(DelayedOperation):
     def __init__(
         self,
-        broker: Broker,
+        partitions: PartitionLookup,
         timeout_ms: int,
         statuses: list[ProducePartitionStatus],
         respond: Callable[[], Any],
         future: asyncio.Future[Any],
     ) -> None:
         super().__init__(max(timeout_ms, 0))
-        self.broker = broker
+        self.partitions = partitions
         self.statuses = statuses
         self.respond = respond
         self.future = future
@@ -53,7 +59,7 @@ class DelayedProduce(DelayedOperation):
         for s in self.statuses:
             if not s.acks_pending:
                 continue
-            partition = self.broker.partition(s.topic, s.partition)
+            partition = self.partitions.partition(s.topic, s.partition)
             if partition is None:
                 error: ErrorCode | None = ErrorCode.NOT_LEADER_OR_FOLLOWER
             else:
