@@ -58,7 +58,7 @@ def _keystore_pem(location: str, store_type: str, password: str | None, key_pass
             raise ConfigError(f"ssl.keystore.location {location}: no private key entry in the JKS keystore")
         entry = entries[0]
         entry.decrypt(key_password or password or "")
-        key = serialization.load_der_private_key(entry.pkey, None)
+        key = serialization.load_der_private_key(entry.pkey_pkcs8, None)
         certs = [x509.load_der_x509_certificate(c[1]) for c in entry.cert_chain]
     else:
         raise ConfigError(f"ssl.keystore.type {store_type!r} is not one of JKS, PKCS12, PEM")
