@@ -14,15 +14,17 @@ import logging
 import shutil
 import tempfile
 import threading
+import weakref
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
 from broker_embedded.broker import Broker
 from broker_embedded.config import BrokerConfig
-from broker_embedded.network.server import KafkaServer, Listener
+from broker_embedded.network.server import KafkaServer, Listener, RequestContext
 from broker_embedded.security.listeners import Endpoint
 from broker_embedded.security.manager import SecurityManager
+from broker_embedded.security.secure_setup import SecureSetup
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +49,24 @@ class BrokerRunner:
         self.security: SecurityManager | None = None
         # each listener as bound (port 0 replaced by the port picked), in `listeners` order
         self.endpoints: list[Endpoint] = []
+        self.advertised: dict[str, tuple[str, int]] = {}
+        self._default_address: tuple[str, int] = ("", 0)
+
+    def _dispatch(self, ctx: RequestContext, frame: bytearray, body_pos: int) -> Any:
+        """Broker.dispatch, with the broker's address being the listener the client connected on
+        while the handler runs (Metadata, FindCoordinator and DescribeCluster answer with it, as
+        Kafka answers with the same listener's advertised endpoint). Handlers run synchronously on
+        this loop, so the address is restored before anything else sees it."""
+        broker = self.broker
+        assert broker is not None
+        address = self.advertised.get(ctx.session.listener_name) if ctx.session is not None else None
+        if address is None or address == self._default_address:
+            return broker.dispatch(ctx, frame, body_pos)
+        broker.host, broker.port = address
+        try:
+            return broker.dispatch(ctx, frame, body_pos)
+        finally:
+            broker.host, broker.port = self._default_address
 
     async def start(self) -> int:
         loop = asyncio.get_running_loop()
@@ -55,7 +75,7 @@ class BrokerRunner:
         # opening logs may scan segments after a crash: keep it off the loop's critical path
         self.broker = await loop.run_in_executor(None, Broker, self.config, self.log_dir)
         self.server = KafkaServer(
-            self.broker.dispatch,
+            self._dispatch,
             self.config["socket.request.max.bytes"],
             self.config["connections.max.idle.ms"],
             queued_max_request_bytes=self.config["queued.max.request.bytes"],
@@ -69,16 +89,16 @@ class BrokerRunner:
                 e.host, e.port, Listener(e.name, e.security_protocol), self.security.ssl_context(e.name)
             )
             self.endpoints.append(Endpoint(e.name, e.security_protocol, e.host, bound))
-        # Metadata's broker address: the first listener (advertised host when configured)
-        first = self.endpoints[0]
-        adv = self.security.listeners.advertised.get(first.name)
-        port = first.port
-        self.broker.port = port
-        if adv is not None:
-            self.broker.host = adv.host
-            self.broker.port = adv.port or port
-        elif first.host not in ("0.0.0.0", "::"):
-            self.broker.host = first.host
+        # what clients are told per listener (advertised.listeners, port 0 there: the bound port)
+        for e in self.endpoints:
+            adv = self.security.listeners.advertised.get(e.name)
+            host = adv.host if adv is not None else e.host
+            host = self.config["host.name"] if host in ("0.0.0.0", "::") else host
+            self.advertised[e.name] = (host, adv.port if adv is not None and adv.port else e.port)
+        # the broker's own address (registration, replication): the inter-broker listener's
+        port = self.endpoints[0].port
+        self.broker.host, self.broker.port = self.advertised[self.security.listeners.inter_broker]
+        self._default_address = (self.broker.host, self.broker.port)
         self.broker.start(loop)
         if self.broker.controller_client is not None:
             # cluster mode: registered, and the controller's image applied, before clients are told
@@ -97,14 +117,27 @@ class BrokerRunner:
 
 
 class EmbeddedBroker:
-    def __init__(self, log_dir: str | Path | None = None, port: int = 0, **configs: Any) -> None:
+    """``secure=True``: TLS and SASL listeners with a fresh CA, certificates and users (see
+    `security.secure_setup.SecureSetup`, exposed as ``self.secure``); ``acls=True`` also enables
+    the StandardAuthorizer with ``admin`` as super user. Explicit configs win over both."""
+
+    def __init__(
+        self, log_dir: str | Path | None = None, port: int = 0, secure: bool = False, acls: bool = False, **configs: Any
+    ) -> None:
+        self._temp_dir = log_dir is None
+        self.log_dir = Path(tempfile.mkdtemp(prefix="pykafka-broker-")) if log_dir is None else Path(log_dir)
         values: dict[str, Any] = {}
+        self.secure: SecureSetup | None = None
+        if secure:
+            self._secrets_dir = Path(tempfile.mkdtemp(prefix="pykafka-secure-"))
+            self.secure = SecureSetup.create(self._secrets_dir)
+            # the certificates outlive a stop(): the broker may be started again with them
+            weakref.finalize(self, shutil.rmtree, self._secrets_dir, True)
+            values.update(self.secure.broker_configs(authorizer=acls))
         for k, v in configs.items():
             values[k] = v
         values["port"] = port
         self.config = BrokerConfig(values)
-        self._temp_dir = log_dir is None
-        self.log_dir = Path(tempfile.mkdtemp(prefix="pykafka-broker-")) if log_dir is None else Path(log_dir)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._runner: BrokerRunner | None = None
@@ -163,6 +196,9 @@ class EmbeddedBroker:
         except BaseException:
             self._stop_loop()
             raise
+        if self.secure is not None:
+            for user, password in self.secure.users.items():
+                self.call(lambda _b, u=user, pw=password: self.security.add_scram_user(u, pw))
         return self
 
     def call(self, fn: Any, *args: Any) -> Any:
