@@ -1,0 +1,175 @@
+"""The connector over a secured Apache Kafka (one JVM for the module): the `pykafka` source into
+`pykafka-delta` exactly once over SASL_SSL/SCRAM-SHA-512 (with the offset mirror to a group on the
+same secured cluster), the `pykafka` sink over SASL_SSL and over mTLS with JKS stores (librdkafka
+gets them as in-memory PEM), and the failures: a wrong password and a missing ACL name their
+Kafka error in the query's error within seconds. Secrets never show in plans or progress."""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kafka_wire.client.cluster import KafkaClient
+from kafka_wire.client.config import ClientConfig
+from kafka_wire.client.librdkafka import to_librdkafka
+from kafka_wire.types import TopicPartition
+from tests.peers.fixtures import (  # noqa: F401 - the fixture
+    STORE_PASSWORD,
+    USERS,
+    SecuredKafka,
+    secured_apache_kafka,
+)
+from tests.spark.delta_helpers import delta_rs_table, positions
+
+pytestmark = [pytest.mark.timeout(240)]
+
+SECRETS = (*USERS.values(), STORE_PASSWORD)
+
+
+@pytest.fixture(scope="module")
+def kafka(secured_apache_kafka: SecuredKafka) -> SecuredKafka:  # noqa: F811
+    return secured_apache_kafka
+
+
+def spark_options(params: dict[str, str]) -> dict[str, str]:
+    """Kafka client settings as the connector's `kafka.*` options (Spark's Kafka connector names)."""
+    return {f"kafka.{k}": v for k, v in params.items()}
+
+
+def new_topic(kafka: SecuredKafka, partitions: int = 2) -> str:
+    from confluent_kafka.admin import AdminClient, NewTopic
+
+    name = f"sec-spark-{uuid.uuid4().hex[:8]}"
+    admin = AdminClient({"bootstrap.servers": kafka.plaintext})  # kept alive until the result is in
+    admin.create_topics([NewTopic(name, partitions, 1)])[name].result(30)
+    return name
+
+
+def produce(kafka: SecuredKafka, topic: str, n: int) -> list[tuple[int, int]]:
+    """n records over SASL_SSL (librdkafka through the translation); their (partition, offset)."""
+    from confluent_kafka import Producer
+
+    conf, _ = to_librdkafka(kafka.scram_params(), prefix="")
+    acked: list[tuple[int, int]] = []
+    p = Producer({**conf, "linger.ms": 5})
+    for i in range(n):
+        p.produce(
+            topic,
+            f"v{i}".encode(),
+            f"k{i}".encode(),
+            on_delivery=lambda e, m: acked.append((m.partition(), m.offset())),
+        )
+    assert p.flush(30) == 0
+    return sorted(acked)
+
+
+def end_offsets(kafka: SecuredKafka, topic: str, partitions: int = 2) -> dict[int, int]:
+    c = KafkaClient(ClientConfig.from_kafka_params(kafka.scram_params(), "check", prefix=""))
+    try:
+        got = c.list_offsets({TopicPartition(topic, p): -1 for p in range(partitions)})
+        return {tp[1]: off for tp, (off, _) in got.items()}
+    finally:
+        c.close()
+
+
+def assert_no_secret(text: str, where: str) -> None:
+    for secret in SECRETS:
+        assert secret not in text, f"a secret shows in {where}"
+
+
+def test_source_to_delta_exactly_once_over_scram(spark: Any, kafka: SecuredKafka, tmp_path: Path) -> None:
+    topic = new_topic(kafka)
+    acked = produce(kafka, topic, 120)
+    opts = spark_options(kafka.scram_params(truststore_type="JKS"))
+    df = spark.readStream.format("pykafka").options(**opts).option("subscribe", topic).option(
+        "startingOffsets", "earliest").option("maxOffsetsPerTrigger", "50").load()  # fmt: skip
+    plan = df._jdf.queryExecution().toString()  # what df.explain(True) prints
+    assert_no_secret(plan, "the plan")
+    path, checkpoint = str(tmp_path / "t"), str(tmp_path / "ck")
+    q = (
+        df.writeStream.format("pykafka-delta")
+        .option("checkpointLocation", checkpoint)
+        .options(**opts)  # the offset mirror to group 'offsetsOwner' over the same SASL_SSL settings
+        .option("offsetsOwner", f"owner-{topic}")
+        .trigger(availableNow=True)
+        .start(path)
+    )
+    q.awaitTermination(120)
+    assert q.exception() is None
+    assert positions(delta_rs_table(path)) == sorted((topic, p, o) for p, o in acked)
+    progress = json.dumps(q.recentProgress and [json.loads(p.json) for p in q.recentProgress])
+    assert_no_secret(progress + json.dumps(q.lastProgress and json.loads(q.lastProgress.json)), "the progress")
+    assert '"numInputRows": 50' in progress  # several micro-batches did run
+    # the mirror reached the group on the secured cluster
+    c = KafkaClient(ClientConfig.from_kafka_params(kafka.scram_params(), "check", prefix=""))
+    try:
+        committed = {tp[1]: off for tp, (off, _) in c.fetch_offsets(f"owner-{topic}").items()}
+    finally:
+        c.close()
+    assert committed == end_offsets(kafka, topic)
+
+
+def test_batch_source_and_sink_over_mtls_and_scram(spark: Any, kafka: SecuredKafka) -> None:
+    spark.sql("select 1").collect()
+    src = new_topic(kafka)
+    produce(kafka, src, 30)
+    mtls = spark_options(kafka.mtls_params("JKS", "JKS"))  # JKS: read by us, PEM for librdkafka
+    df = spark.read.format("pykafka").options(**mtls).option("subscribe", src).load()
+    assert df.count() == 30
+    assert_no_secret(df._jdf.queryExecution().toString(), "the batch plan")
+    out_mtls, out_scram = new_topic(kafka), new_topic(kafka)
+    df.selectExpr("key", "value").write.format("pykafka").mode("append").options(**mtls).option(
+        "topic", out_mtls).save()  # fmt: skip
+    df.selectExpr("key", "value").write.format("pykafka").mode("append").options(
+        **spark_options(kafka.scram_params())).option("topic", out_scram).save()  # fmt: skip
+    assert sum(end_offsets(kafka, out_mtls).values()) == 30
+    assert sum(end_offsets(kafka, out_scram).values()) == 30
+
+
+def _failing_stream(spark: Any, opts: dict[str, str], topic: str, tmp_path: Path) -> tuple[str, float]:
+    t0 = time.monotonic()
+    q = (
+        spark.readStream.format("pykafka").options(**opts).option("subscribe", topic)
+        .option("startingOffsets", "earliest").load()
+        .writeStream.format("noop").option("checkpointLocation", str(tmp_path / "ck")).start()
+    )  # fmt: skip
+    try:
+        q.awaitTermination(90)  # raises the query's error
+    except Exception:  # noqa: BLE001, S110 - read back from q.exception() below
+        pass
+    finally:
+        q.stop()
+    assert q.exception() is not None, "the query should have failed"
+    return str(q.exception()), time.monotonic() - t0
+
+
+def test_wrong_password_fails_the_query_within_seconds(spark: Any, kafka: SecuredKafka, tmp_path: Path) -> None:
+    topic = new_topic(kafka)
+    opts = spark_options(kafka.scram_params(password="wrong-password-123"))
+    error, took = _failing_stream(spark, opts, topic, tmp_path)
+    assert "SASL_AUTHENTICATION_FAILED" in error
+    assert took < 30, f"an authentication failure is not retried (took {took:.1f} s)"
+    assert "wrong-password-123" not in error
+    assert_no_secret(error, "the query's error")
+
+
+def test_missing_acl_names_the_topic(spark: Any, kafka: SecuredKafka, tmp_path: Path) -> None:
+    topic = new_topic(kafka)
+    error, took = _failing_stream(spark, spark_options(kafka.scram_params("bob")), topic, tmp_path)
+    assert "TOPIC_AUTHORIZATION_FAILED" in error and topic in error
+    assert took < 30
+
+
+def test_bad_security_options_fail_at_load(spark: Any, kafka: SecuredKafka) -> None:
+    opts = {**spark_options(kafka.scram_params()), "kafka.ssl.truststore.password": "not-the-store-password"}
+    with pytest.raises(Exception, match="kafka.ssl.truststore.password") as e:
+        spark.read.format("pykafka").options(**opts).option("subscribe", "x").load()
+    assert "not-the-store-password" not in str(e.value)
+    with pytest.raises(Exception, match="kafka.ssl.truststore.password"):
+        spark.range(1).selectExpr("'v' as value").write.format("pykafka").mode("append").options(**opts).option(
+            "topic", "x").save()  # fmt: skip
