@@ -90,6 +90,7 @@ def test_source_to_delta_exactly_once_over_scram(spark: Any, kafka: SecuredKafka
         "startingOffsets", "earliest").option("maxOffsetsPerTrigger", "50").load()  # fmt: skip
     plan = df._jdf.queryExecution().toString()  # what df.explain(True) prints
     assert_no_secret(plan, "the plan")
+    assert "kafka.sasl.mechanism=SCRAM-SHA-512" in plan and "redacted" in plan  # options are listed, redacted
     path, checkpoint = str(tmp_path / "t"), str(tmp_path / "ck")
     q = (
         df.writeStream.format("pykafka-delta")
