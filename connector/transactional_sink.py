@@ -288,6 +288,26 @@ def _is_fenced(err: Any) -> bool:
         return False
 
 
+def _require_topic(consumer: Any, topic: str, timeout_s: float) -> None:
+    # Kafka answers TxnOffsetCommit for an unknown topic with a retriable error, so a missing
+    # marker topic would only fail at the transaction timeout: check it first (a consumer's
+    # metadata request does not auto-create topics).
+    kafka = _confluent_kafka()
+    try:
+        described = consumer.list_topics(topic, timeout=timeout_s).topics.get(topic)
+    except kafka.KafkaException as exc:
+        raise KafkaSinkWriteError(
+            f"pykafka sink (exactlyOnce): cannot describe the marker topic '{topic}': "
+            f"{_describe_error(_kafka_error(exc))}"
+        ) from None
+    if described is None or described.error is not None or MARKER_PARTITION not in described.partitions:
+        why = _describe_error(described.error) if described is not None and described.error else "no partition 0"
+        raise KafkaSinkWriteError(
+            f"pykafka sink (exactlyOnce): the marker topic '{topic}' (option '{MARKER_TOPIC_OPTION}', or "
+            f"'topic') must be an existing topic: {why}"
+        )
+
+
 def read_marker(consumer: Any, topic: str, timeout_s: float) -> Marker | None:
     """The marker committed for this consumer's group, or None when nothing was committed yet.
 
@@ -296,6 +316,7 @@ def read_marker(consumer: Any, topic: str, timeout_s: float) -> Marker | None:
     retried until `timeout_s`.
     """
     kafka = _confluent_kafka()
+    _require_topic(consumer, topic, timeout_s)
     deadline = time.monotonic() + timeout_s
     backoff = 0.05
     while True:
