@@ -100,7 +100,8 @@ def _librdkafka_rows(bootstrap: str, topic: str, isolation: str = COMMITTED) -> 
 
 
 def _log_ends(bootstrap: str, topic: str) -> dict[str, int]:
-    c = Consumer({"bootstrap.servers": bootstrap, "group.id": "ends"})
+    # read_uncommitted: librdkafka's default (read_committed) would answer the LSO, not the log end
+    c = Consumer({"bootstrap.servers": bootstrap, "group.id": "ends", "isolation.level": "read_uncommitted"})
     try:
         return {str(p): c.get_watermark_offsets(TopicPartition(topic, p), timeout=10)[1] for p in range(PARTITIONS)}
     finally:
