@@ -65,6 +65,16 @@ class BrokerConnection:
                 raise ConnectionClosedError(f"connection to {host}:{port} closed during TLS: {e}") from None
             # a refused client certificate shows up at the first read under TLS 1.3
             raise SslAuthenticationError(f"SSL handshake with {host}:{port} failed: {_ssl_reason(e)}") from None
+        except ConnectionClosedError as e:
+            self.close()
+            if not security.uses_ssl:
+                raise
+            # without a TLS alert this stays a disconnect (retried, as Java's clients do), but say
+            # what it usually means
+            raise ConnectionClosedError(
+                f"{e} right after the TLS handshake with {host}:{port} (a listener requiring a client "
+                "certificate the broker did not accept, or a listener that does not speak TLS?)"
+            ) from None
         except BaseException:
             self.close()
             raise

@@ -181,13 +181,15 @@ REAUTH_MS = 4000  # SCRAM-SHA-512 sessions on SASL_SSL last this long (KIP-368),
 
 
 class SecuredKafka:
-    """Apache Kafka with listeners SASL_SSL (SCRAM-SHA-512/256, PLAIN, OAUTHBEARER unsecured), SSL
-    (client certificate required) and PLAINTEXT (inter-broker, readiness, admin as ANONYMOUS);
+    """A secured Kafka: Apache Kafka (``backend="apache"``) or our EmbeddedBroker (``"ours"``), set up
+    alike: listeners SASL_SSL (SCRAM-SHA-512/256, PLAIN, OAUTHBEARER unsecured), SSL (client
+    certificate required) and PLAINTEXT (inter-broker, readiness, admin as ANONYMOUS);
     StandardAuthorizer with super users ANONYMOUS, alice, admin and the client certificate's DN."""
 
-    def __init__(self, directory: str) -> None:
+    def __init__(self, directory: str, backend: str = "apache") -> None:
         from broker_embedded.security import certs
 
+        self.backend = backend
         self.dir = directory
         self.ca = certs.make_ca()
         # the server certificate names 127.0.0.1 only: dialling "localhost" is a host name mismatch
@@ -224,23 +226,55 @@ class SecuredKafka:
             "listener.name.sasl_ssl.oauthbearer.sasl.jaas.config": OAUTH_JAAS.format("broker"),
             "listener.name.sasl_ssl.scram-sha-512.connections.max.reauth.ms": REAUTH_MS,
         }
-        self.kafka = jvm.ApacheKafka(
-            1,
-            num_partitions=2,
-            overrides=overrides,
-            extra_listeners={"SASL_SSL": "SASL_SSL", "SSL": "SSL"},
-            scram_users=scram,
-        )
+        self._scram = scram
+        self.kafka: jvm.ApacheKafka | None = None
+        self.broker: Any = None
+        if backend == "apache":
+            self.kafka = jvm.ApacheKafka(
+                1,
+                num_partitions=2,
+                overrides=overrides,
+                extra_listeners={"SASL_SSL": "SASL_SSL", "SSL": "SSL"},
+                scram_users=scram,
+            )
+            return
+        from broker_embedded import EmbeddedBroker
+
+        ours = {k.replace(".scram-sha-512.connections", ".connections"): v for k, v in overrides.items()}
+        ours["listeners"] = "PLAINTEXT://127.0.0.1:0,SASL_SSL://127.0.0.1:0,SSL://127.0.0.1:0"
+        ours["inter.broker.listener.name"] = "PLAINTEXT"
+        ours = {k: str(v) for k, v in ours.items()}
+        self.broker = EmbeddedBroker(num_partitions=2, **ours)
+
+    def __enter__(self) -> SecuredKafka:
+        if self.kafka is not None:
+            self.kafka.start()
+            return self
+        self.broker.start()
+        for _mech, user, password in self._scram[::2]:
+            self.broker.call(lambda _b, u=user, pw=password: self.broker.security.add_scram_user(u, pw))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.kafka is not None:
+            self.kafka.close()
+        else:
+            self.broker.stop()
+
+    def _listener(self, name: str, host: str) -> str:
+        if self.kafka is not None:
+            return self.kafka.listener_bootstrap(name, host) if name != "PLAINTEXT" else self.kafka.bootstrap_servers
+        return f"{host}:{self.broker.bootstrap(name).rsplit(':', 1)[1]}"
 
     @property
     def plaintext(self) -> str:
-        return self.kafka.bootstrap_servers
+        return self._listener("PLAINTEXT", jvm.LOOPBACK)
 
     def sasl_ssl(self, host: str = jvm.LOOPBACK) -> str:
-        return self.kafka.listener_bootstrap("SASL_SSL", host)
+        return self._listener("SASL_SSL", host)
 
     def ssl(self, host: str = jvm.LOOPBACK) -> str:
-        return self.kafka.listener_bootstrap("SSL", host)
+        return self._listener("SSL", host)
 
     def scram_params(self, user: str = "alice", password: str | None = None, mechanism: str = "SCRAM-SHA-512",
                      truststore_type: str = "JKS") -> dict[str, str]:  # fmt: skip
@@ -287,6 +321,12 @@ class SecuredKafka:
 def secured_apache_kafka(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SecuredKafka]:
     """One secured Apache Kafka per test run (see `SecuredKafka`)."""
     require_kafka_peers()
-    secured = SecuredKafka(str(tmp_path_factory.mktemp("secured-kafka-pki")))
-    with secured.kafka:
+    with SecuredKafka(str(tmp_path_factory.mktemp("secured-kafka-pki"))) as secured:
+        yield secured
+
+
+@pytest.fixture(scope="session")
+def secured_our_broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SecuredKafka]:
+    """Our EmbeddedBroker, secured like `secured_apache_kafka`."""
+    with SecuredKafka(str(tmp_path_factory.mktemp("secured-ours-pki")), backend="ours") as secured:
         yield secured
