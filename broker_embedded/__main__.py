@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import logging
 import os
+import re
 import signal
 import sys
 import tempfile
@@ -25,6 +27,7 @@ from pathlib import Path
 
 from broker_embedded.config import BROKER_CONFIGS, BrokerConfig, ConfigError, read_properties
 from broker_embedded.embedded import BrokerRunner, new_event_loop
+from broker_embedded.security.secure_setup import SecureSetup
 
 
 def _config_help() -> str:
@@ -67,7 +70,58 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="exit when stdin closes (EmbeddedCluster's children: they die with their parent)",
     )
+    p.add_argument(
+        "--add-scram",
+        action="append",
+        default=[],
+        metavar="MECHANISM=[name=U,password=P[,iterations=N]]",
+        help="a SCRAM credential, in kafka-storage format's syntax (repeatable)",
+    )
+    p.add_argument(
+        "--secure",
+        default=None,
+        metavar="DIR",
+        help="make a CA, certificates and users in DIR and serve SASL_SSL, SSL and SASL_PLAINTEXT listeners "
+        "(client settings: DIR/secure.json and DIR/<user>-<mechanism>.properties)",
+    )
     return p
+
+
+_SCRAM_ARG = re.compile(r"^(SCRAM-SHA-256|SCRAM-SHA-512)=\[(.*)\]$")
+
+
+def parse_add_scram(arg: str) -> tuple[str, str, str, int]:
+    """`SCRAM-SHA-256=[name=alice,password=alice-secret]` -> (mechanism, user, password, iterations)."""
+    m = _SCRAM_ARG.match(arg.strip())
+    if m is None:
+        raise ValueError(f"--add-scram expects SCRAM-SHA-256|SCRAM-SHA-512=[name=...,password=...], got {arg!r}")
+    fields: dict[str, str] = {}
+    for item in re.findall(r'(\w+)=("(?:[^"\\]|\\.)*"|[^,]*)', m.group(2)):
+        key, value = item
+        fields[key] = value[1:-1] if value.startswith('"') else value
+    if "name" not in fields or "password" not in fields:
+        raise ValueError(f"--add-scram {m.group(1)} needs name= and password=")
+    return m.group(1), fields["name"], fields["password"], int(fields.get("iterations", "4096"))
+
+
+def _write_secure_settings(setup: SecureSetup) -> None:
+    """Client settings next to the certificates (owner-only files), never on stdout."""
+    d = setup.directory
+    for user in setup.users:
+        for mech in ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER"):
+            setup.write_properties(d / f"{user}-{mech}.properties", setup.client_properties("SASL_SSL", mech, user))
+        setup.write_properties(d / f"{user}-mtls.properties", setup.client_properties("SSL", None, user, mtls=True))
+    info = {
+        "ca_pem": str(setup.ca_pem),
+        "store_password": setup.store_password,
+        "users": setup.users,
+        "client_certificates": {
+            u: {"cert_pem": str(f.cert_pem), "key_pem": str(f.key_pem)} for u, f in setup.clients.items()
+        },
+    }
+    path = d / "secure.json"
+    path.write_text(json.dumps(info, indent=1))
+    path.chmod(0o600)
 
 
 def build_cluster_parser() -> argparse.ArgumentParser:
@@ -230,9 +284,15 @@ def main(argv: list[str] | None = None) -> int:
         values["node.id"] = str(args.node_id)
     if args.controller is not None:
         values["controller.quorum.bootstrap.servers"] = args.controller
+    secure: SecureSetup | None = None
+    if args.secure is not None:
+        secure = SecureSetup.create(args.secure)
+        _write_secure_settings(secure)
+        values = {**secure.broker_configs(), **values}
     try:
+        scram = [parse_add_scram(a) for a in args.add_scram]
         config = BrokerConfig(values)
-    except ConfigError as e:
+    except (ConfigError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     temp = None
@@ -247,11 +307,18 @@ def main(argv: list[str] | None = None) -> int:
 
     async def run() -> None:
         port = await runner.start()
+        assert runner.security is not None
+        for mechanism, user, password, iterations in scram:
+            runner.security.add_scram_user(user, password, (mechanism,), iterations)
+        if secure is not None:
+            for user, password in secure.users.items():
+                runner.security.add_scram_user(user, password)
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
         if args.exit_on_stdin_eof:
             _watch_stdin(loop, stop)
-        sys.stdout.write(f"bootstrap.servers={config['host.name']}:{port}\n")
+        host, port = runner.advertised.get(runner.endpoints[0].name, (config["host.name"], port))
+        sys.stdout.write(f"bootstrap.servers={host}:{port}\n")
         sys.stdout.flush()
         await stop.wait()
         await runner.stop()

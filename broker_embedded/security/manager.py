@@ -24,7 +24,7 @@ from broker_embedded.security.sasl import (
     parse_jaas_options,
 )
 from broker_embedded.security.scram import MECHANISMS as SCRAM_MECHANISMS
-from broker_embedded.security.scram import ScramCredentialStore
+from broker_embedded.security.scram import MIN_ITERATIONS, ScramCredentialStore, credential_from_password
 from broker_embedded.security.tls import SslPrincipalMapper, peer_dn, server_context
 
 log = logging.getLogger(__name__)
@@ -98,12 +98,16 @@ class SecurityManager:
         return "User:" + self._mappers[listener].name(dn)
 
     # --- SCRAM credentials and ACLs (broker metadata) --------------------------------------------
-    def add_scram_user(self, user: str, password: str, mechanisms: tuple[str, ...] = tuple(SCRAM_MECHANISMS)) -> None:
+    def add_scram_user(
+        self,
+        user: str,
+        password: str,
+        mechanisms: tuple[str, ...] = tuple(SCRAM_MECHANISMS),
+        iterations: int = MIN_ITERATIONS,
+    ) -> None:
         """Seed a SCRAM user (kafka-storage format --add-scram; EmbeddedBroker(secure=True))."""
-        from broker_embedded.security.scram import credential_from_password
-
         for m in mechanisms:
-            self.scram.upsert(user, m, credential_from_password(m, password))
+            self.scram.upsert(user, m, credential_from_password(m, password, iterations))
         self._save()
 
     def scram_changed(self) -> None:
