@@ -377,8 +377,24 @@ class _ProducerHandle:
         self.errors: list[tuple[str, int, Any]] = []
         self.failed = 0
         self.last_used = time.monotonic()
+        self.auth_error: Any = None
         kafka = _confluent_kafka()
-        self.producer = kafka.Producer({**conf, **_FIXED_PRODUCER_SETTINGS, "on_delivery": self._on_delivery})
+        self.producer = kafka.Producer(
+            {**conf, **_FIXED_PRODUCER_SETTINGS, "on_delivery": self._on_delivery, "error_cb": self._on_error}
+        )
+
+    def _on_error(self, err: Any) -> None:
+        # librdkafka keeps retrying a failed SASL/TLS authentication until message.timeout.ms (2 min);
+        # Kafka's Java producer does not retry an AuthenticationException, so the task fails at once
+        kafka = _confluent_kafka()
+        if err.code() in (kafka.KafkaError._AUTHENTICATION, kafka.KafkaError._SSL):
+            self.auth_error = err
+
+    def raise_auth_error(self) -> None:
+        if self.auth_error is not None:
+            err = self.auth_error
+            name = "SASL_AUTHENTICATION_FAILED: " if "SASL" in err.str() else "SSL handshake failed: "
+            raise KafkaSinkWriteError(f"pykafka sink: authentication with Kafka failed ({name}{_describe_error(err)})")
 
     def _on_delivery(self, err: Any, msg: Any) -> None:
         # Only failures arrive here (delivery.report.only.error); keep a few for the message.
@@ -416,6 +432,7 @@ def _acquire_producer(config: SinkConfig) -> _ProducerHandle:
             _PRODUCERS[config.producer_config] = handle
     handle.errors.clear()
     handle.failed = 0
+    handle.auth_error = None
     handle.last_used = now
     return handle
 
@@ -561,7 +578,7 @@ def produce_batches(config: SinkConfig, columns: SinkColumns, batches: Iterable[
                 _raise_delivery_errors(handle, records)
         # At-least-once: the task only succeeds once every record is acknowledged (or failed).
         while handle.producer.flush(1.0) > 0:
-            pass
+            handle.raise_auth_error()
         if handle.errors:
             _raise_delivery_errors(handle, records)
     except BaseException:

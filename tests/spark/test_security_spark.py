@@ -84,10 +84,10 @@ def assert_no_secret(text: str, where: str) -> None:
 
 def test_source_to_delta_exactly_once_over_scram(spark: Any, kafka: SecuredKafka, tmp_path: Path) -> None:
     topic = new_topic(kafka)
-    acked = produce(kafka, topic, 120)
+    acked = produce(kafka, topic, 60)
     opts = spark_options(kafka.scram_params(truststore_type="JKS"))
     df = spark.readStream.format("pykafka").options(**opts).option("subscribe", topic).option(
-        "startingOffsets", "earliest").option("maxOffsetsPerTrigger", "50").load()  # fmt: skip
+        "startingOffsets", "earliest").option("maxOffsetsPerTrigger", "40").load()  # fmt: skip
     plan = df._jdf.queryExecution().toString()  # what df.explain(True) prints
     assert_no_secret(plan, "the plan")
     assert "kafka.sasl.mechanism=SCRAM-SHA-512" in plan and "redacted" in plan  # options are listed, redacted
@@ -105,7 +105,7 @@ def test_source_to_delta_exactly_once_over_scram(spark: Any, kafka: SecuredKafka
     assert positions(delta_rs_table(path)) == sorted((topic, p, o) for p, o in acked)
     progress = json.dumps(q.recentProgress and [json.loads(p.json) for p in q.recentProgress])
     assert_no_secret(progress + json.dumps(q.lastProgress and json.loads(q.lastProgress.json)), "the progress")
-    assert '"numInputRows": 50' in progress  # several micro-batches did run
+    assert '"numInputRows": 40' in progress  # several micro-batches did run
     # the mirror reached the group on the secured cluster
     c = KafkaClient(ClientConfig.from_kafka_params(kafka.scram_params(), "check", prefix=""))
     try:
@@ -157,6 +157,19 @@ def test_wrong_password_fails_the_query_within_seconds(spark: Any, kafka: Secure
     assert took < 30, f"an authentication failure is not retried (took {took:.1f} s)"
     assert "wrong-password-123" not in error
     assert_no_secret(error, "the query's error")
+
+
+def test_sink_with_a_wrong_password_fails_within_seconds(spark: Any, kafka: SecuredKafka) -> None:
+    """librdkafka would retry the authentication until message.timeout.ms (2 min); the sink fails the
+    task at once, as Kafka's Java producer does."""
+    topic = new_topic(kafka)
+    opts = spark_options(kafka.scram_params(password="wrong-sink-password"))
+    t0 = time.monotonic()
+    with pytest.raises(Exception, match="SASL_AUTHENTICATION_FAILED") as e:
+        spark.range(3).selectExpr("cast(id as string) as value").write.format("pykafka").mode("append").options(
+            **opts).option("topic", topic).save()  # fmt: skip
+    assert time.monotonic() - t0 < 30
+    assert "wrong-sink-password" not in str(e.value)
 
 
 def test_missing_acl_names_the_topic(spark: Any, kafka: SecuredKafka, tmp_path: Path) -> None:
