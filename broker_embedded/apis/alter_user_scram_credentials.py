@@ -3,6 +3,7 @@ credentials, with Kafka's per-user errors; ALTER on the cluster."""
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from typing import TYPE_CHECKING
 
@@ -14,7 +15,7 @@ from broker_embedded.security.scram import (
     MIN_ITERATIONS,
     credential_from_salted_password,
 )
-from kafka_wire.errors import ErrorCode
+from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import alter_user_scram_credentials_request as rq
 from kafka_wire.protocol.messages import alter_user_scram_credentials_response as rs
 
@@ -27,7 +28,7 @@ API_KEY = 51
 
 def handle(
     broker: Broker, ctx: RequestContext, request: rq.AlterUserScramCredentialsRequest
-) -> rs.AlterUserScramCredentialsResponse:
+) -> rs.AlterUserScramCredentialsResponse | asyncio.Future[rs.AlterUserScramCredentialsResponse]:
     security = ctx.session.security if ctx.session is not None else None
     users = list(dict.fromkeys([d.name for d in request.deletions] + [u.name for u in request.upsertions]))
     denied = authorize(ctx, AclOperation.ALTER, ResourceType.CLUSTER)
@@ -64,29 +65,54 @@ def handle(
     for d in request.deletions:
         if d.name not in errors and store.get(d.name, MECHANISM_NAMES.get(d.mechanism, "")) is None:
             errors[d.name] = (ErrorCode.RESOURCE_NOT_FOUND, "Attempt to delete a user credential that does not exist")
-    changed = False
     # a user's changes apply all or nothing
-    for d in request.deletions:
-        if d.name not in errors:
-            changed |= store.delete(d.name, MECHANISM_NAMES[d.mechanism])
-    for u in request.upsertions:
-        if u.name not in errors:
-            mechanism = MECHANISM_NAMES[u.mechanism]
-            store.upsert(
-                u.name,
-                mechanism,
-                credential_from_salted_password(mechanism, bytes(u.salt), bytes(u.salted_password), u.iterations),
-            )
-            changed = True
-    if changed:
+    deletions = [(d.name, MECHANISM_NAMES[d.mechanism]) for d in request.deletions if d.name not in errors]
+    upserts = [
+        (
+            u.name,
+            MECHANISM_NAMES[u.mechanism],
+            credential_from_salted_password(
+                MECHANISM_NAMES[u.mechanism], bytes(u.salt), bytes(u.salted_password), u.iterations
+            ),
+        )
+        for u in request.upsertions
+        if u.name not in errors
+    ]
+
+    def response() -> rs.AlterUserScramCredentialsResponse:
+        return rs.AlterUserScramCredentialsResponse(
+            results=[
+                rs.AlterUserScramCredentialsResult(
+                    user=u,
+                    error_code=errors.get(u, (ErrorCode.NONE, None))[0],
+                    error_message=errors.get(u, (None, None))[1],
+                )
+                for u in users
+            ]
+        )
+
+    if not deletions and not upserts:
+        return response()
+    if broker.controller_client is None:
+        for name, mechanism in deletions:
+            store.delete(name, mechanism)
+        for name, mechanism, credential in upserts:
+            store.upsert(name, mechanism, credential)
         security.scram_changed()
-    return rs.AlterUserScramCredentialsResponse(
-        results=[
-            rs.AlterUserScramCredentialsResult(
-                user=u,
-                error_code=errors.get(u, (ErrorCode.NONE, None))[0],
-                error_message=errors.get(u, (None, None))[1],
+        return response()
+    controller = broker.controller_client
+
+    async def on_controller() -> rs.AlterUserScramCredentialsResponse:
+        # cluster mode: credentials are controller metadata; the image brings them to every broker
+        try:
+            await controller.request(
+                "alter_scram",
+                deletions=[list(d) for d in deletions],
+                upserts=[[n, m, c.to_json()] for n, m, c in upserts],
             )
-            for u in users
-        ]
-    )
+        except KafkaError as e:
+            for name in {d[0] for d in deletions} | {u[0] for u in upserts}:
+                errors[name] = (e.code, str(e))
+        return response()
+
+    return asyncio.ensure_future(on_controller())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING
 
 from broker_embedded.security.access import authorize
@@ -13,7 +14,7 @@ from broker_embedded.security.authorizer import (
     ResourceType,
     validate_binding,
 )
-from kafka_wire.errors import ErrorCode
+from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import create_acls_request as rq
 from kafka_wire.protocol.messages import create_acls_response as rs
 
@@ -39,7 +40,9 @@ def _binding(c: rq.AclCreation) -> AclBinding | str:
         return str(e)
 
 
-def handle(broker: Broker, ctx: RequestContext, request: rq.CreateAclsRequest) -> rs.CreateAclsResponse:
+def handle(
+    broker: Broker, ctx: RequestContext, request: rq.CreateAclsRequest
+) -> rs.CreateAclsResponse | asyncio.Future[rs.CreateAclsResponse]:
     security = ctx.session.security if ctx.session is not None else None
     authorizer = security.authorizer if security is not None else None
     if authorizer is None:
@@ -62,6 +65,22 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.CreateAclsRequest) -
         assert isinstance(b, AclBinding)
         valid.append(b)
         results.append(rs.AclCreationResult(error_code=ErrorCode.NONE, error_message=None))
-    if valid:
+    response = rs.CreateAclsResponse(results=results)
+    if not valid:
+        return response
+    if broker.controller_client is None:
         authorizer.create(valid)
-    return rs.CreateAclsResponse(results=results)
+        return response
+    controller = broker.controller_client
+
+    async def on_controller() -> rs.CreateAclsResponse:
+        # cluster mode: ACLs are controller metadata; the image brings them to every broker
+        try:
+            await controller.request("create_acls", acls=[b.to_json() for b in valid])
+        except KafkaError as e:
+            for r in results:
+                if r.error_code == ErrorCode.NONE:
+                    r.error_code, r.error_message = e.code, str(e)
+        return response
+
+    return asyncio.ensure_future(on_controller())

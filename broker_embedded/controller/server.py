@@ -315,6 +315,18 @@ class ControllerServer:
                 results.append({"name": t["name"], "error": 0, "message": None})
             self.push()
             return {"results": results}
+        if op == "alter_scram":
+            s.alter_scram(msg["deletions"], msg["upserts"])
+            self.push()
+            return {}
+        if op == "create_acls":
+            s.create_acls(msg["acls"])
+            self.push()
+            return {}
+        if op == "delete_acls":
+            deleted = s.delete_acls(msg["filters"])
+            self.push()
+            return {"deleted": deleted}
         if op == "alter_configs":
             s.set_topic_configs(msg["topic"], dict(msg["configs"]), validate_only=bool(msg.get("validate_only")))
             if not msg.get("validate_only"):

@@ -31,6 +31,8 @@ from typing import Any
 from broker_embedded.config import BrokerConfig, ConfigError, effective_topic_configs, validate_topic_configs
 from broker_embedded.log.config import LogConfig
 from broker_embedded.metadata import validate_topic_name
+from broker_embedded.security.authorizer import AclBinding, Authorizer, acl_filter_from_json
+from broker_embedded.security.scram import ScramCredential, ScramCredentialStore
 from kafka_wire.errors import ErrorCode, KafkaError
 
 log = logging.getLogger(__name__)
@@ -151,6 +153,9 @@ class ControllerState:
         # stored topics refused on load: written back unchanged so that fixing the entry (or the
         # limit) and restarting brings the topic back; nothing is silently forgotten
         self.refused_topics: list[Any] = []
+        # SCRAM credentials and ACLs (issue 13): cluster metadata like topics, pushed in the image
+        self.scram = ScramCredentialStore()
+        self.acls = Authorizer((), False, lambda: None)
         if self.path.exists():
             self._load()
 
@@ -162,6 +167,9 @@ class ControllerState:
         self.next_producer_id = int(d.get("next_producer_id", 0))
         self.metadata_version = int(d.get("metadata_version", 0))
         self.brokers = {int(b["node_id"]): BrokerRegistration.from_json(b) for b in d.get("brokers", [])}
+        security = d.get("security") or {}
+        self.scram.load_json(security.get("scram", {}))
+        self.acls.load_json(security.get("acls", []))
         self.topics = {}
         seen_ids: set[bytes] = set()
         entries = d.get("topics", [])
@@ -223,6 +231,7 @@ class ControllerState:
                 "metadata_version": self.metadata_version,
                 "brokers": [b.to_json() for b in self.brokers.values()],
                 "topics": [t.to_json() for t in self.topics.values()] + self.refused_topics,
+                "security": self.security_json(),
             },
             indent=1,
         )
@@ -589,6 +598,27 @@ class ControllerState:
             self.save()
         return topic, p
 
+    # --- SCRAM credentials and ACLs -------------------------------------------------------------
+    def security_json(self) -> dict[str, Any]:
+        return {"scram": self.scram.to_json(), "acls": self.acls.to_json()}
+
+    def alter_scram(self, deletions: list[list[str]], upserts: list[list[Any]]) -> None:
+        """Credentials validated by the broker that received AlterUserScramCredentials."""
+        for user, mechanism in deletions:
+            self.scram.delete(user, mechanism)
+        for user, mechanism, credential in upserts:
+            self.scram.upsert(user, mechanism, ScramCredential.from_json(credential))
+        self.save()
+
+    def create_acls(self, bindings: list[list[Any]]) -> None:
+        self.acls.create([AclBinding.from_json(b) for b in bindings])
+        self.save()
+
+    def delete_acls(self, filters: list[list[Any]]) -> list[list[list[Any]]]:
+        deleted = [[b.to_json() for b in self.acls.delete(acl_filter_from_json(f))] for f in filters]
+        self.save()
+        return deleted
+
     # --- the image pushed to brokers -------------------------------------------------------------
     def refused_topic_names(self) -> set[str]:
         """Names of refused stored topics that no loaded topic also has (brokers may hold their logs)."""
@@ -603,6 +633,7 @@ class ControllerState:
             "topics": [t.to_json() for t in self.topics.values()],
             # brokers delete topics missing from the image: these they must only stop serving
             "refused_topics": sorted(self.refused_topic_names()),
+            "security": self.security_json(),
         }
 
 

@@ -149,6 +149,24 @@ class AclFilter:
         return self.permission == AclPermissionType.ANY or b.permission == self.permission
 
 
+def acl_filter_to_json(f: AclFilter) -> list[Any]:
+    return [
+        int(f.resource_type),
+        f.resource_name,
+        int(f.pattern_type),
+        f.principal,
+        f.host,
+        int(f.operation),
+        int(f.permission),
+    ]
+
+
+def acl_filter_from_json(d: list[Any]) -> AclFilter:
+    return AclFilter(
+        ResourceType(d[0]), d[1], PatternType(d[2]), d[3], d[4], AclOperation(d[5]), AclPermissionType(d[6])
+    )
+
+
 def validate_binding(b: AclBinding) -> str | None:
     """Why Kafka would refuse to create `b` (INVALID_REQUEST), or None."""
     if b.resource_type in (ResourceType.ANY, ResourceType.UNKNOWN):
@@ -254,6 +272,8 @@ __all__ = [
     "Authorizer",
     "PatternType",
     "ResourceType",
+    "acl_filter_from_json",
+    "acl_filter_to_json",
     "authorizer_from_config",
     "validate_binding",
 ]

@@ -113,6 +113,17 @@ class SecurityManager:
     def scram_changed(self) -> None:
         self._save()
 
+    def apply_cluster_security(self, security: dict[str, Any] | None) -> None:
+        """Cluster mode: the controller's SCRAM credentials and ACLs replace this broker's (every
+        image carries them, so each broker converges on the controller's state)."""
+        if security is None:
+            return
+        self.scram.load_json(security.get("scram", {}))
+        if self.authorizer is not None:
+            self.authorizer.load_json(security.get("acls", []))
+        self._stored_acls = security.get("acls", [])
+        self._save()
+
     def _load(self) -> None:
         if self.path is None or not self.path.exists():
             return
