@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from pykafka_cli.kafka import CliError, partitions_of
+from pykafka_cli.kafka import CliError, librdkafka_config, partitions_of
 from pykafka_cli.topics import parse_kv
 
 
@@ -77,6 +77,7 @@ def produce(args: argparse.Namespace) -> int:
     from confluent_kafka import Producer
 
     conf = {"bootstrap.servers": args.bootstrap_server, "enable.idempotence": True, "linger.ms": 5}
+    conf.update(librdkafka_config())  # --command-config
     conf.update(parse_kv(args.property, "-X"))
     headers = [(k, v.encode()) for k, v in parse_kv(args.header, "--header").items()]
     producer = Producer(conf)
@@ -203,6 +204,7 @@ def consume(args: argparse.Namespace) -> int:
         "enable.partition.eof": True,
         "auto.offset.reset": "latest" if args.offset == "end" else "earliest",
     }
+    conf.update(librdkafka_config())  # --command-config
     conf.update(parse_kv(args.property, "-X"))
     parts = partitions_of(args.bootstrap_server, [args.topic], args.timeout)
     if args.partition:

@@ -7,7 +7,7 @@ import argparse
 import datetime as dt
 from typing import Any
 
-from pykafka_cli.kafka import CliError, admin, commit_offsets, list_offsets, partitions_of, wait
+from pykafka_cli.kafka import CLIENT_PROPERTIES, CliError, admin, commit_offsets, list_offsets, partitions_of, wait
 from pykafka_cli.output import emit
 
 
@@ -65,7 +65,13 @@ def _describe(args: argparse.Namespace) -> int:
     from connector.group_lag import GroupLagError, group_lag
 
     try:
-        g = group_lag(args.bootstrap_server, args.group, offsets_table=args.table, timeout=args.timeout)
+        g = group_lag(
+            args.bootstrap_server,
+            args.group,
+            offsets_table=args.table,
+            timeout=args.timeout,
+            kafka_options=CLIENT_PROPERTIES,
+        )
     except GroupLagError as e:
         raise CliError(str(e)) from e
     if args.members:

@@ -17,10 +17,55 @@ class CliError(Exception):
     """A failure to report on stderr with exit code 1."""
 
 
+# `--command-config FILE` (the Kafka tools' flag): Kafka client properties (security.protocol,
+# sasl.*, ssl.*) every client of the command uses; set once by `main`
+CLIENT_PROPERTIES: dict[str, str] = {}
+
+
+def load_command_config(path: str) -> None:
+    """Read a Java properties file of client settings; validate the security ones (errors name
+    the setting, never a secret)."""
+    from kafka_wire.client.librdkafka import LibrdkafkaOptionError, to_librdkafka
+    from kafka_wire.client.security import SecurityConfig, SecurityConfigError
+
+    try:
+        text = open(path, encoding="utf-8").read()  # noqa: SIM115, PTH123 - read at once
+    except OSError as e:
+        raise CliError(f"--command-config {path}: {e.strerror or e}") from None
+    props: dict[str, str] = {}
+    logical = ""
+    for raw in text.splitlines():
+        line = raw.strip() if not logical else raw.lstrip()
+        if not logical and (not line or line[0] in "#!"):
+            continue
+        if line.endswith("\\") and not line.endswith("\\\\"):
+            logical += line[:-1]
+            continue
+        line, logical = logical + line, ""
+        key, _, value = line.partition("=") if "=" in line else line.partition(":")
+        props[key.strip().lower()] = value.strip()
+    try:
+        SecurityConfig.from_params(props, prefix="")
+        to_librdkafka(props, prefix="")
+    except (SecurityConfigError, LibrdkafkaOptionError) as e:
+        raise CliError(f"--command-config {path}: {e}") from None
+    CLIENT_PROPERTIES.clear()
+    CLIENT_PROPERTIES.update(props)
+
+
+def librdkafka_config() -> dict[str, str]:
+    """`CLIENT_PROPERTIES` for confluent-kafka clients (the one Java -> librdkafka translation)."""
+    if not CLIENT_PROPERTIES:
+        return {}
+    from kafka_wire.client.librdkafka import to_librdkafka
+
+    return to_librdkafka(CLIENT_PROPERTIES, prefix="")[0]
+
+
 def admin(bootstrap: str, extra: dict[str, str] | None = None) -> Any:
     from confluent_kafka.admin import AdminClient
 
-    return AdminClient({"bootstrap.servers": bootstrap, **(extra or {})})
+    return AdminClient({"bootstrap.servers": bootstrap, **librdkafka_config(), **(extra or {})})
 
 
 def wait(futures: dict[Any, Any], timeout: float) -> dict[Any, Any]:
@@ -55,10 +100,15 @@ def kafka_message(e: BaseException) -> str:
 
 def kafka_client(bootstrap: str, timeout: float) -> Any:
     from kafka_wire.client import ClientConfig, KafkaClient
+    from kafka_wire.client.security import SecurityConfig
 
     ms = max(1, int(timeout * 1000))
     config = ClientConfig(
-        bootstrap_servers=bootstrap, client_id="pykafka-cli", default_api_timeout_ms=ms, request_timeout_ms=ms
+        bootstrap_servers=bootstrap,
+        client_id="pykafka-cli",
+        default_api_timeout_ms=ms,
+        request_timeout_ms=ms,
+        security=SecurityConfig.from_params(CLIENT_PROPERTIES, prefix=""),
     )
     return KafkaClient(config)
 

@@ -20,7 +20,7 @@ import os
 import sys
 
 from pykafka_cli import clients, groups, streams, topics
-from pykafka_cli.kafka import CliError
+from pykafka_cli.kafka import CliError, load_command_config
 
 EXIT_ERROR = 1
 
@@ -34,6 +34,12 @@ def _add_common(p: argparse.ArgumentParser, top: bool) -> None:
 
     p.add_argument(
         "-b", "--bootstrap-server", default=default(os.environ.get("PYKAFKA_BOOTSTRAP")), metavar="HOST:PORT"
+    )
+    p.add_argument(
+        "--command-config",
+        default=default(None),
+        metavar="FILE",
+        help="Kafka client properties (security.protocol, sasl.*, ssl.*), as for Kafka's tools",
     )
     p.add_argument("--json", action="store_true", default=default(False), help="machine-readable output")
     p.add_argument("--timeout", type=float, default=default(15.0), help="seconds for each request (default 15)")
@@ -85,6 +91,8 @@ def main(argv: list[str] | None = None) -> int:
     if getattr(args, "needs_bootstrap", True) and not args.bootstrap_server:
         parser.error("-b/--bootstrap-server (or $PYKAFKA_BOOTSTRAP) is required")
     try:
+        if getattr(args, "command_config", None):
+            load_command_config(args.command_config)
         return int(args.run(args))
     except CliError as e:
         print(f"pykafka {args.command}: error: {e}", file=sys.stderr)

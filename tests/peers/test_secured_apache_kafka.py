@@ -373,3 +373,41 @@ def test_secrets_never_in_reprs(kafka: SecuredKafka) -> None:
         text = repr(config) + str(config.security)
         for secret in (*USERS.values(), STORE_PASSWORD):
             assert secret not in text
+
+
+# ---- the pykafka CLI with --command-config ----------------------------------------------------------
+
+
+def test_cli_with_command_config(kafka: SecuredKafka, tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """`pykafka --command-config FILE` (Kafka tools' flag): the admin, producer, consumer (librdkafka
+    through the translation) and the client stack (groups describe) all connect with it."""
+    from pykafka_cli.kafka import CLIENT_PROPERTIES
+    from pykafka_cli.main import main
+
+    topic = new_topic(kafka)
+    params = kafka.scram_params(truststore_type="JKS")
+    bootstrap = params.pop("bootstrap.servers")
+    props = tmp_path / "client.properties"
+    props.write_text("# SCRAM over TLS\n" + "".join(f"{k}={v}\n" for k, v in params.items()))
+    data = tmp_path / "records.txt"
+    data.write_text("a\nb\nc\n")
+
+    def run(*argv: str, config: Any = props) -> tuple[int, str, str]:
+        capsys.readouterr()
+        rc = main(["-b", bootstrap, "--command-config", str(config), *argv])
+        out, err = capsys.readouterr()
+        return rc, out, err
+
+    try:
+        assert run("produce", topic, str(data))[0] == 0
+        rc, out, err = run("consume", topic, "-e", "-G", f"cli-{topic}", "--json")
+        assert rc == 0, err
+        assert sorted(json.loads(line)["value"] for line in out.splitlines() if line) == ["a", "b", "c"]
+        rc, out, err = run("groups", "describe", f"cli-{topic}", "--json")
+        assert rc == 0 and topic in out, err
+        bad = tmp_path / "bad.properties"
+        bad.write_text(props.read_text().replace(USERS["alice"], "not-alice-pw"))
+        rc, _, err = run("groups", "describe", f"cli-{topic}", config=bad)
+        assert rc == 1 and "SASL_AUTHENTICATION_FAILED" in err and "not-alice-pw" not in err
+    finally:
+        CLIENT_PROPERTIES.clear()
