@@ -341,33 +341,6 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
             "Replication factor of __consumer_offsets in cluster mode (capped at the live broker count).",
             _at_least(1),
         ),
-    ]
-}
-
-TOPIC_CONFIGS: dict[str, ConfigDef] = {
-    d.name: d
-    for d in [
-        ConfigDef(
-            "cleanup.policy",
-            _B.LIST,
-            ["delete"],
-            "delete and/or compact.",
-            _one_of("delete", "compact"),
-            "log.cleanup.policy",
-        ),
-        ConfigDef(
-            "compression.type",
-            _B.STRING,
-            "producer",
-            "Final compression.",
-            _one_of("uncompressed", "zstd", "lz4", "snappy", "gzip", "producer"),
-            "compression.type",
-        ),
-        ConfigDef(
-            "delete.retention.ms",
-            _B.LONG,
-            86400000,
-            "Tombstone retention.",
         # security (issue 13, broker_embedded/security/): per-listener overrides are
         # `listener.name.<listener>.<config>` and are read by the security room from the unknown names
         ConfigDef("listeners", _B.STRING, "", "NAME://HOST:PORT,... (empty: PLAINTEXT://host.name:port)."),
@@ -399,6 +372,33 @@ TOPIC_CONFIGS: dict[str, ConfigDef] = {
         ConfigDef("authorizer.class.name", _B.STRING, "", "StandardAuthorizer's class name enables ACLs."),
         ConfigDef("super.users", _B.STRING, "", "Principals allowed everything, `;`-separated."),
         ConfigDef("allow.everyone.if.no.acl.found", _B.BOOLEAN, False, "Allow a resource no ACL matches."),
+    ]
+}
+
+TOPIC_CONFIGS: dict[str, ConfigDef] = {
+    d.name: d
+    for d in [
+        ConfigDef(
+            "cleanup.policy",
+            _B.LIST,
+            ["delete"],
+            "delete and/or compact.",
+            _one_of("delete", "compact"),
+            "log.cleanup.policy",
+        ),
+        ConfigDef(
+            "compression.type",
+            _B.STRING,
+            "producer",
+            "Final compression.",
+            _one_of("uncompressed", "zstd", "lz4", "snappy", "gzip", "producer"),
+            "compression.type",
+        ),
+        ConfigDef(
+            "delete.retention.ms",
+            _B.LONG,
+            86400000,
+            "Tombstone retention.",
             _at_least(0),
             "log.cleaner.delete.retention.ms",
         ),
