@@ -25,7 +25,10 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from broker_embedded.security.secure_setup import SecureSetup
 
 _LEN = struct.Struct(">I")
 
@@ -134,6 +137,8 @@ class EmbeddedCluster:
         startup_timeout: float = 60.0,
         log_level: str = "WARNING",
         controllers: int = 2,
+        secure: bool = False,
+        acls: bool = False,
         **configs: Any,
     ) -> None:
         if brokers < 1:
@@ -141,9 +146,18 @@ class EmbeddedCluster:
         if controllers < 1:
             raise ValueError(f"controllers must be at least 1, got {controllers}")
         self.num_brokers = brokers
-        self.configs = {_normalize(k): _format(v) for k, v in configs.items()}
         self._temp_dir = log_dir is None
         self.log_dir = Path(tempfile.mkdtemp(prefix="pykafka-cluster-")) if log_dir is None else Path(log_dir)
+        # secure=True: SASL_SSL brokers (PLAIN between them), the controller on mutual TLS, users and
+        # certificates for clients in `self.secure` (acls=True: StandardAuthorizer, admin super user)
+        self.secure: SecureSetup | None = None
+        base: dict[str, Any] = {}
+        if secure:
+            from broker_embedded.security.secure_setup import SecureSetup
+
+            self.secure = SecureSetup.create(self.log_dir / "secure")
+            base = self.secure.cluster_configs(authorizer=acls)
+        self.configs = {_normalize(k): _format(v) for k, v in {**base, **configs}.items()}
         self.startup_timeout = startup_timeout
         self.log_level = log_level
         self.broker_ids = list(range(1, brokers + 1))
@@ -290,10 +304,32 @@ class EmbeddedCluster:
             for broker_id in self.broker_ids:
                 self.start(broker_id)
             self.wait_for(lambda: len(self.live_brokers()) == self.num_brokers, what="all brokers registered")
+            if self.secure is not None:
+                self._seed_scram_users()
         except BaseException:
             self.close()
             raise
         return self
+
+    def _seed_scram_users(self) -> None:
+        """The secure setup's users for both SCRAM mechanisms, as controller metadata (every broker
+        gets them with the next image)."""
+        from broker_embedded.security.scram import MECHANISMS, credential_from_password
+
+        assert self.secure is not None
+        upserts = [
+            [user, m, credential_from_password(m, password).to_json()]
+            for user, password in self.secure.users.items()
+            for m in MECHANISMS
+        ]
+        for i in self.controller_ids:
+            if self.controller_running(i):
+                try:
+                    self._request_to(self.controller_ports[i], "alter_scram", 10.0, deletions=[], upserts=upserts)
+                    return
+                except (OSError, RuntimeError):
+                    continue
+        raise RuntimeError("no active controller took the SCRAM users")
 
     def kill(self, broker_id: int) -> None:
         """SIGKILL: the broker dies without a controlled shutdown (the controller notices by its session)."""
@@ -351,9 +387,12 @@ class EmbeddedCluster:
             raise last
         raise ConnectionError(f"no active controller: {last}")
 
-    def _request_to(self, port: int, op: str, timeout: float) -> dict[str, Any]:
-        with socket.create_connection(("127.0.0.1", port), timeout) as s:
-            body = json.dumps({"op": op, "id": 1}).encode()
+    def _request_to(self, port: int, op: str, timeout: float, **fields: Any) -> dict[str, Any]:
+        with socket.create_connection(("127.0.0.1", port), timeout) as raw:
+            s = raw
+            if self.secure is not None:  # the controller accepts only certificates of the cluster's CA
+                s = self.secure.controller_client_context().wrap_socket(raw, server_hostname="127.0.0.1")
+            body = json.dumps({"op": op, "id": 1, **fields}).encode()
             s.sendall(_LEN.pack(len(body)) + body)
             (size,) = _LEN.unpack(_recv_exact(s, 4))
             msg: dict[str, Any] = json.loads(_recv_exact(s, size))

@@ -20,6 +20,7 @@ from typing import Any
 from broker_embedded.config import BrokerConfig
 from broker_embedded.controller.protocol import ProtocolError, encode, read_message
 from broker_embedded.controller.state import ControllerState, PartitionRecord, TopicRecord
+from broker_embedded.security.client import controller_server_context
 from kafka_wire.errors import ErrorCode, KafkaError
 
 log = logging.getLogger(__name__)
@@ -104,7 +105,9 @@ class ControllerServer:
         self._activate()
 
     async def start(self, host: str, port: int) -> int:
-        self._server = await asyncio.start_server(self._serve, host, port, reuse_address=True)
+        # controller.listener.names mapped to SSL: brokers must present a certificate the CA signed
+        tls = controller_server_context(self.config)
+        self._server = await asyncio.start_server(self._serve, host, port, reuse_address=True, ssl=tls)
         self.port = int(self._server.sockets[0].getsockname()[1])
         if self._try_lock():
             self._activate()

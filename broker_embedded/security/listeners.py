@@ -85,6 +85,10 @@ class ListenerConfig:
             self.listeners = [Endpoint("PLAINTEXT", "PLAINTEXT", config["host.name"], config["port"])]
         if not self.listeners:
             raise ConfigError("Invalid value '' for configuration listeners: no listener")
+        if config["port"] and len(self.listeners) == 1 and self.listeners[0].port == 0:
+            # `--port` (EmbeddedCluster restarts a broker on its old port) fixes a lone listener's port 0
+            e = self.listeners[0]
+            self.listeners = [Endpoint(e.name, e.security_protocol, e.host, config["port"])]
         adv = config["advertised.listeners"]
         self.advertised: dict[str, Endpoint] = {}
         if adv:

@@ -61,10 +61,13 @@ class SecureSetup:
         return self.server.ca_pem
 
     # --- the broker's side --------------------------------------------------------------------
-    def broker_configs(self, authorizer: bool = False) -> dict[str, Any]:
+    def broker_configs(self, authorizer: bool = False, listeners: str = SECURE_LISTENERS) -> dict[str, Any]:
         plain_users = " ".join(f'user_{u}="{p}"' for u, p in self.users.items())
+        # the broker's own login to other brokers: admin over PLAIN (static, so it works before
+        # the controller's image brings SCRAM credentials)
+        own = f'username="admin" password="{self.users["admin"]}"'
         configs: dict[str, Any] = {
-            "listeners": SECURE_LISTENERS,
+            "listeners": listeners,
             "ssl.keystore.location": str(self.server.keystore_jks),
             "ssl.keystore.type": "JKS",
             "ssl.keystore.password": self.store_password,
@@ -73,14 +76,33 @@ class SecureSetup:
             "ssl.truststore.password": self.store_password,
             "listener.name.ssl.ssl.client.auth": "requested",
             "sasl.enabled.mechanisms": MECHANISMS,
-            "sasl.jaas.config": f"{PLAIN_LOGIN} required {plain_users};",
+            "sasl.jaas.config": f"{PLAIN_LOGIN} required {own} {plain_users};",
             "inter.broker.listener.name": "SASL_SSL",
-            "sasl.mechanism.inter.broker.protocol": "SCRAM-SHA-512",
+            "sasl.mechanism.inter.broker.protocol": "PLAIN",
         }
         if authorizer:
             configs["authorizer.class.name"] = STANDARD_AUTHORIZER
             configs["super.users"] = "User:admin;User:CN=admin"
         return configs
+
+    def cluster_configs(self, authorizer: bool = False) -> dict[str, Any]:
+        """An EmbeddedCluster's: one SASL_SSL listener per broker (inter-broker too, PLAIN as admin)
+        and the controller on mutual TLS (controller.listener.names=CONTROLLER mapped to SSL)."""
+        configs = self.broker_configs(authorizer, listeners="SASL_SSL://127.0.0.1:0")
+        configs["controller.listener.names"] = "CONTROLLER"
+        configs["listener.security.protocol.map"] = "CONTROLLER:SSL,SASL_SSL:SASL_SSL,SSL:SSL,PLAINTEXT:PLAINTEXT"
+        if authorizer:
+            # brokers fetch and replicate as admin (a super user), as Kafka's brokers use their principal
+            configs["super.users"] = "User:admin;User:CN=admin;User:CN=127.0.0.1"
+        return configs
+
+    def controller_client_context(self) -> Any:
+        """A TLS context with the broker's certificate, for tools that talk to the controller."""
+        import ssl
+
+        ctx = ssl.create_default_context(cafile=str(self.ca_pem))
+        ctx.load_cert_chain(self.server.cert_pem, self.server.key_pem, password=self.store_password)
+        return ctx
 
     # --- a client's side ----------------------------------------------------------------------
     def librdkafka(
