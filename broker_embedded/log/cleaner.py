@@ -10,7 +10,13 @@ Kafka's two passes, simplified:
    `delete.retention.ms` (measured from its timestamp) so consumers see the delete, then dropped.
    Offsets are preserved (compacted logs have gaps); batches keep their base offset, producer
    fields, compression and timestamp type. A producer's latest batch is never filtered, so
-   idempotence state survives cleaning. Control batches and keyless records are kept.
+   idempotence state survives cleaning. Keyless records are kept.
+
+Transactions (Kafka's rules): nothing at or above the LSO is cleaned; records of aborted
+transactions neither enter the offset map (they must not shadow committed records) nor survive
+the rewrite; a transaction marker is kept while records of its transaction remain, and then until
+`delete.retention.ms` after its timestamp (a consumer reading up to it still sees the marker). An
+aborted batch kept as its producer's latest keeps its aborted-transaction index entry and marker.
 
 Crash safety (Kafka's protocol): cleaned segments are written as `*.cleaned`, fsynced, renamed to
 `*.swap`; then the replaced segments are renamed `*.deleted` and the swap files to their final
@@ -19,10 +25,18 @@ names. On load, `*.cleaned` files are discarded and a `*.swap` replaces whatever
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from kafka_wire.errors import KafkaError
-from kafka_wire.records import build_batch, decode_batch, parse_batch_header
+from kafka_wire.records import (
+    BatchHeader,
+    ControlRecordType,
+    Record,
+    build_batch,
+    decode_batch,
+    decode_control_record,
+    parse_batch_header,
+)
 
 from .checkpoint import fsync_dir
 from .log import Log
@@ -34,8 +48,26 @@ from .segment import (
     SWAP_FILE_SUFFIX,
     LogSegment,
 )
+from .txn_index import AbortedTxn
 
 _MAX_RELATIVE_OFFSET = 0x7FFFFFFF
+
+
+@dataclass
+class _TxnState:
+    """What the rewrite knows about transactions while it walks the log in offset order."""
+
+    aborted: dict[int, list[AbortedTxn]]  # producer id -> its aborted transactions
+    has_data: dict[int, bool] = field(default_factory=dict)  # records of the producer's txn kept
+    retained_aborted: set[AbortedTxn] = field(default_factory=set)
+
+    def aborted_txn(self, h: BatchHeader) -> AbortedTxn | None:
+        if h.producer_id < 0 or not h.is_transactional:
+            return None
+        for a in self.aborted.get(h.producer_id, ()):
+            if a.first_offset <= h.base_offset <= a.last_offset:
+                return a
+        return None
 
 
 @dataclass(slots=True)
@@ -85,6 +117,10 @@ def clean_log(log: Log, now_ms: int, force: bool = False) -> CleanerStats | None
         latest_producer_batches = {e.last_offset for e in log.producer_state.entries.values() if e.batches}
         segments = list(group_all)
         clean_upto = segments[-1].next_offset
+        aborted: dict[int, list[AbortedTxn]] = {}
+        for a in log.collect_aborted_transactions(log.log_start_offset, clean_upto):
+            aborted.setdefault(a.producer_id, []).append(a)
+    txn = _TxnState(aborted)
 
     # Pass 1: key -> latest offset over the dirty section.
     offset_map: dict[bytes, int] = {}
@@ -95,7 +131,7 @@ def clean_log(log: Log, now_ms: int, force: bool = False) -> CleanerStats | None
                 hdr, records = decode_batch(batch, 0, verify_crc=False)
             except KafkaError:
                 continue
-            if hdr.is_control:
+            if hdr.is_control or txn.aborted_txn(hdr) is not None:
                 continue
             for r in records:
                 if r.key is not None and r.offset >= first_dirty:
@@ -105,7 +141,7 @@ def clean_log(log: Log, now_ms: int, force: bool = False) -> CleanerStats | None
     stats = CleanerStats()
     delete_horizon = now_ms - log.config.delete_retention_ms
     for group in _group_segments(segments, log.config.segment_bytes):
-        cleaned = _clean_group(log, group, offset_map, latest_producer_batches, delete_horizon, stats)
+        cleaned = _clean_group(log, group, offset_map, latest_producer_batches, delete_horizon, stats, txn)
         if cleaned is None:
             return stats  # the log changed under us: try again next time
     with log.lock:
@@ -136,6 +172,7 @@ def _clean_group(
     latest_producer_batches: set[int],
     delete_horizon: int,
     stats: CleanerStats,
+    txn: _TxnState,
 ) -> LogSegment | None:
     base = group[0].base_offset
     out = LogSegment(
@@ -153,10 +190,14 @@ def _clean_group(
             stats.bytes_in += seg.size
             for pos, h in seg.iter_headers():
                 raw = seg.read_bytes(pos, h[H_BATCH_LENGTH] + LOG_OVERHEAD)
-                kept = _filter_batch(raw, offset_map, latest_producer_batches, delete_horizon, stats)
+                kept = _filter_batch(raw, offset_map, latest_producer_batches, delete_horizon, stats, txn)
                 if kept is not None:
                     hdr = parse_batch_header(kept)
                     out.append(kept, [(0, len(kept), hdr.last_offset, hdr.max_timestamp)])
+                    if hdr.is_control:
+                        entry = next((a for a in txn.retained_aborted if a.last_offset == hdr.base_offset), None)
+                        if entry is not None:
+                            out.txn_index.append(entry)  # its aborted data is still there
         out.on_become_inactive()
         out.flush()
         out.change_file_suffix(CLEANED_FILE_SUFFIX, SWAP_FILE_SUFFIX)
@@ -197,14 +238,24 @@ def _filter_batch(
     latest_producer_batches: set[int],
     delete_horizon: int,
     stats: CleanerStats,
+    txn: _TxnState,
 ) -> bytes | None:
     try:
         h, records = decode_batch(raw, 0, verify_crc=False)
     except KafkaError:
         return raw  # undecodable (unknown codec): keep as is rather than lose data
     if h.is_control:
-        return raw
+        return _filter_marker(raw, h, records, delete_horizon, txn, stats)
+    aborted = txn.aborted_txn(h)
+    if aborted is not None:
+        if h.last_offset in latest_producer_batches:
+            txn.retained_aborted.add(aborted)  # kept for its idempotence state, still aborted
+            return raw
+        stats.records_removed += len(records)
+        return None
     if h.producer_id >= 0 and h.last_offset in latest_producer_batches:
+        if h.is_transactional:
+            txn.has_data[h.producer_id] = True
         return raw  # a producer's latest batch carries its idempotence state
     kept = []
     for r in records:
@@ -219,6 +270,8 @@ def _filter_batch(
         kept.append(r)
     removed = len(records) - len(kept)
     stats.records_removed += removed
+    if kept and h.is_transactional:
+        txn.has_data[h.producer_id] = True
     if not removed:
         return raw
     if not kept:
@@ -237,6 +290,21 @@ def _filter_batch(
         )
     )
     return bytes(rebuilt)
+
+
+def _filter_marker(
+    raw: bytes, h: BatchHeader, records: list[Record], delete_horizon: int, txn: _TxnState, stats: CleanerStats
+) -> bytes | None:
+    """Keep a transaction marker while its transaction has records left (or an aborted batch
+    kept for the producer state), then until delete.retention.ms past its timestamp."""
+    has_data = txn.has_data.pop(h.producer_id, False)
+    is_abort = bool(records) and decode_control_record(records[0])[0] == ControlRecordType.ABORT
+    if is_abort and any(a.last_offset == h.base_offset for a in txn.retained_aborted):
+        has_data = True
+    if has_data or h.max_timestamp >= delete_horizon or h.producer_id < 0:
+        return raw
+    stats.records_removed += len(records)
+    return None
 
 
 __all__ = ["CleanerStats", "clean_log"]

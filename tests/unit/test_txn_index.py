@@ -87,3 +87,55 @@ def test_index_rebuilt_after_losing_it_and_cut_by_truncation(tmp_path: Path) -> 
     assert [e.last_offset for e in log.collect_aborted_transactions(0, 100)] == [m1]
     assert log.producer_state.first_unstable_offset() == m1 + 1
     log.close()
+
+
+def _kv_txn(log: Log, pid: int, seq: int, key: bytes, value: bytes, ts: int) -> None:
+    batch = bytearray(
+        build_batch([(ts, key, value, [])], producer_id=pid, producer_epoch=0, base_sequence=seq, is_transactional=True)
+    )
+    log.append_as_leader(batch, 0)
+
+
+def test_cleaner_drops_aborted_data_and_spent_markers(tmp_path: Path) -> None:
+    """Kafka's rules: aborted records neither shadow committed ones nor survive compaction, a
+    marker goes once its transaction has no records left and delete.retention.ms has passed, and
+    nothing at or above the LSO is cleaned."""
+    from broker_embedded.log import LogConfig
+    from broker_embedded.log.cleaner import clean_log
+    from broker_embedded.log.log import AppendOrigin
+    from kafka_wire.records import decode_batches
+
+    cfg = LogConfig.from_dict(
+        {
+            "cleanup.policy": "compact",
+            "min.cleanable.dirty.ratio": 0.0,
+            "file.delete.delay.ms": 0,
+            "delete.retention.ms": 0,
+        }
+    )
+    log = Log(tmp_path / "c-0", cfg)
+
+    def marker(pid: int, commit: bool) -> None:
+        log.append_as_leader(bytearray(build_control_batch(pid, 0, commit, 0, 1)), 0, origin=AppendOrigin.COORDINATOR)
+
+    _kv_txn(log, 1, 0, b"a", b"committed-a", 1)  # 0
+    marker(1, True)  # 1
+    _kv_txn(log, 2, 0, b"a", b"aborted-a", 2)  # 2: newer than 0 but aborted
+    marker(2, False)  # 3
+    _kv_txn(log, 2, 1, b"b", b"committed-b", 3)  # 4: pid 2's latest batch
+    marker(2, True)  # 5
+    log.roll()
+    _kv_txn(log, 3, 0, b"a", b"open-a", 4)  # 6: open transaction, above the LSO
+    log.roll()
+    log.update_high_watermark(log.log_end_offset)
+    assert log.collect_aborted_transactions(0, 10) != []
+    stats = clean_log(log, 10**13, force=True)
+    assert stats is not None
+    kept = {r.offset: r.value for r in decode_batches(bytes(log.read(0, 1 << 20).records), include_control=True)}
+    # committed a survives (the aborted a did not shadow it), the aborted batch and its marker are
+    # gone, the markers of transactions with records left stay, the open transaction is untouched
+    assert kept.get(0) == b"committed-a" and 2 not in kept and 3 not in kept
+    assert kept.get(4) == b"committed-b" and 1 in kept and 5 in kept
+    assert log.log_end_offset == 7 and log.producer_state.first_unstable_offset() == 6
+    assert log.collect_aborted_transactions(0, 10) == []  # no aborted data left to skip
+    log.close()
