@@ -446,6 +446,8 @@ class RemoteLogManager:
                 segment_size_in_bytes=seg.size,
                 segment_leader_epochs=tuple(seg_epochs),
             )
+            # the aborted transactions whose ABORT marker is in this segment (no file: none)
+            txn_index = seg.txn_index.path if seg.txn_index.path.exists() else None
             data_paths = (seg.log_path, seg.offset_index.path, seg.time_index.path)
         snapshot_tmp = self._staging / f"{md.remote_log_segment_id.id}.snapshot"
         snapshot_tmp.write_bytes(snapshot)
@@ -453,7 +455,7 @@ class RemoteLogManager:
             log_segment=data_paths[0],
             offset_index=data_paths[1],
             time_index=data_paths[2],
-            transaction_index=None,  # transactions keep no index in this broker yet
+            transaction_index=txn_index,
             producer_snapshot_index=snapshot_tmp,
             leader_epoch_index=checkpoint,
         )

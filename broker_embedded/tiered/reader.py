@@ -15,15 +15,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from kafka_wire.errors import ErrorCode, KafkaError, OffsetOutOfRangeError
+from kafka_wire.protocol.messages import fetch_response
 from kafka_wire.records import BATCH_HEADER_SIZE, parse_batch_header
 
+from ..log.txn_index import AbortedTxn, decode_entries
 from .config import RemoteLogManagerConfig
 from .index_cache import RemoteIndexCache
 from .partitions import TieredPartition
 from .storage import (
+    IndexType,
     RemoteLogMetadataManager,
     RemoteLogSegmentMetadata,
     RemoteLogSegmentState,
+    RemoteResourceNotFoundException,
     RemoteStorageException,
     RemoteStorageManager,
     TopicIdPartition,
@@ -183,6 +187,37 @@ class RemoteLogReader:
         except RemoteStorageException as e:
             raise RemoteStorageError(f"remote storage: {e}") from e
 
+    def collect_aborted_transactions(self, info: RemoteFetchInfo, records: bytes) -> list[AbortedTxn]:
+        """In a reader thread: the aborted transactions a read_committed consumer needs for
+        `records` (read from the remote tier at info.fetch_offset): those in the transaction
+        indexes of the remote segments from the one holding the fetch offset on, then of the local
+        log (an ABORT marker may be anywhere after the data it ends). A segment uploaded without a
+        transaction index had no aborted transaction."""
+        upper = info.fetch_offset
+        p = 0
+        while p + BATCH_HEADER_SIZE <= len(records):
+            h = parse_batch_header(records, p)
+            upper = h.next_offset
+            p += h.size
+        if upper <= info.fetch_offset:
+            return []
+        out: list[AbortedTxn] = []
+        offset = info.fetch_offset
+        seen: set[str] = set()
+        while (md := self.find_segment(info.partition, info.tip, offset)) is not None:
+            key = str(md.remote_log_segment_id.id)
+            if key in seen:
+                break
+            seen.add(key)
+            try:
+                data = self.rsm.fetch_index(md, IndexType.TRANSACTION).read()
+            except RemoteResourceNotFoundException:
+                data = b""
+            out.extend(e for e in decode_entries(data) if e.last_offset >= info.fetch_offset and e.first_offset < upper)
+            offset = md.end_offset + 1
+        out.extend(info.partition.log.collect_aborted_transactions(max(offset, info.fetch_offset), upper))
+        return sorted(set(out), key=lambda e: (e.first_offset, e.producer_id))
+
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await self.wait(self.submit(fn, *args))
 
@@ -201,6 +236,13 @@ class RemoteLogReader:
                 if fut is None or fut.cancelled() or (fut.done() and fut.exception() is not None):
                     fut = self.submit(self.read, info)
                 data = await self.wait(fut)
+                if getattr(pd, "aborted_transactions", None) is not None and data:
+                    # read_committed: the consumer drops these transactions' records
+                    aborted = await self.run(self.collect_aborted_transactions, info, data)
+                    pd.aborted_transactions = [
+                        fetch_response.AbortedTransaction(producer_id=a.producer_id, first_offset=a.first_offset)
+                        for a in aborted
+                    ]
                 pd.records = data
                 self._start_read_ahead(info, data)
             except KafkaError as e:
