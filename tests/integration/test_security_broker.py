@@ -330,3 +330,42 @@ def test_listener_config_errors() -> None:
         EmbeddedBroker(listeners="SSL://127.0.0.1:0").start()
     with pytest.raises(ConfigError, match="sasl.enabled.mechanisms"):
         EmbeddedBroker(listeners="SASL_PLAINTEXT://127.0.0.1:0", sasl_enabled_mechanisms="GSSAPI").start()
+
+
+def test_cli_secure_and_add_scram(tmp_path: Path) -> None:
+    import json
+
+    from confluent_kafka import Producer
+
+    from tests.integration.wire_util import BrokerProcess
+
+    secure_dir = tmp_path / "secure"
+    proc = BrokerProcess("--secure", str(secure_dir), "--add-scram", "SCRAM-SHA-256=[name=zed,password=zed-pw]")
+    proc.start()
+    try:
+        assert len(proc.stdout_lines) == 1  # the settings are in files, never on stdout
+        info = json.loads((secure_dir / "secure.json").read_text())
+        assert (secure_dir / "secure.json").stat().st_mode & 0o077 == 0
+        assert info["users"]["alice"] not in proc.read_stderr()
+        props = (secure_dir / "alice-SCRAM-SHA-512.properties").read_text()
+        assert "sasl.jaas.config=" in props and "ssl.truststore.location=" in props
+        for user, password, mechanism in (
+            ("zed", "zed-pw", "SCRAM-SHA-256"),
+            ("alice", info["users"]["alice"], "PLAIN"),
+        ):
+            reports: list[Any] = []
+            p = Producer(
+                {
+                    "bootstrap.servers": proc.bootstrap,
+                    "security.protocol": "SASL_SSL",
+                    "ssl.ca.location": info["ca_pem"],
+                    "sasl.mechanism": mechanism,
+                    "sasl.username": user,
+                    "sasl.password": password,
+                }
+            )
+            p.produce("cli-topic", b"x", on_delivery=lambda err, _m, r=reports: r.append(err))
+            p.flush(15)
+            assert reports == [None], (user, reports)
+    finally:
+        proc.terminate()
