@@ -14,11 +14,13 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from broker_embedded.log.errors import InvalidProducerEpochError, KafkaStorageError
 from broker_embedded.log.log import AppendOrigin
+from broker_embedded.replication.connection import LeaderConnection
 from kafka_wire.errors import ErrorCode, KafkaError
+from kafka_wire.protocol.messages import write_txn_markers_request as wtq
 from kafka_wire.records import build_control_batch
 
 if TYPE_CHECKING:
@@ -29,7 +31,11 @@ log = logging.getLogger(__name__)
 
 TP = tuple[str, int]
 OFFSETS_TOPIC = "__consumer_offsets"
+WRITE_TXN_MARKERS = 27
 _RETRY_BACKOFF_S = 0.1
+_REMOTE_TIMEOUT_S = 10.0
+# answers after which a partition needs no (more) marker from this job
+_DONE = frozenset({ErrorCode.NONE, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, ErrorCode.INVALID_PRODUCER_EPOCH})
 
 # Called after a marker reached a __consumer_offsets partition (pending transactional offsets are
 # then materialized or dropped): (partition, producer id, commit).
@@ -48,6 +54,8 @@ def write_marker(
     """Append one marker to a partition this broker leads (the partition side of WriteTxnMarkers)."""
     p = broker.partition(*tp)
     if p is None or p.deleted:
+        if broker.controller_client is not None and p is None and _leader_of(broker, tp) is not None:
+            return ErrorCode.NOT_LEADER_OR_FOLLOWER  # hosted elsewhere in the cluster
         return ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
     if not p.is_leader:
         return ErrorCode.NOT_LEADER_OR_FOLLOWER
@@ -80,6 +88,22 @@ def _after_marker(broker: Broker, tp: TP, producer_id: int, commit: bool, hook: 
         hook(tp[1], producer_id, commit)
 
 
+def _leader_of(broker: Broker, tp: TP) -> tuple[int, str, int] | None:
+    """Cluster mode: (node id, host, port) of the partition's live leader, per the controller's
+    image ((-1, "", -1) while it has none: retried); None when the topic is gone."""
+    client = broker.controller_client
+    image = client.image if client is not None else None
+    if image is None:
+        return (-1, "", -1)
+    topic = image.topics.get(tp[0])
+    if topic is None or not 0 <= tp[1] < len(topic.partitions):
+        return None
+    leader = image.brokers.get(topic.partitions[tp[1]].leader)
+    if leader is None or leader.fenced:
+        return (-1, "", -1)
+    return leader.node_id, leader.host, leader.port
+
+
 def _now_ms() -> int:
     return time.time_ns() // 1_000_000
 
@@ -92,6 +116,7 @@ class MarkerJob:
     coordinator_epoch: int
     remaining: set[TP] = field(default_factory=set)
     attempts: int = 0
+    remote_in_flight: bool = False
 
 
 class MarkerWriter:
@@ -103,6 +128,7 @@ class MarkerWriter:
         self.jobs: dict[int, MarkerJob] = {}
         self.offsets_hook: OffsetsMarkerHook | None = None
         self._retry: asyncio.TimerHandle | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
 
     def pending(self, producer_id: int) -> bool:
         return producer_id in self.jobs
@@ -117,6 +143,7 @@ class MarkerWriter:
 
     def _attempt(self, job: MarkerJob) -> None:
         job.attempts += 1
+        remote: dict[tuple[int, str, int], list[TP]] = {}
         for tp in sorted(job.remaining):
             code = write_marker(
                 self.broker,
@@ -127,16 +154,89 @@ class MarkerWriter:
                 job.coordinator_epoch,
                 self.offsets_hook,
             )
-            if code in (ErrorCode.NONE, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, ErrorCode.INVALID_PRODUCER_EPOCH):
+            if code in _DONE:
                 job.remaining.discard(tp)
-            elif job.attempts == 1 or job.attempts % 50 == 0:
+                continue
+            if code == ErrorCode.NOT_LEADER_OR_FOLLOWER and self.broker.controller_client is not None:
+                leader = _leader_of(self.broker, tp)
+                if leader is None:
+                    job.remaining.discard(tp)  # the topic is gone
+                    continue
+                if leader[0] >= 0 and leader[0] != self.broker.node_id:
+                    remote.setdefault(leader, []).append(tp)
+                    continue
+            if job.attempts == 1 or job.attempts % 50 == 0:
                 log.info("marker for producer %d on %s-%d: %s, retrying", job.producer_id, tp[0], tp[1], code.name)
+        if remote and not job.remote_in_flight:
+            job.remote_in_flight = True
+            self._spawn(self._send_remote(job, remote))
+            return
         if not job.remaining:
             if self.jobs.get(job.producer_id) is job:
                 del self.jobs[job.producer_id]
             self.on_done(job.producer_id, job.commit)
             return
         self._schedule_retry()
+
+    def _spawn(self, coro: Any) -> None:
+        loop = self.broker.loop
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            pass
+        if loop is None:
+            coro.close()
+            return
+        task = loop.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _send_remote(self, job: MarkerJob, remote: dict[tuple[int, str, int], list[TP]]) -> None:
+        """WriteTxnMarkers to each leader of the job's partitions elsewhere in the cluster."""
+
+        async def one(host: str, port: int, tps: list[TP]) -> None:
+            by_topic: dict[str, list[int]] = {}
+            for topic, index in tps:
+                by_topic.setdefault(topic, []).append(index)
+            body = wtq.WriteTxnMarkersRequest(
+                markers=[
+                    wtq.WritableTxnMarker(
+                        producer_id=job.producer_id,
+                        producer_epoch=job.producer_epoch,
+                        transaction_result=job.commit,
+                        topics=[wtq.WritableTxnMarkerTopic(name=t, partition_indexes=ps) for t, ps in by_topic.items()],
+                        coordinator_epoch=job.coordinator_epoch,
+                    )
+                ]
+            )
+            conn = await LeaderConnection.open(host, port, f"txn-markers-{self.broker.node_id}", _REMOTE_TIMEOUT_S)
+            try:
+                version = conn.best_version(WRITE_TXN_MARKERS)
+                resp = await conn.request(WRITE_TXN_MARKERS, body, version, _REMOTE_TIMEOUT_S)
+            finally:
+                conn.close()
+            for marker in resp.markers:
+                for topic in marker.topics:
+                    for part in topic.partitions:
+                        if ErrorCode(part.error_code) in _DONE:
+                            job.remaining.discard((topic.name, part.partition_index))
+
+        try:
+            results = await asyncio.gather(
+                *(one(h, p, tps) for (_, h, p), tps in remote.items()), return_exceptions=True
+            )
+            for r in results:
+                if isinstance(r, BaseException):
+                    log.info("WriteTxnMarkers for producer %d failed: %s, retrying", job.producer_id, r)
+        finally:
+            job.remote_in_flight = False
+        if self.jobs.get(job.producer_id) is not job:
+            return  # forgotten (this broker resigned as coordinator)
+        if not job.remaining:
+            del self.jobs[job.producer_id]
+            self.on_done(job.producer_id, job.commit)
+        else:
+            self._schedule_retry()
 
     def _schedule_retry(self) -> None:
         if self._retry is not None:
@@ -158,3 +258,5 @@ class MarkerWriter:
         if self._retry is not None:
             self._retry.cancel()
             self._retry = None
+        for task in list(self._tasks):
+            task.cancel()
