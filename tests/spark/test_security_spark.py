@@ -82,20 +82,25 @@ def assert_no_secret(text: str, where: str) -> None:
         assert secret not in text, f"a secret shows in {where}"
 
 
-def test_source_to_delta_exactly_once_over_scram(spark: Any, kafka: SecuredKafka, tmp_path: Path) -> None:
+@pytest.mark.parametrize("auth", ["scram", "mtls"])
+def test_source_to_delta_exactly_once(spark: Any, kafka: SecuredKafka, tmp_path: Path, auth: str) -> None:
+    """SASL_SSL/SCRAM-SHA-512 with a JKS trust store, or mTLS with JKS stores (the mirror's group
+    commit over mTLS runs as the certificate's principal, a super user)."""
     topic = new_topic(kafka)
     acked = produce(kafka, topic, 60)
-    opts = spark_options(kafka.scram_params(truststore_type="JKS"))
+    params = kafka.scram_params(truststore_type="JKS") if auth == "scram" else kafka.mtls_params("JKS", "JKS")
+    opts = spark_options(params)
     df = spark.readStream.format("pykafka").options(**opts).option("subscribe", topic).option(
         "startingOffsets", "earliest").option("maxOffsetsPerTrigger", "40").load()  # fmt: skip
     plan = df._jdf.queryExecution().toString()  # what df.explain(True) prints
     assert_no_secret(plan, "the plan")
-    assert "kafka.sasl.mechanism=SCRAM-SHA-512" in plan and "redacted" in plan  # options are listed, redacted
+    assert "kafka.subscribe" not in plan and f"subscribe={topic}" in plan  # the options are listed
+    assert "redacted" in plan  # and Spark redacts the jaas config / passwords
     path, checkpoint = str(tmp_path / "t"), str(tmp_path / "ck")
     q = (
         df.writeStream.format("pykafka-delta")
         .option("checkpointLocation", checkpoint)
-        .options(**opts)  # the offset mirror to group 'offsetsOwner' over the same SASL_SSL settings
+        .options(**opts)  # the offset mirror to group 'offsetsOwner' over the same security settings
         .option("offsetsOwner", f"owner-{topic}")
         .trigger(availableNow=True)
         .start(path)
