@@ -199,3 +199,21 @@ def test_no_one_reads_private_names_of_the_broker() -> None:
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=rel)
         bad.extend(f"{rel}:{line} reads broker.{name}" for line, name in _private_broker_reads(tree))
     assert not bad, "\n".join(bad)
+
+
+def test_no_one_borrows_a_purgatorys_timer() -> None:
+    """Every purgatory gets the broker's one timer from broker.py; nobody reaches through another
+    purgatory for it (`broker.fetch_purgatory.timer` was how the coordinator found it)."""
+    bad = []
+    for path in _product_files():
+        rel = path.relative_to(ROOT).as_posix()
+        if rel.startswith("broker_embedded/purgatory/"):
+            continue  # the purgatory's own timer handling
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=rel)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr == "timer":
+                owner = node.value
+                name = owner.attr if isinstance(owner, ast.Attribute) else getattr(owner, "id", "")
+                if name.endswith("purgatory"):
+                    bad.append(f"{rel}:{node.lineno} reads {name}.timer")
+    assert not bad, "\n".join(bad)
