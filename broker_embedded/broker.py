@@ -31,6 +31,7 @@ from broker_embedded.replication.controller_client import ClusterImage, Controll
 from broker_embedded.replication.replica_manager import ReplicaManager
 from broker_embedded.tiered import RemoteLogManager, remote_log_manager_from_config
 from broker_embedded.topic_admin import TopicAdmin, TopicConfigs
+from broker_embedded.txn.coordinator import TransactionCoordinator
 from broker_embedded.versions import advertised_versions
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol import decode_request_body, encode_response
@@ -81,6 +82,8 @@ class Broker:
             self._cluster_image if controller else None,
         )
         self.group_coordinator.load()
+        # transactions (broker_embedded.txn): loaded below, once the controller client exists
+        self.txn_coordinator = TransactionCoordinator(self)
         self.controller_client: ControllerClient | None = None
         if controller:
             self.controller_client = ControllerClient(
@@ -90,11 +93,12 @@ class Broker:
                 self.topics,
                 self.replica_manager,
                 self.topic_admin.apply_topic_configs,
-                [self.group_coordinator.on_cluster_image],
+                [self.group_coordinator.on_cluster_image, self.txn_coordinator.on_cluster_image],
             )
         if self.controller_client is not None:
             self.topic_admin.controller_client = self.controller_client
             self.producer_ids = self.controller_client.producer_ids  # type: ignore[assignment]  # cluster-wide ids
+        self.txn_coordinator.load()
 
     def _cluster_image(self) -> ClusterImage | None:
         return self.controller_client.image if self.controller_client is not None else None
@@ -133,6 +137,7 @@ class Broker:
         if self.remote_log_manager is not None:
             self.remote_log_manager.start()
         self.replica_manager.start(loop)
+        self.txn_coordinator.start(loop)
 
     async def _maintenance(self) -> None:
         interval_ms = min(self.config["log.retention.check.interval.ms"], 1000)
@@ -160,6 +165,7 @@ class Broker:
             self.reaper.stop()
         self.replica_manager.shutdown()
         self.group_coordinator.shutdown()
+        self.txn_coordinator.shutdown()
         self.timer.shutdown()
         if self.remote_log_manager is not None:
             self.remote_log_manager.shutdown()

@@ -1,13 +1,14 @@
 """FindCoordinator (API 10). Single node: this broker coordinates every group. Cluster mode: the
 coordinator of a group is the leader of the group's `__consumer_offsets` partition (Kafka's rule), as
-the controller's image says. Transaction coordinators do not exist yet, so key type 1 gets
-COORDINATOR_NOT_AVAILABLE."""
+the controller's image says. Key type 1 (TRANSACTION): likewise the leader of the transactional
+id's `__transaction_state` partition."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from broker_embedded.group.offsets_topic import OFFSETS_TOPIC, partition_for_group
+from broker_embedded.txn.log_records import TRANSACTION_STATE_TOPIC
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import find_coordinator_request as rq
 from kafka_wire.protocol.messages import find_coordinator_response as rs
@@ -18,21 +19,26 @@ if TYPE_CHECKING:
 
 API_KEY = 10
 GROUP_KEY_TYPE = 0
+TRANSACTION_KEY_TYPE = 1
 
 
 def _lookup(broker: Broker, key: str, key_type: int) -> tuple[ErrorCode, str | None, tuple[int, str, int]]:
     """(error, message, (node id, host, port) of the coordinator)."""
     none = (-1, "", -1)
-    if key_type != GROUP_KEY_TYPE:
+    if key_type not in (GROUP_KEY_TYPE, TRANSACTION_KEY_TYPE):
+        return ErrorCode.INVALID_REQUEST, f"unknown coordinator key type {key_type}", none
+    internal = OFFSETS_TOPIC if key_type == GROUP_KEY_TYPE else TRANSACTION_STATE_TOPIC
+    if not key:
         return (
-            ErrorCode.COORDINATOR_NOT_AVAILABLE,
-            "transaction coordinators are not available on this broker",
+            ErrorCode.INVALID_REQUEST,
+            f"{'group' if key_type == GROUP_KEY_TYPE else 'transactional'} id is empty",
             none,
         )
-    if not key:
-        return ErrorCode.INVALID_REQUEST, "group id is empty", none
     try:
-        broker.group_coordinator.ensure_offsets_topic()
+        if key_type == GROUP_KEY_TYPE:
+            broker.group_coordinator.ensure_offsets_topic()
+        else:
+            broker.txn_coordinator.ensure_topic()
     except KafkaError as e:
         return ErrorCode.COORDINATOR_NOT_AVAILABLE, str(e), none
     client = broker.controller_client
@@ -40,13 +46,13 @@ def _lookup(broker: Broker, key: str, key_type: int) -> tuple[ErrorCode, str | N
         return ErrorCode.NONE, None, (broker.node_id, broker.host, broker.port)
     image = client.image
     assert image is not None
-    topic = image.topics.get(OFFSETS_TOPIC)
+    topic = image.topics.get(internal)
     if topic is None:
-        return ErrorCode.COORDINATOR_NOT_AVAILABLE, "the offsets topic is being created", none
+        return ErrorCode.COORDINATOR_NOT_AVAILABLE, f"{internal} is being created", none
     state = topic.partitions[partition_for_group(key, len(topic.partitions))]
     leader = image.brokers.get(state.leader)
     if leader is None or leader.fenced:
-        return ErrorCode.COORDINATOR_NOT_AVAILABLE, f"{OFFSETS_TOPIC}-{state.partition} has no leader", none
+        return ErrorCode.COORDINATOR_NOT_AVAILABLE, f"{internal}-{state.partition} has no leader", none
     return ErrorCode.NONE, None, (leader.node_id, leader.host, leader.port)
 
 

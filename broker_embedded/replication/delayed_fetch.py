@@ -183,6 +183,15 @@ def read_partitions(
         size = len(data.records) if data.records is not None else 0
         remaining = max(0, remaining - size)
         result.total_bytes += size
+        aborted = None
+        if read_committed:
+            # the transactions aborted within what is returned: the consumer drops their records
+            aborted = [
+                rs.AbortedTransaction(producer_id=a.producer_id, first_offset=a.first_offset)
+                for a in (
+                    partition.log.collect_aborted_transactions(fp.fetch_offset, data.last_stable_offset) if size else ()
+                )
+            ]
         parts.append(
             rs.PartitionData(
                 partition_index=fp.partition,
@@ -190,7 +199,7 @@ def read_partitions(
                 high_watermark=data.high_watermark,
                 last_stable_offset=data.last_stable_offset,
                 log_start_offset=data.log_start_offset,
-                aborted_transactions=[] if read_committed else None,
+                aborted_transactions=aborted,
                 preferred_read_replica=-1,
                 records=data.records if size else b"",
             )
