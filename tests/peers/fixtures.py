@@ -177,7 +177,7 @@ PLAIN_JAAS = 'org.apache.kafka.common.security.plain.PlainLoginModule required u
 OAUTH_JAAS = (
     'org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required unsecuredLoginStringClaim_sub="{}";'
 )
-REAUTH_MS = 4000  # SCRAM-SHA-512 sessions on SASL_SSL last this long (KIP-368), so re-authentication runs
+REAUTH_MS = 2500  # SCRAM-SHA-512 sessions on SASL_SSL last this long (KIP-368), so re-authentication runs
 
 
 class SecuredKafka:

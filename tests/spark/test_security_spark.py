@@ -82,6 +82,7 @@ def assert_no_secret(text: str, where: str) -> None:
         assert secret not in text, f"a secret shows in {where}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("auth", ["scram", "mtls"])
 def test_source_to_delta_exactly_once(spark: Any, kafka: SecuredKafka, tmp_path: Path, auth: str) -> None:
     """SASL_SSL/SCRAM-SHA-512 with a JKS trust store, or mTLS with JKS stores (the mirror's group
@@ -135,6 +136,30 @@ def test_batch_source_and_sink_over_mtls_and_scram(spark: Any, kafka: SecuredKaf
         **spark_options(kafka.scram_params())).option("topic", out_scram).save()  # fmt: skip
     assert sum(end_offsets(kafka, out_mtls).values()) == 30
     assert sum(end_offsets(kafka, out_scram).values()) == 30
+
+
+@pytest.mark.slow
+def test_group_mode_over_scram(spark: Any, kafka: SecuredKafka, tmp_path: Path) -> None:
+    """Group mode's membership (consumer_group over SASL_SSL), then group_lag with the same settings."""
+    from connector.group_lag import group_lag
+
+    topic = new_topic(kafka)
+    acked = produce(kafka, topic, 30)
+    group, name = f"g-{topic}", f"gm_{uuid.uuid4().hex[:8]}"
+    q = (
+        spark.readStream.format("pykafka").options(**spark_options(kafka.scram_params()))
+        .option("subscribe", topic).option("kafka.group.id", group).option("groupMode", "true")
+        .option("startingOffsets", "earliest").option("kafka.heartbeat.interval.ms", "500")
+        .load().selectExpr("partition", "offset")
+        .writeStream.format("memory").queryName(name)
+        .option("checkpointLocation", str(tmp_path / "ck")).trigger(availableNow=True).start()
+    )  # fmt: skip
+    assert q.awaitTermination(90)
+    assert q.exception() is None
+    got = sorted((r["partition"], r["offset"]) for r in spark.sql(f"SELECT * FROM {name}").collect())
+    assert got == acked
+    lag = group_lag(kafka.sasl_ssl(), group, kafka_options=kafka.scram_params(), timeout=20)
+    assert lag.group_id == group
 
 
 def _failing_stream(spark: Any, opts: dict[str, str], topic: str, tmp_path: Path) -> tuple[str, float]:
