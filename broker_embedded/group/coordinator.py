@@ -38,7 +38,7 @@ from broker_embedded.purgatory import DelayedOperation, DelayedOperationPurgator
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import join_group_response as jrs
 from kafka_wire.protocol.messages import sync_group_response as srs
-from kafka_wire.records import build_batch, decode_batches
+from kafka_wire.records import build_batch, decode_batch, iter_batches
 
 if TYPE_CHECKING:
     from broker_embedded.metadata import TopicMetadata, TopicRegistry
@@ -296,15 +296,22 @@ class GroupCoordinator:
                 if not data.records:
                     break
                 last = position
-                for rec in decode_batches(bytes(data.records)):
-                    last = rec.offset
-                    if rec.offset < position or rec.key is None:
+                buf = bytes(data.records)
+                for pos, h in iter_batches(buf):
+                    last = max(last, h.last_offset)
+                    if h.is_transactional or h.is_control:
+                        # TxnOffsetCommit records wait for their marker: committed ones are appended
+                        # again as plain records (broker_embedded.txn.offsets), aborted ones never count
                         continue
-                    key = decode_key(rec.key)
-                    if isinstance(key, OffsetKey):
-                        offsets[key] = decode_offset_value(rec.value) if rec.value is not None else None
-                    elif isinstance(key, GroupKey):
-                        loaded_groups[key.group] = decode_group_value(rec.value) if rec.value is not None else None
+                    for rec in decode_batch(buf, pos, verify_crc=False)[1]:
+                        if rec.offset < position or rec.key is None:
+                            continue
+                        key = decode_key(rec.key)
+                        if isinstance(key, OffsetKey):
+                            offsets[key] = decode_offset_value(rec.value) if rec.value is not None else None
+                        elif isinstance(key, GroupKey):
+                            value = decode_group_value(rec.value) if rec.value is not None else None
+                            loaded_groups[key.group] = value
                 position = max(position + 1, last + 1)
         for key, ov in offsets.items():
             if ov is None:

@@ -246,3 +246,26 @@ def test_txn_offset_commit_is_pending_until_the_commit_marker(broker: Broker) ->
     c.end_txn("tx", pid, epoch, False)
     got = gc.fetch_offsets("g", [("t", 0)])[("t", 0)]
     assert got is not None and got.offset == 17
+
+
+def test_txn_offsets_after_restart(tmp_path: Path) -> None:
+    """The group's replay of __consumer_offsets counts committed transactional offsets only."""
+    b = _broker(tmp_path)
+    c = coordinator_of(b)
+    pid, epoch = _init(c)
+    c.add_offsets("tx", pid, epoch, "g")
+    c.offsets.commit(c, "tx", "g", pid, epoch, -1, "", None, {("t", 0): OffsetAndMetadata(5, -1, "", 1)})
+    c.end_txn("tx", pid, epoch, True)
+    c.add_offsets("tx", pid, epoch, "g")
+    c.offsets.commit(c, "tx", "g", pid, epoch, -1, "", None, {("t", 0): OffsetAndMetadata(50, -1, "", 1)})
+    c.end_txn("tx", pid, epoch, False)
+    c.add_offsets("tx", pid, epoch, "g")
+    c.offsets.commit(c, "tx", "g", pid, epoch, -1, "", None, {("t", 1): OffsetAndMetadata(7, -1, "", 1)})
+    b.shutdown()  # the last transaction is still open
+    b = _broker(tmp_path)
+    try:
+        got = b.group_coordinator.fetch_offsets("g", [("t", 0), ("t", 1)])
+        assert got[("t", 0)] is not None and got[("t", 0)].offset == 5
+        assert got[("t", 1)] is None
+    finally:
+        b.shutdown()
