@@ -5,7 +5,10 @@
 * `config.ClientConfig`: settings under Kafka's config names, and the one translation from them;
 * `cluster.KafkaClient`: the metadata and leader cache, Metadata/ListOffsets/Fetch, coordinator
   lookup, OffsetCommit/OffsetFetch without membership, retries and backoff;
-* `coordinator`: FindCoordinator/OffsetCommit/OffsetFetch bodies shared with `consumer_group`.
+* `coordinator`: FindCoordinator/OffsetCommit/OffsetFetch bodies shared with `consumer_group`;
+* `security.SecurityConfig` (TLS and SASL settings under Kafka's names, `ClientConfig.security`),
+  `sasl` (the SASL client, KIP-368 re-authentication), `stores` (JKS/PKCS12/PEM trust and key
+  stores), `jaas` (`sasl.jaas.config`), `librdkafka` (the one Java -> librdkafka translation).
 
 Names are loaded lazily, so `kafka_wire.client.config` can be imported without the codecs.
 """
@@ -20,6 +23,7 @@ if TYPE_CHECKING:
     from kafka_wire.client.cluster import (
         EARLIEST_TIMESTAMP,
         LATEST_TIMESTAMP,
+        ClientAuthenticationError,
         ClusterMetadata,
         KafkaClient,
         KafkaClientError,
@@ -30,6 +34,7 @@ if TYPE_CHECKING:
     )
     from kafka_wire.client.config import READ_COMMITTED, READ_UNCOMMITTED, ClientConfig
     from kafka_wire.client.connection import BrokerConnection, ConnectionClosedError
+    from kafka_wire.client.security import AuthenticationError, SecurityConfig, SslAuthenticationError
 
 _WHERE = {
     "BrokerConnection": "connection",
@@ -47,6 +52,10 @@ _WHERE = {
     "PendingFetch": "cluster",
     "TopicInfo": "cluster",
     "UnknownTopicOrPartitionError": "cluster",
+    "ClientAuthenticationError": "cluster",
+    "AuthenticationError": "security",
+    "SecurityConfig": "security",
+    "SslAuthenticationError": "security",
 }
 
 
@@ -62,7 +71,9 @@ __all__ = [
     "LATEST_TIMESTAMP",
     "READ_COMMITTED",
     "READ_UNCOMMITTED",
+    "AuthenticationError",
     "BrokerConnection",
+    "ClientAuthenticationError",
     "ClientConfig",
     "ClusterMetadata",
     "ConnectionClosedError",
@@ -70,6 +81,8 @@ __all__ = [
     "KafkaClientError",
     "PartitionFetch",
     "PendingFetch",
+    "SecurityConfig",
+    "SslAuthenticationError",
     "TopicInfo",
     "UnknownTopicOrPartitionError",
     "parse_bootstrap",
