@@ -57,7 +57,7 @@ class CommitPlan:
     query_id: str | None
     kafka_offsets: bool
     compression: str
-    mirror_config: tuple[tuple[str, str], ...] = ()
+    mirror_config: tuple[tuple[str, str], ...] = field(default=(), repr=False)  # may hold SASL/TLS secrets
     # delta-rs storage options of an object-store table; not in repr: they may hold secrets
     storage_options: tuple[tuple[str, str], ...] = field(default=(), repr=False)
 

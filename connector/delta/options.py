@@ -37,6 +37,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from connector.delta.errors import DeltaSinkOptionError
+from kafka_wire.client.security import SecurityConfig, SecurityConfigError
 from offsets.delta_storage import StorageOptionError, parse_table_location
 from offsets.delta_store import query_id_from_checkpoint
 
@@ -108,7 +109,8 @@ class DeltaSinkOptions:
     query_id: str | None
     kafka_offsets: str
     compression: str
-    mirror_config: tuple[tuple[str, str], ...]  # kafka.* options without the prefix; empty = no mirror
+    # kafka.* options without the prefix; empty = no mirror; kept out of repr: SASL/TLS secrets
+    mirror_config: tuple[tuple[str, str], ...] = field(repr=False)
     # storage.* options without the prefix, upper-cased (delta-rs names); kept out of repr: secrets
     storage_options: tuple[tuple[str, str], ...] = field(default=(), repr=False)
 
@@ -178,6 +180,10 @@ def parse_delta_options(options: Mapping[str, str], streaming: bool) -> DeltaSin
                 "which a batch write must set"
             )
         mirror["bootstrap.servers"] = bootstrap
+        try:  # the mirror's security settings fail here, naming the option, not at every commit
+            SecurityConfig.from_params(mirror, prefix="kafka.")
+        except SecurityConfigError as e:
+            raise DeltaSinkOptionError(str(e)) from None
     return DeltaSinkOptions(
         table_path=table_path,
         partition_by=partition_by,

@@ -281,3 +281,25 @@ def test_sink_config_repr_hides_secrets(pki: tuple[certs.StoreFiles, certs.Certi
     )
     assert cfg.producer_dict()["sasl.password"] == "sink-pw-987"
     assert "sink-pw-987" not in repr(cfg) and PW not in repr(cfg)
+
+
+def test_delta_sink_mirror_security_is_validated_and_hidden(pki: tuple[certs.StoreFiles, certs.Certificate]) -> None:
+    from connector.delta.errors import DeltaSinkOptionError
+    from connector.delta.options import parse_delta_options
+
+    files, _ = pki
+    base = {
+        "path": "/tmp/unused-table",
+        "offsetsowner": "owner",
+        "kafka.bootstrap.servers": "h:1",
+        "kafka.security.protocol": "SASL_SSL",
+        "kafka.sasl.mechanism": "SCRAM-SHA-512",
+        "kafka.sasl.jaas.config": SCRAM.format("delta-pw-555"),
+        "kafka.ssl.truststore.location": str(files.truststore_jks),
+    }
+    with pytest.raises(DeltaSinkOptionError, match="kafka.ssl.truststore.password") as e:
+        parse_delta_options({**base, "kafka.ssl.truststore.password": "bad-store-pw"}, streaming=False)
+    assert "bad-store-pw" not in str(e.value)
+    opts = parse_delta_options({**base, "kafka.ssl.truststore.password": PW}, streaming=False)
+    assert dict(opts.mirror_config)["security.protocol"] == "SASL_SSL"
+    assert "delta-pw-555" not in repr(opts) and PW not in repr(opts)
