@@ -2,9 +2,11 @@
 
 One entry point, `validate_records_for_append`: it raises one `KafkaError` for a fault of the whole
 batch (answered as that partition's error code) and returns the per-record errors (KIP-467's
-``record_errors``: batch index and message) for faults of single records. Today every check is
-batch-wide and the list is always empty; per-record checks (e.g. for transactions) add their
-entries here, and the produce path answers them in ``PartitionProduceResponse.record_errors``.
+``record_errors``: batch index and message) for faults of single records. As in Kafka, a batch with
+invalid records is refused whole (INVALID_RECORD): `InvalidRecordsError` names the offending
+records, which the produce path answers in ``PartitionProduceResponse.record_errors`` so a client
+fails those records with their own error and the others as collateral (e.g. keyless records in a
+compacted topic).
 
 Offsets, the leader epoch and LogAppendTime are stamped later by the log; this module only reads.
 """
@@ -25,6 +27,14 @@ class RecordError:
 
     batch_index: int
     message: str | None = None
+
+
+class InvalidRecordsError(InvalidRecordError):
+    """INVALID_RECORD for a batch because of some of its records (KIP-467)."""
+
+    def __init__(self, message: str, record_errors: list[RecordError]) -> None:
+        super().__init__(message)
+        self.record_errors = record_errors
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +92,15 @@ def validate_records_for_append(records: memoryview, policy: AppendPolicy, now_m
         # compaction needs a key to compact on: refuse keyless records (decompresses only
         # for compacted topics, off the common path)
         _, recs = decode_batch(records, pos, verify_crc=False)
-        if any(r.key is None for r in recs):
-            raise InvalidRecordError("Compacted topic cannot accept message without key")
+        keyless = [
+            RecordError(i, "Compacted topic cannot accept message without key")
+            for i, r in enumerate(recs)
+            if r.key is None
+        ]
+        if keyless:
+            raise InvalidRecordsError(
+                f"One or more records have been rejected: {len(keyless)} of {len(recs)} records have no key, "
+                "which a compacted topic cannot accept",
+                keyless,
+            )
     return ValidatedBatch(header, [])

@@ -471,7 +471,13 @@ class ReplicaManager:
         except KafkaError as e:
             if e.code == ErrorCode.NOT_LEADER_OR_FOLLOWER:
                 return self._not_leader(name, pdata.index, str(e)), -1
-            return _produce_error(pdata.index, e.code, str(e)), -1
+            answer = _produce_error(pdata.index, e.code, str(e))
+            # KIP-467: which records made the batch invalid
+            answer.record_errors = [
+                prs.BatchIndexAndErrorMessage(batch_index=r.batch_index, batch_index_error_message=r.message)
+                for r in getattr(e, "record_errors", ())
+            ]
+            return answer, -1
         response = prs.PartitionProduceResponse(
             index=pdata.index,
             error_code=ErrorCode.NONE,

@@ -304,3 +304,23 @@ def test_aborted_transaction_in_tiered_data(tmp_path: Any) -> None:
         committed = read_all(b.bootstrap_servers, topic, "read_committed", 1)
         assert committed == expected
         assert len(read_all(b.bootstrap_servers, topic, "read_uncommitted", 1)) == 12 * 40
+
+
+def test_kip467_record_errors_name_the_keyless_records(broker: Any) -> None:
+    """A batch with keyless records for a compacted topic is refused as INVALID_RECORD, and the
+    response names exactly those records (KIP-467's record_errors) with an error message."""
+    from kafka_wire.records import build_batch
+    from tests.integration import wire_util as w
+
+    topic = _name("compacted")
+    create_topic(broker, topic, 1, {"cleanup.policy": "compact"})
+    batch = build_batch(
+        [(None, b"k0", b"a", []), (None, None, b"b", []), (None, b"k2", b"c", []), (None, None, b"d", [])]
+    )
+    with w.connect(broker.bootstrap_servers) as conn:
+        r = w.produce(conn, topic, 0, batch)
+        assert r.error_code == 87  # INVALID_RECORD
+        assert sorted(e.batch_index for e in r.record_errors) == [1, 3]
+        assert r.error_message
+        ok = w.produce(conn, topic, 0, build_batch([(None, b"k", b"v", [])]))
+        assert ok.error_code == 0 and ok.base_offset == 0  # nothing of the refused batch was written
