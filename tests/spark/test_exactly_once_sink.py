@@ -32,10 +32,16 @@ pytest.importorskip("confluent_kafka")
 PARTITIONS = 3
 
 
-@pytest.fixture(scope="module", params=["apache"])
+@pytest.fixture(scope="module", params=["apache", "ours"])
 def txn_broker(request: pytest.FixtureRequest) -> Iterator[Any]:
-    """A broker with a transaction coordinator: Apache Kafka (the session's peer)."""
-    yield request.getfixturevalue("apache_kafka")
+    """A broker with a transaction coordinator: Apache Kafka (the session's peer), then ours."""
+    if request.param == "apache":
+        yield request.getfixturevalue("apache_kafka")
+        return
+    from broker_embedded import EmbeddedBroker
+
+    with EmbeddedBroker(num_partitions=4) as broker:
+        yield broker
 
 
 def _names(prefix: str) -> tuple[str, str]:

@@ -32,9 +32,16 @@ PARTITIONS = 3
 COMMITTED = "read_committed"
 
 
-@pytest.fixture(scope="module", params=["apache"])
+@pytest.fixture(scope="module", params=["apache", "ours"])
 def txn_broker(request: pytest.FixtureRequest) -> Iterator[Any]:
-    yield request.getfixturevalue("apache_kafka")
+    """A broker with a transaction coordinator: Apache Kafka (the session's peer), then ours."""
+    if request.param == "apache":
+        yield request.getfixturevalue("apache_kafka")
+        return
+    from broker_embedded import EmbeddedBroker
+
+    with EmbeddedBroker(num_partitions=4) as broker:
+        yield broker
 
 
 def _txn_producer(bootstrap: str, name: str) -> Producer:
