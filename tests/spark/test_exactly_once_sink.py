@@ -22,6 +22,7 @@ from typing import Any
 import pyarrow as pa
 import pytest
 from confluent_kafka import KafkaException, Producer
+from pyspark.sql.types import BinaryType, StructField, StructType
 
 from connector.sink import KafkaSinkWriteError, validate_sink_schema
 from connector.transactional_sink import parse_exactly_once_options, write_task_transaction
@@ -107,7 +108,7 @@ def test_replayed_micro_batch_is_not_written_again(
         assert (fields["queryId"], fields["batchId"], fields["partition"]) == (query.id, last, partition)
 
 
-SCHEMA_DDL = "key binary, value binary"
+SCHEMA = StructType([StructField("key", BinaryType()), StructField("value", BinaryType())])
 
 
 def _batch(prefix: str, n: int) -> pa.RecordBatch:
@@ -118,12 +119,10 @@ def _batch(prefix: str, n: int) -> pa.RecordBatch:
 
 
 def _task(bootstrap: str, topic: str, **extra: str) -> tuple[Any, Any]:
-    from pyspark.sql.types import _parse_datatype_string
-
     config = parse_exactly_once_options(
         {"kafka.bootstrap.servers": bootstrap, "topic": topic, "exactlyonce": "true", **extra}, streaming=True
     )
-    return config, validate_sink_schema(_parse_datatype_string(SCHEMA_DDL), config.sink.topic)
+    return config, validate_sink_schema(SCHEMA, config.sink.topic)
 
 
 def test_zombie_is_fenced_and_retry_after_commit_writes_nothing(txn_broker: Any) -> None:
