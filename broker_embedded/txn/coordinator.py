@@ -18,9 +18,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, TypeVar
 
+from broker_embedded.group.coordinator import DelayedCallback
 from broker_embedded.group.offsets_topic import partition_for_group
 from broker_embedded.log.errors import KafkaStorageError
 from broker_embedded.log.log import AppendOrigin
@@ -53,6 +54,7 @@ log = logging.getLogger(__name__)
 
 S = TransactionState
 TP = tuple[str, int]
+R = TypeVar("R")
 
 
 def _now_ms() -> int:
@@ -143,6 +145,63 @@ class TransactionCoordinator:
             # coordinator up again
             raise KafkaError(str(e), ErrorCode.NOT_COORDINATOR) from None
         p.after_coordinator_append()
+
+    STATE_WRITE_TIMEOUT_MS = 5000  # how long a state write waits for the ISR (cluster mode)
+
+    def replication_wait(self, transactional_id: str) -> asyncio.Future[ErrorCode] | None:
+        """Cluster mode: a future resolving when the id's state partition's high watermark covers
+        everything appended so far (Kafka writes transaction state with acks=-1), or None when
+        nothing needs waiting for. Resolves to NONE, NOT_COORDINATOR if leadership moved, or
+        COORDINATOR_NOT_AVAILABLE after the timeout."""
+        if self.broker.controller_client is None:
+            return None
+        p = self.broker.partition(TRANSACTION_STATE_TOPIC, self.partition_for(transactional_id))
+        if p is None:
+            return None
+        required, epoch = p.log.log_end_offset, p.leader_epoch
+        if p.high_watermark >= required:
+            return None
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[ErrorCode] = loop.create_future()
+
+        def still_leader() -> bool:
+            return bool(p.is_leader) and p.leader_epoch == epoch and not p.deleted
+
+        def done(expired: bool) -> None:
+            if p.high_watermark >= required and still_leader():
+                code = ErrorCode.NONE
+            elif not still_leader():
+                code = ErrorCode.NOT_COORDINATOR
+            else:
+                code = ErrorCode.COORDINATOR_NOT_AVAILABLE
+
+            def resolve() -> None:
+                if not fut.done():
+                    fut.set_result(code)
+
+            loop.call_soon_threadsafe(resolve)  # expirations run on the timer's thread
+
+        op = DelayedCallback(
+            self.STATE_WRITE_TIMEOUT_MS,
+            condition=lambda: p.high_watermark >= required or not still_leader(),
+            on_done=done,
+        )
+        self.broker.replica_manager.produce_purgatory.try_complete_else_watch(op, [p.produce_key])
+        return fut
+
+    def reply(self, transactional_id: str, code: ErrorCode, build: Callable[[ErrorCode], R]) -> R | asyncio.Future[R]:
+        """The response once the state this request wrote is replicated (at once on a single node)."""
+        wait = self.replication_wait(transactional_id) if code == ErrorCode.NONE else None
+        if wait is None:
+            return build(code)
+        out: asyncio.Future[R] = asyncio.get_running_loop().create_future()
+
+        def finish(f: asyncio.Future[ErrorCode]) -> None:
+            if not out.done():
+                out.set_result(build(f.result()))
+
+        wait.add_done_callback(finish)
+        return out
 
     def _apply(self, meta: TransactionMetadata) -> TransactionMetadata:
         """Persist then adopt `meta` as the id's state."""
@@ -393,8 +452,20 @@ class TransactionCoordinator:
             except KafkaError as e:
                 return e.code, NO_PRODUCER_ID, NO_PRODUCER_EPOCH
             # the client is answered once the decision is durable; the markers follow (and are
-            # retried) whatever happens to this request
-            self.markers.send(nxt, commit, self.coordinator_epoch(transactional_id))
+            # retried) whatever happens to this request. Cluster mode: only once the decision is
+            # replicated, so a new coordinator never aborts what this one already committed
+            epoch = self.coordinator_epoch(transactional_id)
+            wait = self.replication_wait(transactional_id)
+            if wait is None:
+                self.markers.send(nxt, commit, epoch)
+            else:
+
+                def send_when_replicated(f: asyncio.Future[ErrorCode]) -> None:
+                    # unless leadership moved (the next coordinator reloads the decision)
+                    if f.result() != ErrorCode.NOT_COORDINATOR and self.txns.get(transactional_id) is nxt:
+                        self.markers.send(nxt, commit, epoch)
+
+                wait.add_done_callback(send_when_replicated)
             return ok
         if (state is S.COMPLETE_COMMIT and commit) or (state is S.COMPLETE_ABORT and not commit):
             return ok  # a retry of an EndTxn that already completed
