@@ -231,6 +231,8 @@ class TopicAdmin:
         live = len(image.live_brokers()) if image is not None else 1
         if name == "__consumer_offsets":
             rf = max(1, min(self.config["offsets.topic.replication.factor"], live))
+        elif name == "__transaction_state":
+            rf = max(1, min(int(self.config.get("transaction.state.log.replication.factor", 3)), live))
         else:
             rf = self.config["default.replication.factor"]
         self.controller_client.create_topic_in_background(name, num_partitions, rf)
