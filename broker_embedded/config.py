@@ -190,6 +190,33 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
             _one_of("uncompressed", "zstd", "lz4", "snappy", "gzip", "producer"),
         ),
         ConfigDef("transaction.max.timeout.ms", _B.INT, 900000, "Largest transaction timeout.", _at_least(1)),
+        ConfigDef(
+            "transaction.state.log.num.partitions", _B.INT, 50, "Partitions of __transaction_state.", _at_least(1)
+        ),
+        ConfigDef(
+            "transaction.state.log.replication.factor", _B.INT, 3, "Replicas of __transaction_state.", _at_least(1)
+        ),
+        ConfigDef(
+            "transaction.abort.timed.out.transaction.cleanup.interval.ms",
+            _B.INT,
+            10000,
+            "How often transactions past their timeout are aborted.",
+            _at_least(1),
+        ),
+        ConfigDef(
+            "transactional.id.expiration.ms",
+            _B.INT,
+            604800000,
+            "Idle time after which a transactional id's state is removed.",
+            _at_least(1),
+        ),
+        ConfigDef(
+            "transaction.remove.expired.transaction.cleanup.interval.ms",
+            _B.INT,
+            3600000,
+            "How often expired transactional ids are removed.",
+            _at_least(1),
+        ),
         ConfigDef("producer.id.expiration.ms", _B.INT, 86400000, "Idle producer state expiry.", _at_least(1)),
         ConfigDef("group.initial.rebalance.delay.ms", _B.INT, 0, "Delay of a new group's first rebalance."),
         ConfigDef("group.min.session.timeout.ms", _B.INT, 6000, "Smallest session timeout."),
