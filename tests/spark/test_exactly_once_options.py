@@ -3,17 +3,21 @@ no Spark job, no broker (librdkafka validates the settings without connecting)."
 
 from __future__ import annotations
 
+import pyarrow as pa
 import pytest
 from pyspark.sql.types import BinaryType, StringType, StructField, StructType
 
 from connector.sink import (
+    KafkaSinkWriteError,
     PykafkaStreamWriter,
     SinkOptionError,
     create_batch_writer,
     create_stream_writer,
 )
 from connector.transactional_sink import (
+    ExactlyOnceCommitMessage,
     ExactlyOnceStreamWriter,
+    _first_rows,
     exactly_once_requested,
     parse_exactly_once_options,
 )
@@ -120,3 +124,21 @@ def test_stream_writer_factory_routes_on_the_option() -> None:
     )
     with pytest.raises(SinkOptionError, match=r"'kafka.acks'"):
         create_stream_writer({**EOS, "kafka.acks": "1"}, SCHEMA, overwrite=False)
+
+
+def test_driver_commit_checks_the_tasks_batch_ids() -> None:
+    writer = create_stream_writer(EOS, SCHEMA, overwrite=False)
+    ok = [ExactlyOnceCommitMessage("q", 7, 0, 10), ExactlyOnceCommitMessage("q", 7, 1, 0, skipped=True), None]
+    writer.commit(ok, 7)
+    with pytest.raises(KafkaSinkWriteError, match=r"Spark commits batch 8 but tasks wrote batch \[7\]"):
+        writer.commit(ok, 8)
+    writer.abort(ok, 7)  # logs only: committed task transactions are skipped on replay
+
+
+def test_tasks_without_rows_need_no_transaction() -> None:
+    empty = pa.RecordBatch.from_pydict({"key": pa.array([], pa.binary()), "value": pa.array([], pa.string())})
+    assert _first_rows(iter([])) is None
+    assert _first_rows(iter([empty, empty])) is None
+    one = pa.RecordBatch.from_pydict({"key": [b"k"], "value": ["v"]})
+    rest = _first_rows(iter([empty, one, empty, one]))
+    assert rest is not None and sum(b.num_rows for b in rest) == 2
