@@ -25,6 +25,9 @@ of the key, sticky spread of null keys), i.e. librdkafka's ``murmur2_random``.
 Delivery is at-least-once, as Spark's: every ``write()`` flushes its producer and raises if any
 record was not acknowledged, so the task fails with the Kafka error in its message. A retried
 task or micro-batch may write some records twice; nothing acknowledged to Spark is lost.
+With ``exactlyOnce=true`` (streaming only) each task writes in a Kafka transaction whose
+batch-id marker makes replays no-ops: exactly once for read_committed readers
+(``connector.transactional_sink``).
 
 Where pyspark's Python Data Source API differs from Spark's Kafka sink:
 
