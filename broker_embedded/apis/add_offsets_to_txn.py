@@ -3,6 +3,7 @@ the producer's TxnOffsetCommit for that group is decided by the transaction's ma
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING
 
 from broker_embedded.txn.coordinator import coordinator_of
@@ -17,10 +18,13 @@ if TYPE_CHECKING:
 API_KEY = 25
 
 
-def handle(broker: Broker, ctx: RequestContext, request: rq.AddOffsetsToTxnRequest) -> rs.AddOffsetsToTxnResponse:
-    code = coordinator_of(broker).add_offsets(
+def handle(
+    broker: Broker, ctx: RequestContext, request: rq.AddOffsetsToTxnRequest
+) -> rs.AddOffsetsToTxnResponse | asyncio.Future[rs.AddOffsetsToTxnResponse]:
+    coordinator = coordinator_of(broker)
+    code = coordinator.add_offsets(
         request.transactional_id, request.producer_id, request.producer_epoch, request.group_id
     )
     if code == ErrorCode.PRODUCER_FENCED and ctx.api_version < 2:
         code = ErrorCode.INVALID_PRODUCER_EPOCH
-    return rs.AddOffsetsToTxnResponse(error_code=code)
+    return coordinator.reply(request.transactional_id, code, lambda c: rs.AddOffsetsToTxnResponse(error_code=c))

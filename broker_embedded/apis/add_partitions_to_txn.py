@@ -6,6 +6,7 @@ a partition leader may only ask (`verify_only`) whether the partitions are in th
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING
 
 from broker_embedded.txn.coordinator import coordinator_of
@@ -33,7 +34,9 @@ def _topic_results(
     return [rs.AddPartitionsToTxnTopicResult(name=t, results_by_partition=r) for t, r in by_topic.items()]
 
 
-def handle(broker: Broker, ctx: RequestContext, request: rq.AddPartitionsToTxnRequest) -> rs.AddPartitionsToTxnResponse:
+def handle(
+    broker: Broker, ctx: RequestContext, request: rq.AddPartitionsToTxnRequest
+) -> rs.AddPartitionsToTxnResponse | asyncio.Future[rs.AddPartitionsToTxnResponse]:
     coordinator = coordinator_of(broker)
     if ctx.api_version <= 3:
         partitions = [(t.name, p) for t in request.v3_and_below_topics for p in t.partitions]
@@ -44,9 +47,17 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.AddPartitionsToTxnRe
             partitions,
         )
         # clients before KIP-588 know only INVALID_PRODUCER_EPOCH for a fenced producer
-        return rs.AddPartitionsToTxnResponse(
-            results_by_topic_v3_and_below=_topic_results(codes, ErrorCode.INVALID_PRODUCER_EPOCH)
-        )
+
+        def build(c: ErrorCode) -> rs.AddPartitionsToTxnResponse:
+            final = codes if c == ErrorCode.NONE else dict.fromkeys(codes, c)
+            return rs.AddPartitionsToTxnResponse(
+                results_by_topic_v3_and_below=_topic_results(final, ErrorCode.INVALID_PRODUCER_EPOCH)
+            )
+
+        if any(c != ErrorCode.NONE for c in codes.values()):
+            return build(ErrorCode.NONE)
+        # cluster mode: answered once the partitions' addition is replicated
+        return coordinator.reply(request.v3_and_below_transactional_id, ErrorCode.NONE, build)
     results = []
     for txn in request.transactions:
         partitions = [(t.name, p) for t in txn.topics for p in t.partitions]

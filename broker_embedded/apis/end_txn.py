@@ -6,6 +6,7 @@ written to every partition of the transaction (and retried) by the coordinator.
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING
 
 from broker_embedded.txn.coordinator import coordinator_of
@@ -20,10 +21,20 @@ if TYPE_CHECKING:
 API_KEY = 26
 
 
-def handle(broker: Broker, ctx: RequestContext, request: rq.EndTxnRequest) -> rs.EndTxnResponse:
-    code, pid, epoch = coordinator_of(broker).end_txn(
+def handle(
+    broker: Broker, ctx: RequestContext, request: rq.EndTxnRequest
+) -> rs.EndTxnResponse | asyncio.Future[rs.EndTxnResponse]:
+    coordinator = coordinator_of(broker)
+    code, pid, epoch = coordinator.end_txn(
         request.transactional_id, request.producer_id, request.producer_epoch, request.committed
     )
     if code == ErrorCode.PRODUCER_FENCED and ctx.api_version < 2:
         code = ErrorCode.INVALID_PRODUCER_EPOCH
-    return rs.EndTxnResponse(error_code=code, producer_id=pid, producer_epoch=epoch)
+
+    def build(c: ErrorCode) -> rs.EndTxnResponse:
+        if c != ErrorCode.NONE:
+            return rs.EndTxnResponse(error_code=c)
+        return rs.EndTxnResponse(error_code=c, producer_id=pid, producer_epoch=epoch)
+
+    # cluster mode: answered once the decision is replicated
+    return coordinator.reply(request.transactional_id, code, build)
