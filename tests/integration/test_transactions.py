@@ -324,3 +324,58 @@ def test_kip467_record_errors_name_the_keyless_records(broker: Any) -> None:
         assert r.error_message
         ok = w.produce(conn, topic, 0, build_batch([(None, b"k", b"v", [])]))
         assert ok.error_code == 0 and ok.base_offset == 0  # nothing of the refused batch was written
+
+
+@pytest.mark.slow
+def test_kafka_streams_exactly_once_v2(fast_abort_broker: EmbeddedBroker, java_client: Any, tmp_path: Any) -> None:
+    """Kafka Streams (the WordCount peer) with processing.guarantee=exactly_once_v2: transactional
+    producer, TxnOffsetCommit with the group's generation (KIP-447), read_committed consumers of its
+    repartition topic; a read_committed reader of the output sees the exact counts."""
+    import collections
+    import re
+
+    from peers import jvm
+
+    b = fast_abort_broker
+    source, sink, app = _name("eos-in"), _name("eos-out"), _name("eos-app")
+    create_topic(b, source, 2)
+    create_topic(b, sink, 2)
+    lines = ["the quick brown fox", "jumps over the lazy dog", "The dog barks", "fox and dog and THE end"]
+    expected: collections.Counter[str] = collections.Counter()
+    for line in lines:
+        expected.update(w for w in re.split(r"\W+", line.lower()) if w)
+    plain = Producer({"bootstrap.servers": b.bootstrap_servers})
+    for i, line in enumerate(lines):
+        plain.produce(source, key=str(i).encode(), value=line.encode())
+    plain.flush(30)
+    proc = jvm.java_popen(jvm.WORD_COUNT, b.bootstrap_servers, source, sink, app, str(tmp_path), "exactly_once_v2")
+    try:
+        counts: dict[str, int] = {}
+        c = Consumer(
+            {
+                "bootstrap.servers": b.bootstrap_servers,
+                "group.id": _name("eos-reader"),
+                "isolation.level": "read_committed",
+                "auto.offset.reset": "earliest",
+            }
+        )
+        try:
+            c.subscribe([sink])
+            deadline = time.monotonic() + 90
+            while time.monotonic() < deadline and counts != dict(expected):
+                m = c.poll(0.5)
+                if m is not None and m.error() is None:
+                    counts[m.key().decode()] = int(m.value().decode())
+        finally:
+            c.close()
+        assert proc.poll() is None, "the Streams application died"
+        assert counts == dict(expected)
+        # it really ran transactions: its transactional id (<app>-<process id>-<thread>) is listed
+        from kafka_wire.protocol.messages import list_transactions_request as ltq
+        from tests.integration import wire_util as w
+
+        with w.connect(b.bootstrap_servers) as conn:
+            listed = conn.request(66, ltq.ListTransactionsRequest(), 0).transaction_states
+        assert any(s.transactional_id.startswith(app) for s in listed), [s.transactional_id for s in listed]
+    finally:
+        jvm.stop_process(proc)
