@@ -379,3 +379,88 @@ def test_kafka_streams_exactly_once_v2(fast_abort_broker: EmbeddedBroker, java_c
         assert any(s.transactional_id.startswith(app) for s in listed), [s.transactional_id for s in listed]
     finally:
         jvm.stop_process(proc)
+
+
+def test_broker_side_apis_over_the_wire(fast_abort_broker: EmbeddedBroker) -> None:
+    """The inter-broker forms: AddPartitionsToTxn v4 batched with verifyOnly (KIP-890) and
+    WriteTxnMarkers (what a coordinator on another broker sends), with their per-partition errors."""
+    from kafka_wire.protocol.messages import add_partitions_to_txn_request as apq
+    from kafka_wire.protocol.messages import describe_producers_request as dpq
+    from kafka_wire.protocol.messages import init_producer_id_request as ipq
+    from kafka_wire.protocol.messages import write_txn_markers_request as wmq
+    from kafka_wire.records import build_batch
+    from tests.integration import wire_util as w
+
+    b = fast_abort_broker
+    topic, tid = _name("wire"), _name("tid")
+    create_topic(b, topic, 2)
+    with w.connect(b.bootstrap_servers) as conn:
+        init = conn.request(22, ipq.InitProducerIdRequest(transactional_id=tid, transaction_timeout_ms=60000))
+        assert init.error_code == 0
+        pid, epoch = init.producer_id, init.producer_epoch
+        added = conn.request(
+            24,
+            apq.AddPartitionsToTxnRequest(
+                v3_and_below_transactional_id=tid,
+                v3_and_below_producer_id=pid,
+                v3_and_below_producer_epoch=epoch,
+                v3_and_below_topics=[apq.AddPartitionsToTxnTopic(name=topic, partitions=[0])],
+            ),
+            3,
+        )
+        assert added.results_by_topic_v3_and_below[0].results_by_partition[0].partition_error_code == 0
+        verify = conn.request(
+            24,
+            apq.AddPartitionsToTxnRequest(
+                transactions=[
+                    apq.AddPartitionsToTxnTransaction(
+                        transactional_id=tid,
+                        producer_id=pid,
+                        producer_epoch=epoch,
+                        verify_only=True,
+                        topics=[apq.AddPartitionsToTxnTopic(name=topic, partitions=[0, 1])],
+                    ),
+                    apq.AddPartitionsToTxnTransaction(
+                        transactional_id="nobody",
+                        producer_id=pid,
+                        producer_epoch=epoch,
+                        verify_only=True,
+                        topics=[apq.AddPartitionsToTxnTopic(name=topic, partitions=[0])],
+                    ),
+                ]
+            ),
+            4,
+        )
+        ours, nobody = verify.results_by_transaction
+        codes = {r.partition_index: r.partition_error_code for r in ours.topic_results[0].results_by_partition}
+        assert codes == {0: 0, 1: 48}  # NONE, INVALID_TXN_STATE
+        assert nobody.topic_results[0].results_by_partition[0].partition_error_code == 49  # INVALID_PRODUCER_ID_MAPPING
+        batch = build_batch(w.records(3), producer_id=pid, producer_epoch=epoch, base_sequence=0, is_transactional=True)
+        assert w.produce(conn, topic, 0, batch).error_code == 0
+        markers = conn.request(
+            27,
+            wmq.WriteTxnMarkersRequest(
+                markers=[
+                    wmq.WritableTxnMarker(
+                        producer_id=pid,
+                        producer_epoch=epoch,
+                        transaction_result=False,
+                        topics=[
+                            wmq.WritableTxnMarkerTopic(name=topic, partition_indexes=[0]),
+                            wmq.WritableTxnMarkerTopic(name="no-such-topic", partition_indexes=[0]),
+                        ],
+                        coordinator_epoch=0,
+                    )
+                ]
+            ),
+            1,
+        )
+        got = {(t.name, p.partition_index): p.error_code for t in markers.markers[0].topics for p in t.partitions}
+        assert got == {(topic, 0): 0, ("no-such-topic", 0): 3}
+        dp = conn.request(
+            61, dpq.DescribeProducersRequest(topics=[dpq.TopicRequest(name=topic, partition_indexes=[0])])
+        )
+        (state,) = dp.topics[0].partitions[0].active_producers
+        assert state.current_txn_start_offset == -1  # the ABORT marker closed it
+    assert read_all(b.bootstrap_servers, topic, "read_committed", 2) == []
+    assert len(read_all(b.bootstrap_servers, topic, "read_uncommitted", 2)) == 3
