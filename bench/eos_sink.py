@@ -113,12 +113,54 @@ def run_once(spark: Any, bootstrap: str, source: str, mode: str, batch: int, rec
     return {"wall_s": wall, "batches": len(progress), "add_batch_ms": statistics.median(add_batch)}
 
 
+def task_level(bootstrap: str, sizes: list[int], reps: int, value_size: int) -> dict[tuple[int, str], float]:
+    """Median ms of one sink task writing `size` rows, without Spark: the at-least-once path
+    (`produce_batches`, cached producer, flush) vs the exactly-once path (`write_task_transaction`:
+    new transactional producer and marker consumer, init, marker read, produce, commit)."""
+    import pyarrow as pa
+    from pyspark.sql.types import BinaryType, StructField, StructType
+
+    from connector.sink import parse_sink_options, produce_batches, validate_sink_schema
+    from connector.transactional_sink import parse_exactly_once_options, write_task_transaction
+
+    topic = f"bench-eos-task-{uuid.uuid4().hex[:8]}"
+    _create(bootstrap, topic)
+    options = {"kafka.bootstrap.servers": bootstrap, "topic": topic}
+    alo = parse_sink_options(options)
+    eos = parse_exactly_once_options({**options, "exactlyonce": "true"}, streaming=True)
+    columns = validate_sink_schema(
+        StructType([StructField("key", BinaryType()), StructField("value", BinaryType())]), topic
+    )
+    query_id = str(uuid.uuid4())
+    out: dict[tuple[int, str], list[float]] = {}
+    batch_id = 0
+    for rep in range(reps + 1):  # the first repetition warms connections and coordinators up
+        for size in sizes:
+            rows = pa.RecordBatch.from_pydict(
+                {"key": [b"k-%d" % i for i in range(size)], "value": [b"x" * value_size] * size}
+            )
+            for mode in MODES if rep % 2 == 0 else reversed(MODES):
+                t0 = time.perf_counter()
+                if mode == "exactly-once":
+                    write_task_transaction(
+                        eos, columns, iter([rows]), query_id=query_id, batch_id=batch_id, partition=0
+                    )
+                    batch_id += 1
+                else:
+                    produce_batches(alo, columns, iter([rows]))
+                if rep:
+                    out.setdefault((size, mode), []).append((time.perf_counter() - t0) * 1000)
+    return {k: statistics.median(v) for k, v in out.items()}
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--records", type=int, default=40_000)
     p.add_argument("--size", type=int, default=100, help="value bytes")
     p.add_argument("--batches", default="2000,20000", help="maxOffsetsPerTrigger values, comma-separated")
     p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--task-sizes", default="100,2000,20000", help="rows per task for the task-level table")
+    p.add_argument("--task-reps", type=int, default=9)
     p.add_argument("--broker", choices=["apache", "ours"], default="apache")
     p.add_argument("--out", type=Path, default=None)
     args = p.parse_args(argv)
@@ -153,6 +195,9 @@ def main(argv: list[str] | None = None) -> int:
         _create(bootstrap, source)
         _fill(bootstrap, source, args.records, args.size)
         batches = [int(b) for b in args.batches.split(",")]
+        task_sizes = [int(n) for n in args.task_sizes.split(",")]
+        tasks = task_level(bootstrap, task_sizes, args.task_reps, args.size)
+        print(f"task level: {tasks}", flush=True)
         run_once(spark, bootstrap, source, "exactly-once", batches[0], args.records)  # warm-up (coordinators)
         run_once(spark, bootstrap, source, "at-least-once", batches[0], args.records)
         for r in range(args.rounds):
@@ -175,6 +220,11 @@ def main(argv: list[str] | None = None) -> int:
             f"{eos['wall_s'] / alo['wall_s']:.2f}× | {alo['add_batch_ms']:.0f} | {eos['add_batch_ms']:.0f} | "
             f"**{eos['add_batch_ms'] - alo['add_batch_ms']:.0f}** |"
         )
+    task_rows = [
+        f"| {n:,} | {tasks[(n, 'at-least-once')]:.1f} | {tasks[(n, 'exactly-once')]:.1f} | "
+        f"**{tasks[(n, 'exactly-once')] - tasks[(n, 'at-least-once')]:.1f}** |"
+        for n in task_sizes
+    ]
     section = "\n".join(
         [
             SECTION_BEGIN,
@@ -191,6 +241,15 @@ def main(argv: list[str] | None = None) -> int:
             f"Machine: {machine['cpu_model']}, {machine['usable_cores']} usable cores, {machine['memory']}, "
             f"Python {machine['python']}, commit {machine['repo_commit']}, {machine['date_utc']}; load average "
             f"at the start {machine['load_avg_start']}, at the end {machine['load_avg_end']}.",
+            "",
+            "One sink task without Spark (the same code the executors run), median of "
+            f"{args.task_reps} interleaved repetitions after a warm-up; keyed rows over the topic's 4 partitions:",
+            "",
+            "| rows per task | at-least-once ms | exactly-once ms | overhead per task and batch, ms |",
+            "|---|---|---|---|",
+            *task_rows,
+            "",
+            "Through Spark (the query's wall time and Spark's addBatch per micro-batch):",
             "",
             "| batch (records) | micro-batches | at-least-once rec/s | exactly-once rec/s | time ratio | "
             "at-least-once addBatch ms | exactly-once addBatch ms | per-batch overhead ms |",
