@@ -23,6 +23,7 @@ from tests.peers.fixtures import (  # noqa: F401 - the fixture
     USERS,
     SecuredKafka,
     secured_apache_kafka,
+    secured_our_broker,
 )
 from tests.spark.delta_helpers import delta_rs_table, positions
 
@@ -160,6 +161,19 @@ def test_group_mode_over_scram(spark: Any, kafka: SecuredKafka, tmp_path: Path) 
     assert got == acked
     lag = group_lag(kafka.sasl_ssl(), group, kafka_options=kafka.scram_params(), timeout=20)
     assert lag.group_id == group
+
+
+def test_connector_against_our_secured_broker(spark: Any, secured_our_broker: SecuredKafka) -> None:  # noqa: F811
+    """The same connector options against our EmbeddedBroker, secured alike: a batch read over
+    SASL_SSL/SCRAM-SHA-512 and a sink write over mTLS."""
+    ours = secured_our_broker
+    src, out = new_topic(ours), new_topic(ours)
+    produce(ours, src, 20)
+    df = spark.read.format("pykafka").options(**spark_options(ours.scram_params())).option("subscribe", src).load()
+    assert df.count() == 20
+    df.selectExpr("key", "value").write.format("pykafka").mode("append").options(
+        **spark_options(ours.mtls_params("JKS", "JKS"))).option("topic", out).save()  # fmt: skip
+    assert sum(end_offsets(ours, out).values()) == 20
 
 
 def _failing_stream(spark: Any, opts: dict[str, str], topic: str, tmp_path: Path) -> tuple[str, float]:
