@@ -691,11 +691,16 @@ class Log:
         marker_offset: int,
         seg: LogSegment | None = None,
     ) -> None:
-        if txn_first is None:
-            return  # no record of this producer in the transaction here: nothing to skip
         _, records = decode_batch(buf, pos, verify_crc=False)
-        if not records or decode_control_record(records[0])[0] != ControlRecordType.ABORT:
+        if not records:
             return
+        ctype, coordinator_epoch = decode_control_record(records[0])
+        entry = self.producer_state.entries.get(producer_id)
+        if entry is not None and coordinator_epoch is not None:
+            # a marker from an older coordinator is refused after this one (zombie coordinators)
+            entry.coordinator_epoch = max(entry.coordinator_epoch, coordinator_epoch)
+        if txn_first is None or ctype != ControlRecordType.ABORT:
+            return  # a commit, or no record of this producer in the transaction here
         open_firsts = [
             e.current_txn_first_offset
             for e in self.producer_state.entries.values()

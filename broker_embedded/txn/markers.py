@@ -35,7 +35,15 @@ WRITE_TXN_MARKERS = 27
 _RETRY_BACKOFF_S = 0.1
 _REMOTE_TIMEOUT_S = 10.0
 # answers after which a partition needs no (more) marker from this job
-_DONE = frozenset({ErrorCode.NONE, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, ErrorCode.INVALID_PRODUCER_EPOCH})
+_DONE = frozenset(
+    {
+        ErrorCode.NONE,
+        ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+        ErrorCode.INVALID_PRODUCER_EPOCH,
+        # this coordinator is stale: the new one owns the transaction now
+        ErrorCode.TRANSACTION_COORDINATOR_FENCED,
+    }
+)
 
 # Called after a marker reached a __consumer_offsets partition (pending transactional offsets are
 # then materialized or dropped): (partition, producer id, commit).
@@ -60,6 +68,8 @@ def write_marker(
     if not p.is_leader:
         return ErrorCode.NOT_LEADER_OR_FOLLOWER
     entry = p.log.producer_state.last_entry(producer_id)
+    if entry is not None and entry.coordinator_epoch > coordinator_epoch:
+        return ErrorCode.TRANSACTION_COORDINATOR_FENCED  # a newer coordinator already wrote here
     if entry is not None and entry.current_txn_first_offset is None and entry.producer_epoch >= producer_epoch:
         # nothing open for this producer here (a resent marker after a restart, or the partition
         # got no record in the transaction): a marker would only move the epoch, which it

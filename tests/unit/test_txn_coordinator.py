@@ -269,3 +269,18 @@ def test_txn_offsets_after_restart(tmp_path: Path) -> None:
         assert got[("t", 1)] is None
     finally:
         b.shutdown()
+
+
+def test_marker_from_an_older_coordinator_is_fenced(broker: Broker) -> None:
+    from broker_embedded.txn.markers import write_marker
+
+    c = coordinator_of(broker)
+    pid, epoch = _init(c)
+    _send(broker, pid, epoch, 0, 1)
+    assert write_marker(broker, ("t", 0), pid, epoch, True, 5) == ErrorCode.NONE
+    p = broker.partition("t", 0)
+    assert p is not None and p.log.producer_state.last_entry(pid).coordinator_epoch == 5  # type: ignore[union-attr]
+    _send(broker, pid, epoch, 1, 1)
+    assert write_marker(broker, ("t", 0), pid, epoch, False, 4) == ErrorCode.TRANSACTION_COORDINATOR_FENCED
+    assert p.log.producer_state.first_unstable_offset() is not None  # the zombie's marker was not written
+    assert write_marker(broker, ("t", 1), pid, epoch, True, 0) == ErrorCode.NONE  # per partition
