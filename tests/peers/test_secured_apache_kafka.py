@@ -273,6 +273,16 @@ def test_untrusted_broker_certificate(kafka: SecuredKafka) -> None:
     c.close()
 
 
+def test_tls_against_a_plaintext_listener_says_so(kafka: SecuredKafka) -> None:
+    """The broker drops a ClientHello it reads as an oversized request: a disconnect during the
+    handshake, retried like Java's clients do, and named as such when the time is up."""
+    params = {**kafka.scram_params(), "bootstrap.servers": kafka.plaintext}
+    c = client(params, default_api_timeout_ms=1_500)
+    with pytest.raises(KafkaClientError, match="closed during TLS"):
+        c.metadata()
+    c.close()
+
+
 def test_host_name_mismatch_and_opt_out(kafka: SecuredKafka) -> None:
     """The broker's certificate names 127.0.0.1 only: dialling localhost fails the https check
     (ssl.endpoint.identification.algorithm's default) and passes with it set to ''."""
