@@ -53,7 +53,8 @@ itself (metadata refresh, `retry.backoff.ms`, `reconnect.backoff.ms`, `message.t
 Everything else the connector says to Kafka (the source, group mode, `group_lag`, the Delta sink's
 offset mirror) goes through `kafka_wire.client`. Kafka option names are translated in one place
 per target: `kafka_wire.client.config.ClientConfig.from_kafka_params` for our client, and
-`parse_sink_options` below (Java producer names -> librdkafka) for this producer.
+`kafka_wire.client.librdkafka.to_librdkafka` (Java names, JAAS and JKS/PKCS12 stores -> librdkafka)
+for this producer, called by `parse_sink_options`.
 """
 
 from __future__ import annotations
