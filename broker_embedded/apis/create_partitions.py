@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from broker_embedded.apis.create_topics import MAX_PARTITIONS_PER_REQUEST, TOO_MANY_PARTITIONS_MESSAGE
 from broker_embedded.metadata import INTERNAL_TOPICS
+from broker_embedded.security.access import AclOperation, ResourceType, authorize, with_response
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import create_partitions_request as rq
 from kafka_wire.protocol.messages import create_partitions_response as rs
@@ -62,6 +63,20 @@ def _added_partitions(broker: Broker, request: rq.CreatePartitionsRequest) -> in
 
 
 def handle(broker: Broker, ctx: RequestContext, request: rq.CreatePartitionsRequest) -> Any:
+    # ALTER on each topic; refused topics join the answer
+    refused = [
+        rs.CreatePartitionsTopicResult(name=t.name, error_code=code, error_message=None)
+        for t in request.topics
+        if (code := authorize(ctx, AclOperation.ALTER, ResourceType.TOPIC, t.name))
+    ]
+    if refused:
+        names = {r.name for r in refused}
+        request.topics = [t for t in request.topics if t.name not in names]
+        return with_response(_create(broker, request), lambda response: response.results.extend(refused))
+    return _create(broker, request)
+
+
+def _create(broker: Broker, request: rq.CreatePartitionsRequest) -> Any:
     if _added_partitions(broker, request) > MAX_PARTITIONS_PER_REQUEST:
         return rs.CreatePartitionsResponse(
             throttle_time_ms=0,

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from broker_embedded.apis.describe_configs import topic_config_entries
 from broker_embedded.config import validate_topic_configs
+from broker_embedded.security.access import AclOperation, ResourceType, authorize, with_response
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import create_topics_request as rq
 from kafka_wire.protocol.messages import create_topics_response as rs
@@ -115,6 +116,20 @@ async def _handle_cluster(broker: Broker, request: rq.CreateTopicsRequest) -> rs
 
 
 def handle(broker: Broker, ctx: RequestContext, request: rq.CreateTopicsRequest) -> Any:
+    # CREATE on the cluster, or on the topic (Kafka's order); refused topics join the answer
+    refused = [
+        rs.CreatableTopicResult(name=t.name, error_code=code, error_message=None)
+        for t in request.topics
+        if (code := authorize(ctx, AclOperation.CREATE, ResourceType.TOPIC, t.name, or_cluster=True))
+    ]
+    if refused:
+        names = {r.name for r in refused}
+        request.topics = [t for t in request.topics if t.name not in names]
+        return with_response(_create(broker, request), lambda response: response.topics.extend(refused))
+    return _create(broker, request)
+
+
+def _create(broker: Broker, request: rq.CreateTopicsRequest) -> Any:
     if requested_partitions(request, broker.config["num.partitions"]) > MAX_PARTITIONS_PER_REQUEST:
         return _refuse_all(request)
     if broker.controller_client is not None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from kafka_wire.protocol.messages import delete_groups_request as rq
 from kafka_wire.protocol.messages import delete_groups_response as rs
 
@@ -15,7 +16,11 @@ API_KEY = 42
 
 
 def handle(broker: Broker, ctx: RequestContext, request: rq.DeleteGroupsRequest) -> rs.DeleteGroupsResponse:
-    codes = broker.group_coordinator.delete_groups(list(request.groups_names))
+    refused = {
+        g: code for g in request.groups_names if (code := authorize(ctx, AclOperation.DELETE, ResourceType.GROUP, g))
+    }
+    codes = broker.group_coordinator.delete_groups([g for g in request.groups_names if g not in refused])
+    codes.update(refused)
     return rs.DeleteGroupsResponse(
         throttle_time_ms=0,
         results=[rs.DeletableGroupResult(group_id=g, error_code=codes[g]) for g in request.groups_names],

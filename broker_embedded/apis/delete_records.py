@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import delete_records_request as rq
 from kafka_wire.protocol.messages import delete_records_response as rs
@@ -19,6 +20,13 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.DeleteRecordsRequest
     topics = []
     for t in request.topics:
         parts = []
+        if denied := authorize(ctx, AclOperation.DELETE, ResourceType.TOPIC, t.name):
+            parts = [
+                rs.DeleteRecordsPartitionResult(partition_index=p.partition_index, low_watermark=-1, error_code=denied)
+                for p in t.partitions
+            ]
+            topics.append(rs.DeleteRecordsTopicResult(name=t.name, partitions=parts))
+            continue
         for p in t.partitions:
             partition = broker.partition(t.name, p.partition_index)
             if partition is None:

@@ -7,6 +7,7 @@ import uuid
 from typing import TYPE_CHECKING, Any
 
 from broker_embedded.metadata import INTERNAL_TOPICS
+from broker_embedded.security.access import AclOperation, ResourceType, authorize, with_response
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import delete_topics_request as rq
 from kafka_wire.protocol.messages import delete_topics_response as rs
@@ -81,6 +82,29 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.DeleteTopicsRequest)
         wanted = [(t.name, t.topic_id) for t in request.topics]
     else:
         wanted = [(name, ZERO_UUID) for name in request.topic_names]
+    # DELETE on each topic (by id: on the topic the id names)
+    refused = [
+        rs.DeletableTopicResult(name=name, topic_id=topic_id, error_code=code, error_message=None)
+        for name, topic_id in wanted
+        if (code := _authorize_delete(broker, ctx, name, topic_id))
+    ]
+    if refused:
+        gone = {(r.name, r.topic_id) for r in refused}
+        wanted = [w for w in wanted if w not in gone]
+        return with_response(_delete(broker, wanted, request), lambda response: response.responses.extend(refused))
+    return _delete(broker, wanted, request)
+
+
+def _authorize_delete(broker: Broker, ctx: RequestContext, name: str | None, topic_id: bytes) -> ErrorCode:
+    if name is None and topic_id != ZERO_UUID:
+        meta = broker.topics.by_id.get(topic_id)
+        if meta is None:
+            return ErrorCode.NONE  # answered UNKNOWN_TOPIC_ID below
+        name = meta.name
+    return authorize(ctx, AclOperation.DELETE, ResourceType.TOPIC, name or "")
+
+
+def _delete(broker: Broker, wanted: list[tuple[str | None, bytes]], request: rq.DeleteTopicsRequest) -> Any:
     if broker.controller_client is not None:
         return asyncio.ensure_future(_handle_cluster(broker, wanted, request.timeout_ms))
     results = []

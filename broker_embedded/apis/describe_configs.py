@@ -10,9 +10,11 @@ from broker_embedded.config import (
     BROKER_CONFIGS,
     TOPIC_CONFIGS,
     ConfigSource,
+    ConfigType,
     format_value,
     resolve_topic_config,
 )
+from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import describe_configs_request as rq
 from kafka_wire.protocol.messages import describe_configs_response as rs
@@ -94,7 +96,8 @@ def broker_config_entries(broker: Broker, keys: list[str] | None, docs: bool) ->
         out.append(
             ConfigEntry(
                 name=name,
-                value=format_value(d, value),
+                # passwords (keystores, JAAS) are never sent: Kafka answers null and is_sensitive
+                value=None if d.type == ConfigType.PASSWORD else format_value(d, value),
                 read_only=True,
                 config_source=int(ConfigSource.STATIC_BROKER_CONFIG if explicit else ConfigSource.DEFAULT_CONFIG),
                 config_type=int(d.type),
@@ -109,6 +112,22 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.DescribeConfigsReque
     results = []
     for res in request.resources:
         keys = res.configuration_keys
+        # DESCRIBE_CONFIGS on the topic, or on the cluster for broker resources
+        if res.resource_type == TOPIC_RESOURCE:
+            denied = authorize(ctx, AclOperation.DESCRIBE_CONFIGS, ResourceType.TOPIC, res.resource_name)
+        else:
+            denied = authorize(ctx, AclOperation.DESCRIBE_CONFIGS, ResourceType.CLUSTER)
+        if denied:
+            results.append(
+                rs.DescribeConfigsResult(
+                    error_code=denied,
+                    error_message=None,
+                    resource_type=res.resource_type,
+                    resource_name=res.resource_name,
+                    configs=[],
+                )
+            )
+            continue
         if res.resource_type == TOPIC_RESOURCE:
             topic = broker.topics.get(res.resource_name)
             if topic is None:
@@ -164,7 +183,7 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.DescribeConfigsReque
                         read_only=e.read_only,
                         config_source=e.config_source,
                         is_default=e.config_source == ConfigSource.DEFAULT_CONFIG,
-                        is_sensitive=False,
+                        is_sensitive=e.config_type == ConfigType.PASSWORD,
                         synonyms=e.synonyms,
                         config_type=e.config_type,
                         documentation=e.documentation or None,

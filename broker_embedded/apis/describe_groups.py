@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from broker_embedded.group.state import GroupState
+from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import describe_groups_request as rq
 from kafka_wire.protocol.messages import describe_groups_response as rs
@@ -19,7 +20,9 @@ API_KEY = 15
 def handle(broker: Broker, ctx: RequestContext, request: rq.DescribeGroupsRequest) -> rs.DescribeGroupsResponse:
     out = []
     for group_id in request.groups:
-        code = broker.group_coordinator.coordinator_error(group_id)  # cluster mode: another broker's group
+        code = authorize(ctx, AclOperation.DESCRIBE, ResourceType.GROUP, group_id)
+        # cluster mode: another broker's group
+        code = code or broker.group_coordinator.coordinator_error(group_id)
         if code != ErrorCode.NONE:
             out.append(
                 rs.DescribedGroup(

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from broker_embedded.group.offsets_topic import OFFSETS_TOPIC, partition_for_group
+from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from broker_embedded.txn.log_records import TRANSACTION_STATE_TOPIC
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import find_coordinator_request as rq
@@ -56,11 +57,21 @@ def _lookup(broker: Broker, key: str, key_type: int) -> tuple[ErrorCode, str | N
     return ErrorCode.NONE, None, (leader.node_id, leader.host, leader.port)
 
 
+def _authorized_lookup(
+    broker: Broker, ctx: RequestContext, key: str, key_type: int
+) -> tuple[ErrorCode, str | None, tuple[int, str, int]]:
+    # DESCRIBE on the group or the transactional id (Kafka's check before any lookup)
+    resource = ResourceType.TRANSACTIONAL_ID if key_type == TRANSACTION_KEY_TYPE else ResourceType.GROUP
+    if denied := authorize(ctx, AclOperation.DESCRIBE, resource, key):
+        return denied, None, (-1, "", -1)
+    return _lookup(broker, key, key_type)
+
+
 def handle(broker: Broker, ctx: RequestContext, request: rq.FindCoordinatorRequest) -> rs.FindCoordinatorResponse:
     if ctx.api_version >= 4:
         coordinators = []
         for key in request.coordinator_keys:
-            code, message, (node_id, host, port) = _lookup(broker, key, request.key_type)
+            code, message, (node_id, host, port) = _authorized_lookup(broker, ctx, key, request.key_type)
             coordinators.append(
                 rs.Coordinator(
                     key=key,
@@ -72,7 +83,7 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.FindCoordinatorReque
                 )
             )
         return rs.FindCoordinatorResponse(throttle_time_ms=0, coordinators=coordinators)
-    code, message, (node_id, host, port) = _lookup(broker, request.key, request.key_type)
+    code, message, (node_id, host, port) = _authorized_lookup(broker, ctx, request.key, request.key_type)
     return rs.FindCoordinatorResponse(
         throttle_time_ms=0, error_code=code, error_message=message, node_id=node_id, host=host, port=port
     )

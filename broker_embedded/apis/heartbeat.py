@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from kafka_wire.protocol.messages import heartbeat_request as rq
 from kafka_wire.protocol.messages import heartbeat_response as rs
 
@@ -15,5 +16,7 @@ API_KEY = 12
 
 
 def handle(broker: Broker, ctx: RequestContext, request: rq.HeartbeatRequest) -> rs.HeartbeatResponse:
-    code = broker.group_coordinator.heartbeat(request, ctx.api_version)
+    code = authorize(ctx, AclOperation.READ, ResourceType.GROUP, request.group_id)
+    if not code:
+        code = broker.group_coordinator.heartbeat(request, ctx.api_version)
     return rs.HeartbeatResponse(throttle_time_ms=0, error_code=code)

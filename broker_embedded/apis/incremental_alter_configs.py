@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from broker_embedded.apis.alter_configs import forward_topic_configs
 from broker_embedded.config import TOPIC_CONFIGS, ConfigError, ConfigType, validate_topic_configs
+from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import incremental_alter_configs_request as rq
 from kafka_wire.protocol.messages import incremental_alter_configs_response as rs
@@ -60,6 +61,14 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.IncrementalAlterConf
                 resource_name=res.resource_name,
             )
 
+        # ALTER_CONFIGS on the topic, or on the cluster for broker resources
+        if res.resource_type == TOPIC_RESOURCE:
+            denied = authorize(ctx, AclOperation.ALTER_CONFIGS, ResourceType.TOPIC, res.resource_name)
+        else:
+            denied = authorize(ctx, AclOperation.ALTER_CONFIGS, ResourceType.CLUSTER)
+        if denied:
+            out.append(result(denied))
+            continue
         if res.resource_type == BROKER_RESOURCE:
             out.append(
                 result(

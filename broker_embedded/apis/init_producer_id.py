@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from broker_embedded.txn.coordinator import coordinator_of
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import init_producer_id_request as rq
@@ -22,6 +23,17 @@ API_KEY = 22
 
 
 def handle(broker: Broker, ctx: RequestContext, request: rq.InitProducerIdRequest) -> rs.InitProducerIdResponse:
+    # WRITE on the transactional id; an idempotent producer: IDEMPOTENT_WRITE on the cluster or
+    # WRITE on some topic (KIP-679)
+    if request.transactional_id is not None:
+        denied = authorize(ctx, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, request.transactional_id)
+    elif authorize(ctx, AclOperation.IDEMPOTENT_WRITE, ResourceType.CLUSTER):
+        denied = authorize(ctx, AclOperation.WRITE, ResourceType.TOPIC, None)
+        denied = ErrorCode.CLUSTER_AUTHORIZATION_FAILED if denied else ErrorCode.NONE
+    else:
+        denied = ErrorCode.NONE
+    if denied:
+        return rs.InitProducerIdResponse(error_code=denied, producer_id=-1, producer_epoch=-1)
     if request.transactional_id is not None:
         code, pid, epoch = coordinator_of(broker).init_producer_id(
             request.transactional_id,

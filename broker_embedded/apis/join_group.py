@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
+from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import join_group_request as rq
 from kafka_wire.protocol.messages import join_group_response as rs
@@ -17,6 +18,8 @@ API_KEY = 11
 
 
 def handle(broker: Broker, ctx: RequestContext, request: rq.JoinGroupRequest) -> Any:
+    if denied := authorize(ctx, AclOperation.READ, ResourceType.GROUP, request.group_id):
+        return rs.JoinGroupResponse(error_code=denied, generation_id=-1, member_id=request.member_id)
     result = broker.group_coordinator.join_group(
         request, ctx.api_version, ctx.header.client_id or "", "/" + ctx.peer.rsplit(":", 1)[0]
     )

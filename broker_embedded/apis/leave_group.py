@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from kafka_wire.protocol.messages import leave_group_request as rq
 from kafka_wire.protocol.messages import leave_group_response as rs
 
@@ -15,6 +16,8 @@ API_KEY = 13
 
 
 def handle(broker: Broker, ctx: RequestContext, request: rq.LeaveGroupRequest) -> rs.LeaveGroupResponse:
+    if denied := authorize(ctx, AclOperation.READ, ResourceType.GROUP, request.group_id):
+        return rs.LeaveGroupResponse(throttle_time_ms=0, error_code=denied, members=[])
     if ctx.api_version >= 3:
         members = [(m.member_id, m.group_instance_id) for m in request.members]
     else:

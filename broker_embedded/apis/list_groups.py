@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import list_groups_request as rq
 from kafka_wire.protocol.messages import list_groups_response as rs
@@ -19,7 +20,11 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.ListGroupsRequest) -
     states = {s.lower() for s in request.states_filter or []}
     types = {t.lower() for t in request.types_filter or []}
     groups = []
+    # DESCRIBE on the cluster lists every group; otherwise only the groups the principal may describe
+    everything = authorize(ctx, AclOperation.DESCRIBE, ResourceType.CLUSTER) == ErrorCode.NONE
     for g in broker.group_coordinator.groups.values():
+        if not everything and authorize(ctx, AclOperation.DESCRIBE, ResourceType.GROUP, g.group_id):
+            continue
         if states and g.state.value.lower() not in states:
             continue
         if types and "classic" not in types:

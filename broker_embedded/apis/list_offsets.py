@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
+from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import list_offsets_request as rq
 from kafka_wire.protocol.messages import list_offsets_response as rs
@@ -32,6 +33,13 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.ListOffsetsRequest) 
     only_leader = request.replica_id != DEBUGGING_REPLICA_ID
     for t in request.topics:
         parts = []
+        if denied := authorize(ctx, AclOperation.DESCRIBE, ResourceType.TOPIC, t.name):
+            parts = [
+                rs.ListOffsetsPartitionResponse(partition_index=p.partition_index, error_code=denied)
+                for p in t.partitions
+            ]
+            topics.append(rs.ListOffsetsTopicResponse(name=t.name, partitions=parts))
+            continue
         for p in t.partitions:
             partition = broker.partition(t.name, p.partition_index)
             if partition is None and broker.replica_manager.current_leader(t.name, p.partition_index) is not None:

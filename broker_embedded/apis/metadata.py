@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from broker_embedded.metadata import INTERNAL_TOPICS
+from broker_embedded.security.access import AclOperation, ResourceType, allowed, authorize
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import metadata_request as rq
 from kafka_wire.protocol.messages import metadata_response as rs
@@ -118,6 +119,43 @@ def handle_cluster(broker: Broker, ctx: RequestContext, request: rq.MetadataRequ
 
 
 def handle(broker: Broker, ctx: RequestContext, request: rq.MetadataRequest) -> rs.MetadataResponse:
+    """Topics the principal may not DESCRIBE are left out of "all topics" and refused
+    (TOPIC_AUTHORIZATION_FAILED) when named; auto-creation needs CREATE on the cluster or topic."""
+    refused: list[rs.MetadataResponseTopic] = []
+    if request.topics is not None:
+        allow_auto = (request.allow_auto_topic_creation if ctx.api_version >= 4 else True) and broker.config[
+            "auto.create.topics.enable"
+        ]
+        kept = []
+        for wanted in request.topics:
+            if wanted.name is not None and (
+                authorize(ctx, AclOperation.DESCRIBE, ResourceType.TOPIC, wanted.name)
+                or (
+                    allow_auto
+                    and broker.topics.get(wanted.name) is None
+                    and authorize(ctx, AclOperation.CREATE, ResourceType.TOPIC, wanted.name, or_cluster=True)
+                )
+            ):
+                refused.append(
+                    rs.MetadataResponseTopic(
+                        error_code=ErrorCode.TOPIC_AUTHORIZATION_FAILED, name=wanted.name, topic_id=ZERO_UUID
+                    )
+                )
+                continue
+            kept.append(wanted)
+        request.topics = kept
+    response = _handle(broker, ctx, request)
+    response.topics = [
+        t
+        for t in response.topics
+        if t.name is None
+        or t.error_code != ErrorCode.NONE
+        or allowed(ctx, AclOperation.DESCRIBE, ResourceType.TOPIC, t.name)
+    ] + refused
+    return response
+
+
+def _handle(broker: Broker, ctx: RequestContext, request: rq.MetadataRequest) -> rs.MetadataResponse:
     if broker.controller_client is not None:
         return handle_cluster(broker, ctx, request)
     topics: list[rs.MetadataResponseTopic] = []

@@ -7,6 +7,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from broker_embedded.group.state import OffsetAndMetadata
+from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import offset_commit_request as rq
 from kafka_wire.protocol.messages import offset_commit_response as rs
@@ -20,9 +21,15 @@ API_KEY = 8
 
 def handle(broker: Broker, ctx: RequestContext, request: rq.OffsetCommitRequest) -> Any:
     now = time.time_ns() // 1_000_000
+    if denied := authorize(ctx, AclOperation.READ, ResourceType.GROUP, request.group_id):
+        return _response({(t.name, p.partition_index): denied for t in request.topics for p in t.partitions}, request)
     offsets: dict[tuple[str, int], OffsetAndMetadata] = {}
     unknown: set[tuple[str, int]] = set()
+    refused: dict[tuple[str, int], ErrorCode] = {}
     for t in request.topics:
+        if topic_denied := authorize(ctx, AclOperation.READ, ResourceType.TOPIC, t.name):
+            refused.update({(t.name, p.partition_index): topic_denied for p in t.partitions})
+            continue
         for p in t.partitions:
             tp = (t.name, p.partition_index)
             topic = broker.topics.get(t.name)
@@ -45,6 +52,7 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.OffsetCommitRequest)
         codes = dict.fromkeys(offsets, e.code)
     for tp in unknown:
         codes[tp] = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+    codes.update(refused)
     if any(c == ErrorCode.NONE for c in codes.values()):
         # cluster mode: answered once the commit is replicated to the offsets partition's ISR
         wait = broker.group_coordinator.replication_wait(request.group_id)

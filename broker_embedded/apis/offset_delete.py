@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import offset_delete_request as rq
 from kafka_wire.protocol.messages import offset_delete_response as rs
@@ -16,8 +17,19 @@ API_KEY = 47
 
 
 def handle(broker: Broker, ctx: RequestContext, request: rq.OffsetDeleteRequest) -> rs.OffsetDeleteResponse:
+    if denied := authorize(ctx, AclOperation.DELETE, ResourceType.GROUP, request.group_id):
+        return rs.OffsetDeleteResponse(error_code=denied, topics=[])
+    refused = {
+        (t.name, p.partition_index): code
+        for t in request.topics
+        if (code := authorize(ctx, AclOperation.READ, ResourceType.TOPIC, t.name))
+        for p in t.partitions
+    }
     partitions = [(t.name, p.partition_index) for t in request.topics for p in t.partitions]
-    code, codes = broker.group_coordinator.delete_offsets(request.group_id, partitions)
+    code, codes = broker.group_coordinator.delete_offsets(
+        request.group_id, [tp for tp in partitions if tp not in refused]
+    )
+    codes.update(refused)
     if code != ErrorCode.NONE:
         return rs.OffsetDeleteResponse(error_code=code, topics=[])
     return rs.OffsetDeleteResponse(

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from broker_embedded.group.state import OffsetAndMetadata
+from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import offset_fetch_request as rq
 from kafka_wire.protocol.messages import offset_fetch_response as rs
@@ -51,7 +53,34 @@ def _topic_results(
 
 
 def handle(broker: Broker, ctx: RequestContext, request: rq.OffsetFetchRequest) -> rs.OffsetFetchResponse:
-    coordinator_error = broker.group_coordinator.coordinator_error  # cluster mode: NOT_COORDINATOR elsewhere
+    response = _handle(broker, ctx, request)
+    # topics the principal may not describe: left out of "all topics", refused when asked by name
+    groups = response.groups if ctx.api_version >= 8 else [response]
+    asked_all = [g.topics is None for g in request.groups] if ctx.api_version >= 8 else [request.topics is None]
+    for group, everything in zip(groups, asked_all, strict=True):
+        kept = []
+        for t in group.topics:
+            if authorize(ctx, AclOperation.DESCRIBE, ResourceType.TOPIC, t.name):
+                if everything:
+                    continue
+                for p in t.partitions:
+                    p.committed_offset, p.error_code = -1, ErrorCode.TOPIC_AUTHORIZATION_FAILED
+            kept.append(t)
+        group.topics = kept
+    return response
+
+
+def _coordinator_error(broker: Broker, ctx: RequestContext) -> Callable[[str], ErrorCode]:
+    def error(group_id: str) -> ErrorCode:
+        # DESCRIBE on the group first, then cluster mode's NOT_COORDINATOR for another broker's group
+        denied = authorize(ctx, AclOperation.DESCRIBE, ResourceType.GROUP, group_id)
+        return denied or broker.group_coordinator.coordinator_error(group_id)
+
+    return error
+
+
+def _handle(broker: Broker, ctx: RequestContext, request: rq.OffsetFetchRequest) -> rs.OffsetFetchResponse:
+    coordinator_error = _coordinator_error(broker, ctx)
     if ctx.api_version >= 8:
         groups = [
             rs.OffsetFetchResponseGroup(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import offset_for_leader_epoch_request as rq
 from kafka_wire.protocol.messages import offset_for_leader_epoch_response as rs
@@ -27,8 +28,23 @@ def handle(
     broker: Broker, ctx: RequestContext, request: rq.OffsetForLeaderEpochRequest
 ) -> rs.OffsetForLeaderEpochResponse:
     topics = []
+    # a follower (replica id >= 0) needs CLUSTER_ACTION, a consumer DESCRIBE on the topic
+    follower = request.replica_id >= 0
     for t in request.topics:
         parts = []
+        if follower:
+            denied = authorize(ctx, AclOperation.CLUSTER_ACTION, ResourceType.CLUSTER)
+        else:
+            denied = authorize(ctx, AclOperation.DESCRIBE, ResourceType.TOPIC, t.topic)
+        if denied:
+            code = ErrorCode.TOPIC_AUTHORIZATION_FAILED
+            topics.append(
+                rs.OffsetForLeaderTopicResult(
+                    topic=t.topic,
+                    partitions=[rs.EpochEndOffset(error_code=code, partition=p.partition) for p in t.partitions],
+                )
+            )
+            continue
         for p in t.partitions:
             partition = broker.partition(t.topic, p.partition)
             if partition is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
+from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import sync_group_request as rq
 from kafka_wire.protocol.messages import sync_group_response as rs
@@ -17,6 +18,8 @@ API_KEY = 14
 
 
 def handle(broker: Broker, ctx: RequestContext, request: rq.SyncGroupRequest) -> Any:
+    if denied := authorize(ctx, AclOperation.READ, ResourceType.GROUP, request.group_id):
+        return rs.SyncGroupResponse(error_code=denied, assignment=b"")
     result = broker.group_coordinator.sync_group(request, ctx.api_version)
     if not isinstance(result, asyncio.Future):
         return result

@@ -8,7 +8,9 @@ the resource type: TOPIC_/GROUP_/CLUSTER_/TRANSACTIONAL_ID_AUTHORIZATION_FAILED.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import asyncio
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from broker_embedded.security.authorizer import CLUSTER_NAME, AclOperation, ResourceType
 from kafka_wire.errors import ErrorCode
@@ -26,14 +28,53 @@ DENIED: dict[ResourceType, ErrorCode] = {
 
 
 def authorize(
-    ctx: RequestContext, operation: AclOperation, resource_type: ResourceType, name: str = CLUSTER_NAME
+    ctx: RequestContext,
+    operation: AclOperation,
+    resource_type: ResourceType,
+    name: str | None = CLUSTER_NAME,
+    *,
+    or_cluster: bool = False,
 ) -> ErrorCode:
+    """NONE if allowed, else the resource type's AUTHORIZATION_FAILED. `name=None`: some resource of
+    the type (Kafka's authorizeByResourceType); `or_cluster`: the same operation on the cluster also
+    allows it (CREATE of topics)."""
     session = ctx.session
     if session is None or session.security is None or session.security.authorizer is None:
         return ErrorCode.NONE
-    if session.security.authorizer.authorize(session.principal, session.host, operation, resource_type, name):
+    authorizer = session.security.authorizer
+    principal, host = session.principal, session.host
+    if or_cluster and authorizer.authorize(principal, host, operation, ResourceType.CLUSTER, CLUSTER_NAME):
         return ErrorCode.NONE
-    return DENIED.get(resource_type, ErrorCode.CLUSTER_AUTHORIZATION_FAILED)
+    if name is None:
+        ok = authorizer.authorize_any(principal, host, operation, resource_type)
+    else:
+        ok = authorizer.authorize(principal, host, operation, resource_type, name)
+    return ErrorCode.NONE if ok else DENIED.get(resource_type, ErrorCode.CLUSTER_AUTHORIZATION_FAILED)
+
+
+def with_response(result: Any, amend: Callable[[Any], None]) -> Any:
+    """Apply `amend` to a handler's result, whether a response or a future of one (the partitions
+    refused before the replica manager saw the request join its answer)."""
+    if result is None or not isinstance(result, asyncio.Future):
+        if result is not None:
+            amend(result)
+        return result
+    out: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+
+    def done(f: asyncio.Future[Any]) -> None:
+        if out.done():
+            return
+        if f.cancelled():
+            out.cancel()
+        elif f.exception() is not None:
+            out.set_exception(f.exception())  # type: ignore[arg-type]
+        else:
+            response = f.result()
+            amend(response)
+            out.set_result(response)
+
+    result.add_done_callback(done)
+    return out
 
 
 def allowed(ctx: RequestContext, operation: AclOperation, resource_type: ResourceType, name: str) -> bool:
@@ -41,4 +82,4 @@ def allowed(ctx: RequestContext, operation: AclOperation, resource_type: Resourc
     return authorize(ctx, operation, resource_type, name) == ErrorCode.NONE
 
 
-__all__ = ["AclOperation", "ResourceType", "allowed", "authorize"]
+__all__ = ["AclOperation", "ResourceType", "allowed", "authorize", "with_response"]

@@ -222,6 +222,27 @@ class Authorizer:
                 allowed = True
         return allowed or (not found and self.allow_if_no_acl)
 
+    def authorize_any(self, principal: str, host: str, operation: AclOperation, resource_type: ResourceType) -> bool:
+        """Kafka's authorizeByResourceType (KIP-679: an idempotent producer may write if it may
+        write some topic): an ALLOW for `operation` on some resource of the type that no DENY of
+        the same pattern cancels."""
+        if principal in self.super_users:
+            return True
+        mine = [
+            b
+            for b in self.acls
+            if b.resource_type == resource_type
+            and b.principal in (principal, "User:*")
+            and b.host in (host, WILDCARD)
+            and b.operation in (operation, AclOperation.ALL)
+        ]
+        denied = {(b.resource_name, b.pattern_type) for b in mine if b.permission == AclPermissionType.DENY}
+        if (WILDCARD, PatternType.LITERAL) in denied:
+            return False
+        return any(
+            b.permission == AclPermissionType.ALLOW and (b.resource_name, b.pattern_type) not in denied for b in mine
+        ) or (self.allow_if_no_acl and not any(b.resource_type == resource_type for b in self.acls))
+
     # --- the ACL store ---------------------------------------------------------------------------
     def create(self, bindings: list[AclBinding]) -> None:
         changed = False
