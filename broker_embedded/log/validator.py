@@ -37,7 +37,8 @@ class InvalidRecordsError(InvalidRecordError):
         self.record_errors = record_errors
 
 
-@dataclass(frozen=True, slots=True)
+# not frozen: built on every produce append, and a frozen dataclass's __init__ costs ~1.5 us more
+@dataclass(slots=True)
 class AppendPolicy:
     """The topic configs the produce path checks (the log keeps its own `LogConfig`)."""
 
@@ -48,7 +49,7 @@ class AppendPolicy:
     timestamp_after_max_ms: int = 3_600_000
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ValidatedBatch:
     header: BatchHeader
     record_errors: list[RecordError]
