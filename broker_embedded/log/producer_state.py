@@ -211,6 +211,15 @@ class ProducerStateManager:
         self.directory = directory
         self.entries: dict[int, ProducerStateEntry] = {}
         self.map_end_offset = 0  # the state reflects every batch below this offset
+        # producer id -> first offset of its open transaction: the LSO is read on every fetch,
+        # so it must not scan every (mostly idempotent) producer
+        self._unstable: dict[int, int] = {}
+
+    def _track(self, e: ProducerStateEntry) -> None:
+        if e.current_txn_first_offset is None:
+            self._unstable.pop(e.producer_id, None)
+        else:
+            self._unstable[e.producer_id] = e.current_txn_first_offset
 
     # -------------------------------------------------------------- checking / updating
 
@@ -229,6 +238,7 @@ class ProducerStateManager:
         if e is None:
             e = self.entries[header.producer_id] = ProducerStateEntry(header.producer_id)
         apply_batch(e, header, first_offset, last_offset)
+        self._track(e)
         self.map_end_offset = max(self.map_end_offset, last_offset + 1)
 
     def start_append(self) -> ProducerAppendInfo:
@@ -236,12 +246,13 @@ class ProducerStateManager:
 
     def commit(self, info: ProducerAppendInfo, end_offset: int) -> None:
         self.entries.update(info.pending)
+        for e in info.pending.values():
+            self._track(e)
         self.map_end_offset = max(self.map_end_offset, end_offset)
 
     def first_unstable_offset(self) -> int | None:
         """First offset of the oldest open transaction (bounds the last stable offset)."""
-        firsts = [e.current_txn_first_offset for e in self.entries.values() if e.current_txn_first_offset is not None]
-        return min(firsts) if firsts else None
+        return min(self._unstable.values()) if self._unstable else None
 
     def remove_expired_producers(self, now_ms: int, expiration_ms: int) -> int:
         """Forget producers idle for `producer.id.expiration.ms` with no open transaction."""
@@ -256,6 +267,7 @@ class ProducerStateManager:
 
     def clear(self, offset: int = 0) -> None:
         self.entries.clear()
+        self._unstable.clear()
         self.map_end_offset = offset
 
     # -------------------------------------------------------------- snapshots
@@ -344,6 +356,9 @@ class ProducerStateManager:
                 self._delete_snapshot(offset)
                 continue
             self.entries = entries
+            self._unstable = {
+                pid: e.current_txn_first_offset for pid, e in entries.items() if e.current_txn_first_offset is not None
+            }
             self.map_end_offset = offset
             return offset
         self.clear()
