@@ -22,6 +22,7 @@ from typing import Any
 from broker_embedded.broker import Broker
 from broker_embedded.config import BrokerConfig
 from broker_embedded.network.server import KafkaServer, Listener, RequestContext
+from broker_embedded.security.client import InterBrokerSecurity
 from broker_embedded.security.listeners import Endpoint
 from broker_embedded.security.manager import SecurityManager
 from broker_embedded.security.secure_setup import SecureSetup
@@ -74,6 +75,13 @@ class BrokerRunner:
         self.security = await loop.run_in_executor(None, SecurityManager, self.config, self.log_dir)
         # opening logs may scan segments after a crash: keep it off the loop's critical path
         self.broker = await loop.run_in_executor(None, Broker, self.config, self.log_dir)
+        if self.broker.controller_client is not None:
+            # cluster mode: SCRAM credentials and ACLs come with the controller's images, and
+            # followers reach leaders over the inter-broker listener's TLS/SASL
+            self.broker.controller_client.security_listeners.append(self.security.apply_cluster_security)
+            inter = InterBrokerSecurity(self.config)
+            if inter.listener.uses_tls or inter.listener.uses_sasl:
+                self.broker.replica_manager.inter_broker_security = inter
         self.server = KafkaServer(
             self._dispatch,
             self.config["socket.request.max.bytes"],

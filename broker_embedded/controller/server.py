@@ -240,6 +240,20 @@ class ControllerServer:
             self.last_heartbeat[node_id] = time.monotonic()
             self.push()
             return {"broker_epoch": epoch, "cluster_id": s.cluster_id}
+        # security metadata: from brokers or the cluster's tools (a secured controller only
+        # talks to holders of the cluster's certificates)
+        if op == "alter_scram":
+            s.alter_scram(msg["deletions"], msg["upserts"])
+            self.push()
+            return {}
+        if op == "create_acls":
+            s.create_acls(msg["acls"])
+            self.push()
+            return {}
+        if op == "delete_acls":
+            deleted = s.delete_acls(msg["filters"])
+            self.push()
+            return {"deleted": deleted}
         if not self._current(conn):
             raise KafkaError("register first", ErrorCode.STALE_BROKER_EPOCH)
         assert conn.node_id is not None
@@ -318,18 +332,6 @@ class ControllerServer:
                 results.append({"name": t["name"], "error": 0, "message": None})
             self.push()
             return {"results": results}
-        if op == "alter_scram":
-            s.alter_scram(msg["deletions"], msg["upserts"])
-            self.push()
-            return {}
-        if op == "create_acls":
-            s.create_acls(msg["acls"])
-            self.push()
-            return {}
-        if op == "delete_acls":
-            deleted = s.delete_acls(msg["filters"])
-            self.push()
-            return {"deleted": deleted}
         if op == "alter_configs":
             s.set_topic_configs(msg["topic"], dict(msg["configs"]), validate_only=bool(msg.get("validate_only")))
             if not msg.get("validate_only"):

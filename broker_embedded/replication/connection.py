@@ -9,11 +9,14 @@ from __future__ import annotations
 import asyncio
 import socket
 import struct
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol import decode_response, encode_request
 from kafka_wire.protocol.messages import REQUESTS, api_versions_request
+
+if TYPE_CHECKING:
+    from broker_embedded.security.client import InterBrokerSecurity
 
 _i32 = struct.Struct(">i")
 API_VERSIONS = 18
@@ -30,8 +33,14 @@ class LeaderConnection:
         self.closed = False
 
     @classmethod
-    async def open(cls, host: str, port: int, client_id: str, timeout_s: float) -> LeaderConnection:
-        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout_s)
+    async def open(
+        cls, host: str, port: int, client_id: str, timeout_s: float, security: InterBrokerSecurity | None = None
+    ) -> LeaderConnection:
+        """Connect, negotiate versions, and (secured inter-broker listener) TLS + SASL login."""
+        tls = security.ssl_context if security is not None else None
+        reader, writer = await asyncio.wait_for(
+            asyncio.open_connection(host, port, ssl=tls, server_hostname=host if tls is not None else None), timeout_s
+        )
         sock = writer.get_extra_info("socket")
         if sock is not None:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -48,6 +57,8 @@ class LeaderConnection:
             if resp.error_code != ErrorCode.NONE:
                 raise KafkaError("ApiVersions failed", ErrorCode(resp.error_code))
             conn.api_versions = {k.api_key: (k.min_version, k.max_version) for k in resp.api_keys}
+            if security is not None:
+                await security.authenticate(lambda key, body, version: conn.request(key, body, version, timeout_s))
         except BaseException:
             conn.close()
             raise

@@ -16,10 +16,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from broker_embedded.config import validate_topic_configs
+from broker_embedded.config import BrokerConfig, validate_topic_configs
 from broker_embedded.controller.protocol import ProtocolError, encode, read_message
 from broker_embedded.metadata import TopicMetadata
 from broker_embedded.replication.state import BrokerEndpoint, PartitionState
+from broker_embedded.security.client import controller_client_context
 from kafka_wire.errors import ErrorCode, KafkaError
 
 if TYPE_CHECKING:
@@ -223,6 +224,11 @@ class ControllerClient:
         self._next_id = 0
         self._task: asyncio.Task[None] | None = None
         self._closing = False
+        # controller.listener.names mapped to SSL: mutual TLS to the controller (issue 13)
+        # (test fakes pass a plain mapping of configs: no TLS)
+        self._tls = controller_client_context(config) if isinstance(config, BrokerConfig) else None
+        # SCRAM credentials and ACLs of each image (SecurityManager.apply_cluster_security)
+        self.security_listeners: list[Callable[[dict[str, Any] | None], None]] = []
         self._creating: set[str] = set()
         self.refused: str | None = None
         self.producer_ids = ProducerIdBlocks(self)
@@ -274,7 +280,10 @@ class ControllerClient:
             writer = None
             hb: asyncio.Task[None] | None = None
             try:
-                reader, writer = await asyncio.open_connection(*self.address)
+                host, port = self.address
+                reader, writer = await asyncio.open_connection(
+                    host, port, ssl=self._tls, server_hostname=host if self._tls is not None else None
+                )
                 self._writer = writer
                 self._registered.clear()
                 rid = self._send_request(
@@ -496,5 +505,7 @@ class ControllerClient:
         )
         for listener in self.image_listeners:
             listener(previous, image)
+        for apply_security in self.security_listeners:
+            apply_security(msg.get("security"))
         if self._registered.is_set():
             self._ready.set()

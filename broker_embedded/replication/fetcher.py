@@ -141,7 +141,9 @@ class ReplicaFetcher:
         if self._conn is not None and not self._conn.closed and self._conn_endpoint == endpoint:
             return self._conn
         self._close()
-        self._conn = await LeaderConnection.open(ep.host, ep.port, self.client_id, self.socket_timeout_s)
+        self._conn = await LeaderConnection.open(
+            ep.host, ep.port, self.client_id, self.socket_timeout_s, self.rm.inter_broker_security
+        )
         self._conn_endpoint = endpoint
         return self._conn
 

@@ -47,6 +47,7 @@ from kafka_wire.protocol.messages import produce_response as prs
 if TYPE_CHECKING:
     from broker_embedded.log.config import LogConfig
     from broker_embedded.log.manager import LogManager
+    from broker_embedded.security.client import InterBrokerSecurity
     from broker_embedded.tiered import RemoteLogManager
 
 log = logging.getLogger(__name__)
@@ -105,6 +106,8 @@ class ReplicaManager:
         # The latest state of every partition the controller told us about (hosted here or not)
         self.states: dict[tuple[str, int], PartitionState] = {}
         self.endpoints: dict[int, BrokerEndpoint] = {}
+        # TLS/SASL of the inter-broker listener (security.client.InterBrokerSecurity); None: PLAINTEXT
+        self.inter_broker_security: InterBrokerSecurity | None = None
         self.fetchers: dict[int, ReplicaFetcher] = {}
         self._fetcher_of: dict[tuple[str, int], int] = {}
         self._led: set[tuple[str, int]] = set()  # partitions led here with replication state
