@@ -122,21 +122,29 @@ def test_source_to_delta_exactly_once(spark: Any, kafka: SecuredKafka, tmp_path:
     assert committed == end_offsets(kafka, topic)
 
 
-def test_batch_source_and_sink_over_mtls_and_scram(spark: Any, kafka: SecuredKafka) -> None:
-    spark.sql("select 1").collect()
+def test_batch_source_and_sink_with_every_mechanism(spark: Any, kafka: SecuredKafka) -> None:
+    """Batch read over mTLS (JKS: read by us, in-memory PEM for librdkafka), then the sink writes the
+    rows over mTLS, SCRAM-SHA-512, PLAIN (PKCS12 truststore) and OAUTHBEARER (unsecured token)."""
     src = new_topic(kafka)
     produce(kafka, src, 30)
-    mtls = spark_options(kafka.mtls_params("JKS", "JKS"))  # JKS: read by us, PEM for librdkafka
+    mtls = spark_options(kafka.mtls_params("JKS", "JKS"))
     df = spark.read.format("pykafka").options(**mtls).option("subscribe", src).load()
     assert df.count() == 30
     assert_no_secret(df._jdf.queryExecution().toString(), "the batch plan")
-    out_mtls, out_scram = new_topic(kafka), new_topic(kafka)
-    df.selectExpr("key", "value").write.format("pykafka").mode("append").options(**mtls).option(
-        "topic", out_mtls).save()  # fmt: skip
-    df.selectExpr("key", "value").write.format("pykafka").mode("append").options(
-        **spark_options(kafka.scram_params())).option("topic", out_scram).save()  # fmt: skip
-    assert sum(end_offsets(kafka, out_mtls).values()) == 30
-    assert sum(end_offsets(kafka, out_scram).values()) == 30
+    rows = df.selectExpr("key", "value").cache()
+    writers = {
+        "mtls": mtls,
+        "scram": spark_options(kafka.scram_params()),
+        "plain": spark_options(kafka.scram_params(mechanism="PLAIN", truststore_type="PKCS12")),
+        "oauth": spark_options(kafka.oauth_params()),
+    }
+    for name, opts in writers.items():
+        out = new_topic(kafka)
+        rows.write.format("pykafka").mode("append").options(**opts).option("topic", out).save()
+        assert sum(end_offsets(kafka, out).values()) == 30, name
+    # and the source reads over OAUTHBEARER too
+    oauth = spark.read.format("pykafka").options(**writers["oauth"]).option("subscribe", src).load()
+    assert oauth.count() == 30
 
 
 @pytest.mark.slow
