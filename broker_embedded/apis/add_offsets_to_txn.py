@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
+from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from broker_embedded.txn.coordinator import coordinator_of
 from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import add_offsets_to_txn_request as rq
@@ -22,6 +23,9 @@ def handle(
     broker: Broker, ctx: RequestContext, request: rq.AddOffsetsToTxnRequest
 ) -> rs.AddOffsetsToTxnResponse | asyncio.Future[rs.AddOffsetsToTxnResponse]:
     coordinator = coordinator_of(broker)
+    denied = authorize(ctx, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, request.transactional_id)
+    if denied := denied or authorize(ctx, AclOperation.READ, ResourceType.GROUP, request.group_id):
+        return rs.AddOffsetsToTxnResponse(error_code=denied)
     code = coordinator.add_offsets(
         request.transactional_id, request.producer_id, request.producer_epoch, request.group_id
     )

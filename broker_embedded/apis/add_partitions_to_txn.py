@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
+from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from broker_embedded.txn.coordinator import coordinator_of
 from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import add_partitions_to_txn_request as rq
@@ -19,6 +20,19 @@ if TYPE_CHECKING:
     from broker_embedded.network.server import RequestContext
 
 API_KEY = 24
+
+
+def _refusals(
+    ctx: RequestContext, transactional_id: str, partitions: list[tuple[str, int]]
+) -> dict[tuple[str, int], ErrorCode]:
+    """Kafka's checks: WRITE on the transactional id, then WRITE on each topic; when any partition is
+    refused the others are OPERATION_NOT_ATTEMPTED. Empty: everything allowed."""
+    if denied := authorize(ctx, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, transactional_id):
+        return dict.fromkeys(partitions, denied)
+    refused = {tp: code for tp in partitions if (code := authorize(ctx, AclOperation.WRITE, ResourceType.TOPIC, tp[0]))}
+    if not refused:
+        return {}
+    return {tp: refused.get(tp, ErrorCode.OPERATION_NOT_ATTEMPTED) for tp in partitions}
 
 
 def _topic_results(
@@ -40,6 +54,8 @@ def handle(
     coordinator = coordinator_of(broker)
     if ctx.api_version <= 3:
         partitions = [(t.name, p) for t in request.v3_and_below_topics for p in t.partitions]
+        if refused := _refusals(ctx, request.v3_and_below_transactional_id, partitions):
+            return rs.AddPartitionsToTxnResponse(results_by_topic_v3_and_below=_topic_results(refused, ErrorCode.NONE))
         codes = coordinator.add_partitions(
             request.v3_and_below_transactional_id,
             request.v3_and_below_producer_id,
@@ -61,7 +77,7 @@ def handle(
     results = []
     for txn in request.transactions:
         partitions = [(t.name, p) for t in txn.topics for p in t.partitions]
-        codes = coordinator.add_partitions(
+        codes = _refusals(ctx, txn.transactional_id, partitions) or coordinator.add_partitions(
             txn.transactional_id, txn.producer_id, txn.producer_epoch, partitions, verify_only=txn.verify_only
         )
         results.append(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import describe_producers_request as rq
 from kafka_wire.protocol.messages import describe_producers_response as rs
@@ -19,6 +20,10 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.DescribeProducersReq
     topics = []
     for t in request.topics:
         partitions = []
+        if denied := authorize(ctx, AclOperation.READ, ResourceType.TOPIC, t.name):
+            partitions = [rs.PartitionResponse(partition_index=i, error_code=denied) for i in t.partition_indexes]
+            topics.append(rs.TopicResponse(name=t.name, partitions=partitions))
+            continue
         for index in t.partition_indexes:
             p = broker.partition(t.name, index)
             if p is None or p.deleted:

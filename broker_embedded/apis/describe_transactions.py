@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from broker_embedded.txn.coordinator import coordinator_of
 from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import describe_transactions_request as rq
@@ -22,6 +23,11 @@ def handle(
     coordinator = coordinator_of(broker)
     states = []
     for tid in request.transactional_ids:
+        if denied := authorize(ctx, AclOperation.DESCRIBE, ResourceType.TRANSACTIONAL_ID, tid):
+            states.append(
+                rs.TransactionState(error_code=denied, transactional_id=tid, producer_id=-1, producer_epoch=-1)
+            )
+            continue
         code, meta = coordinator.describe(tid)
         if meta is None or code != ErrorCode.NONE:
             states.append(rs.TransactionState(error_code=code, transactional_id=tid, producer_id=-1, producer_epoch=-1))

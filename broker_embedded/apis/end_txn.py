@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
+from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from broker_embedded.txn.coordinator import coordinator_of
 from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import end_txn_request as rq
@@ -25,6 +26,8 @@ def handle(
     broker: Broker, ctx: RequestContext, request: rq.EndTxnRequest
 ) -> rs.EndTxnResponse | asyncio.Future[rs.EndTxnResponse]:
     coordinator = coordinator_of(broker)
+    if denied := authorize(ctx, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, request.transactional_id):
+        return rs.EndTxnResponse(error_code=denied)
     code, pid, epoch = coordinator.end_txn(
         request.transactional_id, request.producer_id, request.producer_epoch, request.committed
     )

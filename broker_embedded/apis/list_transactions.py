@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
+from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from broker_embedded.txn.coordinator import coordinator_of
 from broker_embedded.txn.state import TransactionState
 from kafka_wire.errors import ErrorCode
@@ -30,6 +31,8 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.ListTransactionsRequ
     for tid, meta in sorted(coordinator.txns.items()):
         if coordinator.coordinator_error(tid) != ErrorCode.NONE:
             continue
+        if authorize(ctx, AclOperation.DESCRIBE, ResourceType.TRANSACTIONAL_ID, tid):
+            continue  # only the transactions the principal may describe
         if request.state_filters and meta.state not in wanted:
             continue
         if pids and meta.producer_id not in pids:

@@ -7,6 +7,7 @@ import time
 from typing import TYPE_CHECKING
 
 from broker_embedded.group.state import OffsetAndMetadata
+from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from broker_embedded.txn.coordinator import coordinator_of
 from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import txn_offset_commit_request as rq
@@ -32,17 +33,30 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.TxnOffsetCommitReque
         for t in request.topics
         for p in t.partitions
     }
-    codes = coordinator.offsets.commit(
-        coordinator,
-        request.transactional_id,
-        request.group_id,
-        request.producer_id,
-        request.producer_epoch,
-        request.generation_id if ctx.api_version >= 3 else -1,
-        request.member_id if ctx.api_version >= 3 else "",
-        request.group_instance_id if ctx.api_version >= 3 else None,
-        offsets,
+    # WRITE on the transactional id, READ on the group, READ on each topic
+    denied = authorize(ctx, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, request.transactional_id)
+    denied = denied or authorize(ctx, AclOperation.READ, ResourceType.GROUP, request.group_id)
+    refused = {tp: denied for tp in offsets} if denied else {}
+    for t in request.topics:
+        if not denied and (code := authorize(ctx, AclOperation.READ, ResourceType.TOPIC, t.name)):
+            refused.update({(t.name, p.partition_index): code for p in t.partitions})
+    offsets = {tp: om for tp, om in offsets.items() if tp not in refused}
+    codes = (
+        {}
+        if not offsets
+        else coordinator.offsets.commit(
+            coordinator,
+            request.transactional_id,
+            request.group_id,
+            request.producer_id,
+            request.producer_epoch,
+            request.generation_id if ctx.api_version >= 3 else -1,
+            request.member_id if ctx.api_version >= 3 else "",
+            request.group_instance_id if ctx.api_version >= 3 else None,
+            offsets,
+        )
     )
+    codes = {**codes, **refused}
     by_topic: dict[str, list[rs.TxnOffsetCommitResponsePartition]] = {}
     for (topic, index), code in codes.items():
         if code == ErrorCode.PRODUCER_FENCED and ctx.api_version < 3:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from broker_embedded.txn.coordinator import coordinator_of
 from broker_embedded.txn.markers import write_marker
 from kafka_wire.protocol.messages import write_txn_markers_request as rq
@@ -20,6 +21,26 @@ API_KEY = 27
 def handle(broker: Broker, ctx: RequestContext, request: rq.WriteTxnMarkersRequest) -> rs.WriteTxnMarkersResponse:
     hook = coordinator_of(broker).offsets.on_marker
     results = []
+    # only brokers write markers: CLUSTER_ACTION on the cluster
+    if denied := authorize(ctx, AclOperation.CLUSTER_ACTION, ResourceType.CLUSTER):
+        return rs.WriteTxnMarkersResponse(
+            markers=[
+                rs.WritableTxnMarkerResult(
+                    producer_id=m.producer_id,
+                    topics=[
+                        rs.WritableTxnMarkerTopicResult(
+                            name=t.name,
+                            partitions=[
+                                rs.WritableTxnMarkerPartitionResult(partition_index=i, error_code=denied)
+                                for i in t.partition_indexes
+                            ],
+                        )
+                        for t in m.topics
+                    ],
+                )
+                for m in request.markers
+            ]
+        )
     for marker in request.markers:
         topics = []
         for topic in marker.topics:

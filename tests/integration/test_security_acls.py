@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from confluent_kafka import Consumer, KafkaError, KafkaException, Producer
+from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, TopicPartition
 from confluent_kafka.admin import (
     AclBinding,
     AclBindingFilter,
@@ -269,3 +269,38 @@ def test_acls_persist_across_a_restart(broker: EmbeddedBroker) -> None:
                               AclOperation.ANY, AclPermissionType.ANY)  # fmt: skip
     found = a.describe_acls(wanted).result(10)
     assert [(b.principal, b.operation) for b in found] == [("User:dave", AclOperation.READ)]
+
+
+def test_transactional_producer_with_its_acls(broker: EmbeddedBroker) -> None:
+    topic, txn = name("txn-topic"), name("txn")
+    create_topic(broker, topic)
+    grant(
+        broker,
+        acl(ResourceType.TRANSACTIONAL_ID, txn, AclOperation.WRITE, who="User:bob"),
+        acl(ResourceType.TOPIC, topic, AclOperation.WRITE, who="User:bob"),
+    )
+    p = Producer(conf(broker, "bob", **{"transactional.id": txn}))
+    p.init_transactions(15)
+    p.begin_transaction()
+    p.produce(topic, b"committed")
+    p.commit_transaction(15)
+    # a topic outside bob's ACLs fails the transaction with TOPIC_AUTHORIZATION_FAILED
+    other = name("txn-other")
+    create_topic(broker, other)
+    p.begin_transaction()
+    reports: list[Any] = []
+    p.produce(other, b"refused", on_delivery=lambda err, _m: reports.append(err))
+    with pytest.raises(KafkaException):
+        p.commit_transaction(15)
+    assert reports and reports[0].code() == KafkaError.TOPIC_AUTHORIZATION_FAILED, reports
+    p.abort_transaction(15)
+    c = Consumer(conf(broker, "admin", **{"group.id": name("g"), "isolation.level": "read_committed"}))
+    c.assign([TopicPartition(topic, 0, 0)])
+    got = []
+    deadline = time.monotonic() + 15
+    while not got and time.monotonic() < deadline:
+        m = c.poll(0.3)
+        if m is not None and m.error() is None:
+            got.append(m.value())
+    c.close()
+    assert got == [b"committed"]
