@@ -7,6 +7,7 @@ transactional id (its open transaction is aborted first).
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING
 
 from broker_embedded.security.access import AclOperation, ResourceType, authorize
@@ -22,7 +23,9 @@ if TYPE_CHECKING:
 API_KEY = 22
 
 
-def handle(broker: Broker, ctx: RequestContext, request: rq.InitProducerIdRequest) -> rs.InitProducerIdResponse:
+def handle(
+    broker: Broker, ctx: RequestContext, request: rq.InitProducerIdRequest
+) -> rs.InitProducerIdResponse | asyncio.Future[rs.InitProducerIdResponse]:
     # WRITE on the transactional id; an idempotent producer: IDEMPOTENT_WRITE on the cluster or
     # WRITE on some topic (KIP-679)
     if request.transactional_id is not None:
@@ -35,7 +38,8 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.InitProducerIdReques
     if denied:
         return rs.InitProducerIdResponse(error_code=denied, producer_id=-1, producer_epoch=-1)
     if request.transactional_id is not None:
-        code, pid, epoch = coordinator_of(broker).init_producer_id(
+        coordinator = coordinator_of(broker)
+        code, pid, epoch = coordinator.init_producer_id(
             request.transactional_id,
             request.transaction_timeout_ms,
             request.producer_id if ctx.api_version >= 3 else -1,
@@ -43,7 +47,14 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.InitProducerIdReques
         )
         if code == ErrorCode.PRODUCER_FENCED and ctx.api_version < 4:
             code = ErrorCode.INVALID_PRODUCER_EPOCH  # PRODUCER_FENCED is new in v4 (KIP-588)
-        return rs.InitProducerIdResponse(error_code=code, producer_id=pid, producer_epoch=epoch)
+
+        def build(c: ErrorCode) -> rs.InitProducerIdResponse:
+            if c != ErrorCode.NONE:
+                return rs.InitProducerIdResponse(error_code=c, producer_id=-1, producer_epoch=-1)
+            return rs.InitProducerIdResponse(error_code=c, producer_id=pid, producer_epoch=epoch)
+
+        # cluster mode: answered once the new epoch is replicated (a new coordinator knows it)
+        return coordinator.reply(request.transactional_id, code, build)
     # An idempotent producer asking to bump its epoch (KIP-360) simply gets a fresh id: the
     # new id has no sequence history, which is what the bump is meant to achieve.
     try:
