@@ -39,7 +39,9 @@ def _b64url(data: bytes) -> str:
 
 def unsecured_token(sub: str, scope: str | None = None, lifetime_s: int = 3600) -> str:
     """Kafka's unsecured OAUTHBEARER token (OAuthBearerUnsecuredLoginCallbackHandler): alg none."""
-    now = time.time()
+    # whole seconds, rounded down: a broker that reads `iat` to the millisecond must never see it
+    # in its future (a token is used within the same millisecond it is made)
+    now = int(time.time())
     claims: dict[str, Any] = {"sub": sub, "iat": now, "exp": now + lifetime_s}
     if scope:
         claims["scope"] = scope.split()

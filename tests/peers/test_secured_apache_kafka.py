@@ -111,6 +111,15 @@ def test_oauthbearer_unsecured_token(kafka: SecuredKafka) -> None:
         c.close()
 
 
+def test_unsecured_token_is_valid_the_moment_it_is_made(kafka: SecuredKafka) -> None:
+    """A fresh token per connection: with a fractional `iat`, Kafka's validator saw it in its future
+    one time in three (measured: 111 of 300 connections refused); 40 connections in a row all pass."""
+    security = ClientConfig.from_kafka_params(kafka.oauth_params(), "t", prefix="").security
+    host, port = kafka.sasl_ssl().rsplit(":", 1)
+    for _ in range(40):
+        BrokerConnection(host, int(port), security=security, timeout=10).close()
+
+
 class _TokenEndpoint(http.server.BaseHTTPRequestHandler):
     """An OAuth token endpoint (client-credentials grant) issuing Kafka's unsecured tokens."""
 
