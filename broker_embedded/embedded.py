@@ -109,6 +109,9 @@ class BrokerRunner:
         self._default_address = (self.broker.host, self.broker.port)
         self.broker.start(loop)
         if self.broker.controller_client is not None:
+            # every advertised listener goes to the controller, so each broker's Metadata can name
+            # the others on the listener a client connected on
+            self.broker.controller_client.listeners = dict(self.advertised)
             # cluster mode: registered, and the controller's image applied, before clients are told
             await self.broker.controller_client.start()
         return port

@@ -34,7 +34,9 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.DescribeClusterReque
             # the controller process is not reachable by clients: a live broker forwards admin to it
             controller_id=live[0].node_id if live else -1,
             brokers=[
-                rs.DescribeClusterBroker(broker_id=b.node_id, host=b.host, port=b.port, rack=b.rack) for b in live
+                rs.DescribeClusterBroker(broker_id=b.node_id, host=host, port=port, rack=b.rack)
+                for b in live
+                for host, port in [b.address(ctx.session.listener_name if ctx.session is not None else None)]
             ],
             cluster_authorized_operations=-2147483648,
         )

@@ -23,7 +23,9 @@ GROUP_KEY_TYPE = 0
 TRANSACTION_KEY_TYPE = 1
 
 
-def _lookup(broker: Broker, key: str, key_type: int) -> tuple[ErrorCode, str | None, tuple[int, str, int]]:
+def _lookup(
+    broker: Broker, key: str, key_type: int, listener: str | None = None
+) -> tuple[ErrorCode, str | None, tuple[int, str, int]]:
     """(error, message, (node id, host, port) of the coordinator)."""
     none = (-1, "", -1)
     if key_type not in (GROUP_KEY_TYPE, TRANSACTION_KEY_TYPE):
@@ -54,7 +56,8 @@ def _lookup(broker: Broker, key: str, key_type: int) -> tuple[ErrorCode, str | N
     leader = image.brokers.get(state.leader)
     if leader is None or leader.fenced:
         return ErrorCode.COORDINATOR_NOT_AVAILABLE, f"{internal}-{state.partition} has no leader", none
-    return ErrorCode.NONE, None, (leader.node_id, leader.host, leader.port)
+    host, port = leader.address(listener)  # the listener the client connected on
+    return ErrorCode.NONE, None, (leader.node_id, host, port)
 
 
 def _authorized_lookup(
@@ -64,7 +67,7 @@ def _authorized_lookup(
     resource = ResourceType.TRANSACTIONAL_ID if key_type == TRANSACTION_KEY_TYPE else ResourceType.GROUP
     if denied := authorize(ctx, AclOperation.DESCRIBE, resource, key):
         return denied, None, (-1, "", -1)
-    return _lookup(broker, key, key_type)
+    return _lookup(broker, key, key_type, ctx.session.listener_name if ctx.session is not None else None)
 
 
 def handle(broker: Broker, ctx: RequestContext, request: rq.FindCoordinatorRequest) -> rs.FindCoordinatorResponse:

@@ -107,7 +107,12 @@ def handle_cluster(broker: Broker, ctx: RequestContext, request: rq.MetadataRequ
     live = image.live_brokers()
     return rs.MetadataResponse(
         throttle_time_ms=0,
-        brokers=[rs.MetadataResponseBroker(node_id=b.node_id, host=b.host, port=b.port, rack=b.rack) for b in live],
+        # each broker's address on the listener this client connected on (advertised.listeners)
+        brokers=[
+            rs.MetadataResponseBroker(node_id=b.node_id, host=host, port=port, rack=b.rack)
+            for b in live
+            for host, port in [b.address(ctx.session.listener_name if ctx.session is not None else None)]
+        ],
         cluster_id=image.cluster_id,
         # the controller is not a broker clients can reach: like KRaft, name a live broker, which
         # forwards admin requests to the controller

@@ -236,7 +236,9 @@ class ControllerServer:
                     other.writer.close()
             conn.node_id = node_id
             conn.incarnation = str(msg["incarnation"])
-            epoch = s.register_broker(node_id, msg["host"], int(msg["port"]), msg.get("rack"), conn.incarnation)
+            epoch = s.register_broker(
+                node_id, msg["host"], int(msg["port"]), msg.get("rack"), conn.incarnation, msg.get("listeners")
+            )
             self.last_heartbeat[node_id] = time.monotonic()
             self.push()
             return {"broker_epoch": epoch, "cluster_id": s.cluster_id}

@@ -50,6 +50,8 @@ class BrokerRegistration:
     incarnation: str
     broker_epoch: int
     fenced: bool = False
+    # every advertised listener, NAME -> [host, port] (host/port: the inter-broker one)
+    listeners: dict[str, list[Any]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -60,6 +62,7 @@ class BrokerRegistration:
             "incarnation": self.incarnation,
             "broker_epoch": self.broker_epoch,
             "fenced": self.fenced,
+            "listeners": self.listeners,
         }
 
     @classmethod
@@ -72,6 +75,7 @@ class BrokerRegistration:
             d["incarnation"],
             int(d["broker_epoch"]),
             bool(d.get("fenced", False)),
+            dict(d.get("listeners") or {}),
         )
 
 
@@ -293,7 +297,15 @@ class ControllerState:
         return changed
 
     # --- brokers --------------------------------------------------------------------------------
-    def register_broker(self, node_id: int, host: str, port: int, rack: str | None, incarnation: str) -> int:
+    def register_broker(
+        self,
+        node_id: int,
+        host: str,
+        port: int,
+        rack: str | None,
+        incarnation: str,
+        listeners: dict[str, list[Any]] | None = None,
+    ) -> int:
         """Register (or re-register) a broker; returns its broker epoch."""
         old = self.brokers.get(node_id)
         if old is not None and old.incarnation != incarnation and not old.fenced:
@@ -301,7 +313,9 @@ class ControllerState:
             self._fence(node_id)
         epoch = self.next_broker_epoch
         self.next_broker_epoch += 1
-        self.brokers[node_id] = BrokerRegistration(node_id, host, port, rack, incarnation, epoch, fenced=False)
+        self.brokers[node_id] = BrokerRegistration(
+            node_id, host, port, rack, incarnation, epoch, fenced=False, listeners=dict(listeners or {})
+        )
         self._on_broker_live(node_id)
         self.save()
         log.info("broker %d registered at %s:%d (epoch %d)", node_id, host, port, epoch)

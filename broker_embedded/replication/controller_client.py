@@ -67,6 +67,11 @@ class BrokerInfo:
     port: int
     rack: str | None
     fenced: bool
+    # advertised listeners, NAME -> (host, port): clients are told the one they connected on
+    listeners: dict[str, tuple[str, int]] = field(default_factory=dict)
+
+    def address(self, listener: str | None) -> tuple[str, int]:
+        return self.listeners.get(listener or "", (self.host, self.port))
 
 
 @dataclass(slots=True)
@@ -95,7 +100,12 @@ class ClusterImage:
     def from_json(cls, d: dict[str, Any]) -> ClusterImage:
         brokers = {
             int(b["node_id"]): BrokerInfo(
-                int(b["node_id"]), b["host"], int(b["port"]), b.get("rack"), bool(b["fenced"])
+                int(b["node_id"]),
+                b["host"],
+                int(b["port"]),
+                b.get("rack"),
+                bool(b["fenced"]),
+                {name: (h, int(p)) for name, (h, p) in (b.get("listeners") or {}).items()},
             )
             for b in d["brokers"]
         }
@@ -229,6 +239,8 @@ class ControllerClient:
         self._tls = controller_client_context(config) if isinstance(config, BrokerConfig) else None
         # SCRAM credentials and ACLs of each image (SecurityManager.apply_cluster_security)
         self.security_listeners: list[Callable[[dict[str, Any] | None], None]] = []
+        # every advertised listener of this broker, registered with the controller (BrokerRunner)
+        self.listeners: dict[str, tuple[str, int]] = {}
         self._creating: set[str] = set()
         self.refused: str | None = None
         self.producer_ids = ProducerIdBlocks(self)
@@ -292,6 +304,7 @@ class ControllerClient:
                     host=self.broker.host,
                     port=self.broker.port,
                     rack=None,
+                    listeners={n: list(a) for n, a in self.listeners.items()},
                     incarnation=self.incarnation,
                 )
                 hb = asyncio.get_running_loop().create_task(self._heartbeat())

@@ -135,3 +135,41 @@ def test_controller_refuses_a_broker_without_the_cluster_certificate(tmp_path: P
                 pass
         assert answer == b""
         assert c.live_brokers() == [1]  # the cluster's own tools (with the certificate) are served
+
+
+def test_metadata_names_every_broker_on_the_clients_listener(tmp_path: Path) -> None:
+    jaas = 'org.apache.kafka.common.security.plain.PlainLoginModule required user_alice="alice-pw";'
+    configs = {
+        **FAST,
+        "listeners": "PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0",
+        "sasl.enabled.mechanisms": "PLAIN",
+        "sasl.jaas.config": jaas,
+    }
+    with EmbeddedCluster(2, log_dir=tmp_path, controllers=1, **configs) as c:
+        registered = {int(b["node_id"]): b["listeners"] for b in c.describe()["brokers"]}
+        sasl = {n: f"{h}:{p}" for n, ls in registered.items() for h, p in [ls["SASL_PLAINTEXT"]]}
+        assert all(sasl[n] != c.bootstrap(n) for n in c.broker_ids)  # two listeners, two ports
+        conf = {
+            "bootstrap.servers": sasl[1],
+            "security.protocol": "SASL_PLAINTEXT",
+            "sasl.mechanism": "PLAIN",
+            "sasl.username": "alice",
+            "sasl.password": "alice-pw",
+        }
+        admin = AdminClient(conf)
+        admin.create_topics([NewTopic("both", 2, 1)])["both"].result(20)
+        md = admin.list_topics(timeout=10)
+        assert {b.id: f"{b.host}:{b.port}" for b in md.brokers.values()} == sasl
+        # records to partitions led by each broker, through the SASL listener only
+        reports: list[Any] = []
+        p = Producer(conf)
+        deadline = time.monotonic() + 20
+        for part in (0, 1):
+            while time.monotonic() < deadline:
+                reports.clear()
+                p.produce("both", b"x", partition=part, on_delivery=lambda err, _m: reports.append(err))
+                p.flush(10)
+                if reports == [None]:
+                    break
+                time.sleep(0.2)
+            assert reports == [None], (part, reports)
