@@ -84,6 +84,7 @@ class Broker:
         self.group_coordinator.load()
         # transactions (broker_embedded.txn): loaded below, once the controller client exists
         self.txn_coordinator = TransactionCoordinator(self)
+        self.replica_manager.txn_verifier = self.txn_coordinator.verify_partition
         self.controller_client: ControllerClient | None = None
         if controller:
             self.controller_client = ControllerClient(

@@ -43,6 +43,7 @@ from kafka_wire.protocol.messages import fetch_request as frq
 from kafka_wire.protocol.messages import fetch_response as frs
 from kafka_wire.protocol.messages import produce_request as prq
 from kafka_wire.protocol.messages import produce_response as prs
+from kafka_wire.records import parse_batch_header
 
 if TYPE_CHECKING:
     from broker_embedded.log.config import LogConfig
@@ -94,6 +95,10 @@ class ReplicaManager:
         self.partitions: dict[tuple[str, int], Partition] = {}
         # tiered storage (KIP-405), set once by the broker when remote storage is enabled
         self.remote_log_manager: RemoteLogManager | None = None
+        # KIP-890 part 1, set by the broker: (transactional id, producer id, epoch, topic,
+        # partition) -> NONE when the partition is in that producer's open transaction, an error
+        # when the coordinator (on this broker) says it is not; NONE when it cannot tell
+        self.txn_verifier: Callable[[str, int, int, str, int], ErrorCode] | None = None
         # Set by the controller client. The leader calls it to shrink/expand the ISR
         # (AlterPartition): args topic, partition, leader_epoch, new_isr, partition_epoch; returns
         # the controller's committed PartitionState or raises KafkaError (FENCED_LEADER_EPOCH,
@@ -423,7 +428,9 @@ class ReplicaManager:
                 name = meta.name if meta else ""
             out = prs.TopicProduceResponse(name=topic_data.name, topic_id=topic_data.topic_id)
             for pdata in topic_data.partition_data:
-                response, required_offset = self._append_partition(name, pdata, acks, api_version)
+                response, required_offset = self._append_partition(
+                    name, pdata, acks, api_version, request.transactional_id
+                )
                 out.partition_responses.append(response)
                 if acks == -1 and required_offset >= 0:
                     p = self.partitions[(name, pdata.index)]
@@ -455,7 +462,12 @@ class ReplicaManager:
         return self._produce_response(responses)
 
     def _append_partition(
-        self, name: str, pdata: prq.PartitionProduceData, acks: int, api_version: int
+        self,
+        name: str,
+        pdata: prq.PartitionProduceData,
+        acks: int,
+        api_version: int,
+        transactional_id: str | None = None,
     ) -> tuple[prs.PartitionProduceResponse, int]:
         """One partition's append: its answer and the offset after the appended batch (-1: none)."""
         if acks not in (-1, 0, 1):
@@ -469,6 +481,10 @@ class ReplicaManager:
             return _produce_error(pdata.index, code), -1
         if pdata.records is None or len(pdata.records) == 0:
             return _produce_error(pdata.index, ErrorCode.INVALID_RECORD, "Produce request has no records"), -1
+        if transactional_id is not None and self.txn_verifier is not None:
+            code = self._verify_transaction(partition, pdata.records, transactional_id)
+            if code != ErrorCode.NONE:
+                return _produce_error(pdata.index, code, "the partition is not in the producer's transaction"), -1
         try:
             result = partition.append_records_as_leader(pdata.records, acks)
         except KafkaError as e:
@@ -489,6 +505,29 @@ class ReplicaManager:
             log_start_offset=result.log_start_offset,
         )
         return response, result.last_offset + 1
+
+    def _verify_transaction(self, partition: Partition, records: Any, transactional_id: str) -> ErrorCode:
+        """KIP-890 part 1: a transactional batch that would open a transaction on this partition is
+        checked with the coordinator first, so a zombie (fenced, timed out) cannot leave a
+        transaction no marker will ever close. Later batches of an open transaction pass."""
+        assert self.txn_verifier is not None
+        try:
+            h = parse_batch_header(records, 0)
+        except KafkaError:
+            return ErrorCode.NONE  # the validator answers malformed batches
+        if not h.is_transactional or h.producer_id < 0:
+            return ErrorCode.NONE
+        entry = partition.log.producer_state.last_entry(h.producer_id)
+        if (
+            entry is not None
+            and entry.current_txn_first_offset is not None
+            and entry.producer_epoch == h.producer_epoch
+        ):
+            return ErrorCode.NONE
+        code = self.txn_verifier(transactional_id, h.producer_id, h.producer_epoch, partition.topic, partition.index)
+        if code in (ErrorCode.PRODUCER_FENCED, ErrorCode.INVALID_PRODUCER_ID_MAPPING):
+            return ErrorCode.INVALID_PRODUCER_EPOCH
+        return code
 
     def _not_leader(self, topic: str, index: int, message: str | None = None) -> prs.PartitionProduceResponse:
         """NOT_LEADER_OR_FOLLOWER with the current leader (v10+ tagged field) when it is known."""

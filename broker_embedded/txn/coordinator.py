@@ -414,6 +414,16 @@ class TransactionCoordinator:
             return dict.fromkeys(partitions, e.code)
         return dict.fromkeys(partitions, ErrorCode.NONE)
 
+    def verify_partition(
+        self, transactional_id: str, producer_id: int, producer_epoch: int, topic: str, partition: int
+    ) -> ErrorCode:
+        """KIP-890 part 1 for a leader on this broker: is the partition in the producer's open
+        transaction? NONE too when another broker coordinates the id (not asked over the wire)."""
+        if self.coordinator_error(transactional_id) != ErrorCode.NONE:
+            return ErrorCode.NONE
+        tp = (topic, partition)
+        return self.add_partitions(transactional_id, producer_id, producer_epoch, [tp], verify_only=True)[tp]
+
     def _exists(self, tp: TP) -> bool:
         topic = self.broker.topics.get(tp[0])
         if topic is not None:

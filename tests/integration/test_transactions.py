@@ -464,3 +464,55 @@ def test_broker_side_apis_over_the_wire(fast_abort_broker: EmbeddedBroker) -> No
         assert state.current_txn_start_offset == -1  # the ABORT marker closed it
     assert read_all(b.bootstrap_servers, topic, "read_committed", 2) == []
     assert len(read_all(b.bootstrap_servers, topic, "read_uncommitted", 2)) == 3
+
+
+def test_partition_verification_stops_hanging_transactions(fast_abort_broker: EmbeddedBroker) -> None:
+    """KIP-890 part 1: a transactional batch for a partition its transaction never added (or from a
+    producer fenced by a timeout abort) is refused, so no transaction opens that no marker closes."""
+    from kafka_wire.protocol.messages import add_partitions_to_txn_request as apq
+    from kafka_wire.protocol.messages import init_producer_id_request as ipq
+    from kafka_wire.protocol.messages import produce_request as prq
+    from kafka_wire.records import build_batch
+    from tests.integration import wire_util as w
+
+    b = fast_abort_broker
+    topic, tid = _name("verify"), _name("tid")
+    create_topic(b, topic, 2)
+    with w.connect(b.bootstrap_servers) as conn:
+        init = conn.request(22, ipq.InitProducerIdRequest(transactional_id=tid, transaction_timeout_ms=1000))
+        pid, epoch = init.producer_id, init.producer_epoch
+
+        def send(partition: int, seq: int, e: int = epoch) -> int:
+            batch = build_batch(
+                w.records(2), producer_id=pid, producer_epoch=e, base_sequence=seq, is_transactional=True
+            )
+            req = prq.ProduceRequest(
+                transactional_id=tid,
+                acks=-1,
+                timeout_ms=5000,
+                topic_data=[
+                    prq.TopicProduceData(
+                        name=topic, partition_data=[prq.PartitionProduceData(index=partition, records=batch)]
+                    )
+                ],
+            )
+            resp = conn.request(0, req, min(conn.best_version(0), 12))
+            return int(resp.responses[0].partition_responses[0].error_code)
+
+        assert send(1, 0) == 48  # INVALID_TXN_STATE: partition 1 was never added
+        conn.request(
+            24,
+            apq.AddPartitionsToTxnRequest(
+                v3_and_below_transactional_id=tid,
+                v3_and_below_producer_id=pid,
+                v3_and_below_producer_epoch=epoch,
+                v3_and_below_topics=[apq.AddPartitionsToTxnTopic(name=topic, partitions=[0])],
+            ),
+            3,
+        )
+        assert send(0, 0) == 0
+        time.sleep(2)  # the coordinator aborts it after 1 s and bumps the epoch
+        assert send(1, 0) == 47  # INVALID_PRODUCER_EPOCH: the zombie cannot open partition 1
+    # nothing hangs: both partitions' LSO reach their end
+    assert read_all(b.bootstrap_servers, topic, "read_committed", 2) == []
+    assert len(read_all(b.bootstrap_servers, topic, "read_uncommitted", 2)) == 2
