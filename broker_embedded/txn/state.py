@@ -116,8 +116,6 @@ class TransactionMetadata:
         nxt.txn_last_update_timestamp = now_ms
         if to in (S.COMPLETE_COMMIT, S.COMPLETE_ABORT, S.EMPTY):
             nxt.partitions = set()
-        if to in (S.EMPTY, S.COMPLETE_COMMIT, S.COMPLETE_ABORT) and self.state is not S.EMPTY:
-            pass
         return nxt
 
     def is_expired_transaction(self, now_ms: int) -> bool:
