@@ -21,7 +21,7 @@ from typing import Any
 
 from broker_embedded.broker import Broker
 from broker_embedded.config import BrokerConfig
-from broker_embedded.network.server import KafkaServer, Listener, RequestContext
+from broker_embedded.network.server import KafkaServer, Listener
 from broker_embedded.security.client import InterBrokerSecurity
 from broker_embedded.security.listeners import Endpoint
 from broker_embedded.security.manager import SecurityManager
@@ -51,23 +51,6 @@ class BrokerRunner:
         # each listener as bound (port 0 replaced by the port picked), in `listeners` order
         self.endpoints: list[Endpoint] = []
         self.advertised: dict[str, tuple[str, int]] = {}
-        self._default_address: tuple[str, int] = ("", 0)
-
-    def _dispatch(self, ctx: RequestContext, frame: bytearray, body_pos: int) -> Any:
-        """Broker.dispatch, with the broker's address being the listener the client connected on
-        while the handler runs (Metadata, FindCoordinator and DescribeCluster answer with it, as
-        Kafka answers with the same listener's advertised endpoint). Handlers run synchronously on
-        this loop, so the address is restored before anything else sees it."""
-        broker = self.broker
-        assert broker is not None
-        address = self.advertised.get(ctx.session.listener_name) if ctx.session is not None else None
-        if address is None or address == self._default_address:
-            return broker.dispatch(ctx, frame, body_pos)
-        broker.host, broker.port = address
-        try:
-            return broker.dispatch(ctx, frame, body_pos)
-        finally:
-            broker.host, broker.port = self._default_address
 
     async def start(self) -> int:
         loop = asyncio.get_running_loop()
@@ -83,7 +66,7 @@ class BrokerRunner:
             if inter.listener.uses_tls or inter.listener.uses_sasl:
                 self.broker.replica_manager.inter_broker_security = inter
         self.server = KafkaServer(
-            self._dispatch,
+            self.broker.dispatch,
             self.config["socket.request.max.bytes"],
             self.config["connections.max.idle.ms"],
             queued_max_request_bytes=self.config["queued.max.request.bytes"],
@@ -103,10 +86,11 @@ class BrokerRunner:
             host = adv.host if adv is not None else e.host
             host = self.config["host.name"] if host in ("0.0.0.0", "::") else host
             self.advertised[e.name] = (host, adv.port if adv is not None and adv.port else e.port)
+        # Metadata/FindCoordinator/DescribeCluster tell each client its own listener's address
+        self.security.advertised = dict(self.advertised)
         # the broker's own address (registration, replication): the inter-broker listener's
         port = self.endpoints[0].port
         self.broker.host, self.broker.port = self.advertised[self.security.listeners.inter_broker]
-        self._default_address = (self.broker.host, self.broker.port)
         self.broker.start(loop)
         if self.broker.controller_client is not None:
             # every advertised listener goes to the controller, so each broker's Metadata can name

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from broker_embedded.security.access import advertised_address
 from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import describe_cluster_request as rq
 from kafka_wire.protocol.messages import describe_cluster_response as rs
@@ -47,6 +48,9 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.DescribeClusterReque
         endpoint_type=BROKERS_ENDPOINT,
         cluster_id=broker.cluster_id,
         controller_id=broker.node_id,
-        brokers=[rs.DescribeClusterBroker(broker_id=broker.node_id, host=broker.host, port=broker.port, rack=None)],
+        brokers=[
+            rs.DescribeClusterBroker(broker_id=broker.node_id, host=host, port=port, rack=None)
+            for host, port in [advertised_address(ctx, (broker.host, broker.port))]
+        ],
         cluster_authorized_operations=-2147483648,
     )

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from broker_embedded.group.offsets_topic import OFFSETS_TOPIC, partition_for_group
-from broker_embedded.security.access import AclOperation, ResourceType, authorize
+from broker_embedded.security.access import AclOperation, ResourceType, advertised_address, authorize
 from broker_embedded.txn.log_records import TRANSACTION_STATE_TOPIC
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import find_coordinator_request as rq
@@ -67,7 +67,12 @@ def _authorized_lookup(
     resource = ResourceType.TRANSACTIONAL_ID if key_type == TRANSACTION_KEY_TYPE else ResourceType.GROUP
     if denied := authorize(ctx, AclOperation.DESCRIBE, resource, key):
         return denied, None, (-1, "", -1)
-    return _lookup(broker, key, key_type, ctx.session.listener_name if ctx.session is not None else None)
+    code, message, (node_id, host, port) = _lookup(
+        broker, key, key_type, ctx.session.listener_name if ctx.session is not None else None
+    )
+    if code == ErrorCode.NONE and broker.controller_client is None:
+        host, port = advertised_address(ctx, (host, port))  # this broker, on the client's listener
+    return code, message, (node_id, host, port)
 
 
 def handle(broker: Broker, ctx: RequestContext, request: rq.FindCoordinatorRequest) -> rs.FindCoordinatorResponse:

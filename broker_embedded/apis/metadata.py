@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from broker_embedded.metadata import INTERNAL_TOPICS
-from broker_embedded.security.access import AclOperation, ResourceType, allowed, authorize
+from broker_embedded.security.access import AclOperation, ResourceType, advertised_address, allowed, authorize
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import metadata_request as rq
 from kafka_wire.protocol.messages import metadata_response as rs
@@ -196,7 +196,10 @@ def _handle(broker: Broker, ctx: RequestContext, request: rq.MetadataRequest) ->
             topics.append(topic_response(broker, topic))
     return rs.MetadataResponse(
         throttle_time_ms=0,
-        brokers=[rs.MetadataResponseBroker(node_id=broker.node_id, host=broker.host, port=broker.port, rack=None)],
+        brokers=[
+            rs.MetadataResponseBroker(node_id=broker.node_id, host=host, port=port, rack=None)
+            for host, port in [advertised_address(ctx, (broker.host, broker.port))]
+        ],
         cluster_id=broker.cluster_id,
         controller_id=broker.node_id,
         topics=topics,

@@ -52,6 +52,14 @@ def authorize(
     return ErrorCode.NONE if ok else DENIED.get(resource_type, ErrorCode.CLUSTER_AUTHORIZATION_FAILED)
 
 
+def advertised_address(ctx: RequestContext, default: tuple[str, int]) -> tuple[str, int]:
+    """This broker's address on the listener the client connected on (advertised.listeners)."""
+    session = ctx.session
+    if session is None or session.security is None:
+        return default
+    return session.security.advertised.get(session.listener_name, default)
+
+
 def with_response(result: Any, amend: Callable[[Any], None]) -> Any:
     """Apply `amend` to a handler's result, whether a response or a future of one (the partitions
     refused before the replica manager saw the request join its answer)."""
@@ -82,4 +90,4 @@ def allowed(ctx: RequestContext, operation: AclOperation, resource_type: Resourc
     return authorize(ctx, operation, resource_type, name) == ErrorCode.NONE
 
 
-__all__ = ["AclOperation", "ResourceType", "allowed", "authorize", "with_response"]
+__all__ = ["AclOperation", "ResourceType", "advertised_address", "allowed", "authorize", "with_response"]

@@ -40,6 +40,8 @@ class SecurityManager:
         self.scram = ScramCredentialStore()
         self.authorizer: Authorizer | None = authorizer_from_config(config, self._save)
         self._load()
+        # NAME -> (host, port) told to clients, filled once the listeners are bound (BrokerRunner)
+        self.advertised: dict[str, tuple[str, int]] = {}
         self._ssl: dict[str, ssl.SSLContext] = {}
         self._sasl: dict[str, SaslListenerConfig] = {}
         self._mappers: dict[str, SslPrincipalMapper] = {}
