@@ -71,6 +71,10 @@ class SecurityManager:
         cfg = SaslListenerConfig(
             mechanisms, scram=self.scram, max_reauth_ms=int(get(e.name, "connections.max.reauth.ms", 0))
         )
+        for m in mechanisms:
+            raw_ms = self.config.get(f"listener.name.{e.name.lower()}.{m.lower()}.connections.max.reauth.ms")
+            if raw_ms is not None:
+                cfg.max_reauth_ms_by_mechanism[m] = int(raw_ms)
         if "PLAIN" in mechanisms:
             options = self._jaas(e.name, "plain")
             cfg.plain_users = {k[5:]: v for k, v in options.items() if k.startswith("user_")}

@@ -207,6 +207,8 @@ class SaslListenerConfig:
     scram: ScramCredentialStore | None = field(default=None, repr=False)
     oauth_validator: OAuthBearerValidator | None = None
     max_reauth_ms: int = 0
+    # listener.name.<l>.<mechanism>.connections.max.reauth.ms (Kafka's per-mechanism override)
+    max_reauth_ms_by_mechanism: dict[str, int] = field(default_factory=dict)
 
     def new_server(self, mechanism: str) -> MechanismServer:
         if mechanism == "PLAIN":
@@ -305,7 +307,7 @@ class SaslAuthenticator:
         raise AuthenticationFailed("no authenticated name")
 
     def _lifetime_ms(self) -> int:
-        max_reauth = self.config.max_reauth_ms
+        max_reauth = self.config.max_reauth_ms_by_mechanism.get(self.mechanism or "", self.config.max_reauth_ms)
         if max_reauth <= 0:
             return 0
         lifetime = max_reauth

@@ -200,3 +200,14 @@ def test_jaas_options() -> None:
     assert opts == {"username": "admin", "password": 'a"b', "user_admin": "s3;cret", "user_alice": "plain"}
     with pytest.raises(ConfigError):
         parse_jaas_options("user_admin=x")
+
+
+def test_reauth_lifetime_per_mechanism() -> None:
+    cfg = listener(max_reauth_ms=0)
+    cfg.max_reauth_ms_by_mechanism["SCRAM-SHA-512"] = 4000
+    plain = SaslAuthenticator(cfg)
+    plain.handshake("PLAIN", 1)
+    assert plain.authenticate(b"\x00alice\x00alice-secret")[1] == 0  # no lifetime for PLAIN
+    scram = SaslAuthenticator(cfg)
+    scram.handshake("SCRAM-SHA-512", 1)
+    assert scram_exchange(scram, "SCRAM-SHA-512", "alice", "alice-secret") == 4000
