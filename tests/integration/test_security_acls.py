@@ -304,3 +304,62 @@ def test_transactional_producer_with_its_acls(broker: EmbeddedBroker) -> None:
             got.append(m.value())
     c.close()
     assert got == [b"committed"]
+
+
+def test_kafka_python_admin_acls_and_scram_users(broker: EmbeddedBroker) -> None:
+    from kafka.admin import (
+        ACL,
+        ACLFilter,
+        ACLOperation,
+        ACLPermissionType,
+        ACLResourcePatternType,
+        KafkaAdminClient,
+        ResourcePattern,
+        ResourcePatternFilter,
+        UserScramCredentialUpsertion,
+    )
+    from kafka.admin import ResourceType as KpResourceType
+    from kafka.admin import ScramMechanism as KpScram
+
+    assert broker.secure is not None
+    kp = KafkaAdminClient(
+        bootstrap_servers=broker.bootstrap("SASL_SSL"),
+        security_protocol="SASL_SSL",
+        ssl_cafile=str(broker.secure.ca_pem),
+        sasl_mechanism="SCRAM-SHA-512",
+        sasl_plain_username="admin",
+        sasl_plain_password=broker.secure.users["admin"],
+    )
+    topic = name("kp-acl")
+    try:
+        pattern = ResourcePattern(KpResourceType.TOPIC, topic, ACLResourcePatternType.LITERAL)
+        binding = ACL("User:frank", "*", ACLOperation.READ, ACLPermissionType.ALLOW, pattern)
+        created = kp.create_acls([binding])
+        assert not created["failed"], created
+        match = ACLFilter(
+            None, None, ACLOperation.ANY, ACLPermissionType.ANY,
+            ResourcePatternFilter(KpResourceType.TOPIC, topic, ACLResourcePatternType.MATCH),
+        )  # fmt: skip
+        acls, _ = kp.describe_acls(match)
+        assert [(a.principal, a.operation) for a in acls] == [("User:frank", ACLOperation.READ)]
+        deleted = kp.delete_acls([match])
+        assert len(deleted[0][1]) == 1
+        assert kp.describe_acls(match)[0] == []
+        # a SCRAM user created by kafka-python's admin authenticates
+        errors = kp.alter_user_scram_credentials(
+            [UserScramCredentialUpsertion("grace", KpScram.SCRAM_SHA_256, "grace-pw", iterations=4096)]
+        )
+        assert errors == {"grace": None}, errors
+    finally:
+        kp.close()
+    create_topic(broker, topic)
+    grant(broker, acl(ResourceType.TOPIC, topic, AclOperation.WRITE, who="User:grace"))
+    assert (
+        produce_error(
+            broker,
+            "alice",
+            topic,
+            **{"sasl.mechanism": "SCRAM-SHA-256", "sasl.username": "grace", "sasl.password": "grace-pw"},
+        )  # fmt: skip
+        is None
+    )

@@ -319,3 +319,30 @@ def test_ssl_context_sanity(broker: EmbeddedBroker) -> None:
         assert tls.version() in ("TLSv1.2", "TLSv1.3")
         subject = dict(x[0] for x in tls.getpeercert()["subject"])
         assert subject["commonName"] == "127.0.0.1"
+
+
+def test_aiokafka_admin_creates_topics_over_sasl_ssl(broker: EmbeddedBroker) -> None:
+    from aiokafka.admin import AIOKafkaAdminClient, NewTopic
+    from aiokafka.helpers import create_ssl_context
+
+    s = broker.secure
+    assert s is not None
+    topic = _name("akadmin")
+
+    async def run() -> list[str]:
+        admin = AIOKafkaAdminClient(
+            bootstrap_servers=broker.bootstrap("SASL_SSL"),
+            security_protocol="SASL_SSL",
+            ssl_context=create_ssl_context(cafile=str(s.ca_pem)),
+            sasl_mechanism="SCRAM-SHA-256",
+            sasl_plain_username="admin",
+            sasl_plain_password=s.users["admin"],
+        )
+        await admin.start()
+        try:
+            await admin.create_topics([NewTopic(topic, 2, 1)])
+            return list(await admin.list_topics())
+        finally:
+            await admin.close()
+
+    assert topic in asyncio.run(run())
