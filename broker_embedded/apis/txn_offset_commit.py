@@ -3,6 +3,7 @@ transaction; they become visible when the transaction commits (``txn/offsets.py`
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import TYPE_CHECKING
 
@@ -20,7 +21,9 @@ if TYPE_CHECKING:
 API_KEY = 28
 
 
-def handle(broker: Broker, ctx: RequestContext, request: rq.TxnOffsetCommitRequest) -> rs.TxnOffsetCommitResponse:
+def handle(
+    broker: Broker, ctx: RequestContext, request: rq.TxnOffsetCommitRequest
+) -> rs.TxnOffsetCommitResponse | asyncio.Future[rs.TxnOffsetCommitResponse]:
     coordinator = coordinator_of(broker)
     now = time.time_ns() // 1_000_000
     offsets = {
@@ -57,13 +60,29 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.TxnOffsetCommitReque
         )
     )
     codes = {**codes, **refused}
-    by_topic: dict[str, list[rs.TxnOffsetCommitResponsePartition]] = {}
-    for (topic, index), code in codes.items():
-        if code == ErrorCode.PRODUCER_FENCED and ctx.api_version < 3:
-            code = ErrorCode.INVALID_PRODUCER_EPOCH
-        by_topic.setdefault(topic, []).append(
-            rs.TxnOffsetCommitResponsePartition(partition_index=index, error_code=code)
+
+    def build(replicated: ErrorCode) -> rs.TxnOffsetCommitResponse:
+        by_topic: dict[str, list[rs.TxnOffsetCommitResponsePartition]] = {}
+        for (topic, index), code in codes.items():
+            if code == ErrorCode.NONE:
+                code = replicated
+            if code == ErrorCode.PRODUCER_FENCED and ctx.api_version < 3:
+                code = ErrorCode.INVALID_PRODUCER_EPOCH
+            by_topic.setdefault(topic, []).append(
+                rs.TxnOffsetCommitResponsePartition(partition_index=index, error_code=code)
+            )
+        return rs.TxnOffsetCommitResponse(
+            topics=[rs.TxnOffsetCommitResponseTopic(name=t, partitions=ps) for t, ps in by_topic.items()]
         )
-    return rs.TxnOffsetCommitResponse(
-        topics=[rs.TxnOffsetCommitResponseTopic(name=t, partitions=ps) for t, ps in by_topic.items()]
+
+    # cluster mode: answered once the offsets partition's ISR has the records (acks=-1, as Kafka)
+    wait = (
+        broker.group_coordinator.replication_wait(request.group_id)
+        if any(c == ErrorCode.NONE for c in codes.values())
+        else None
     )
+    if wait is None:
+        return build(ErrorCode.NONE)
+    out: asyncio.Future[rs.TxnOffsetCommitResponse] = asyncio.get_running_loop().create_future()
+    wait.add_done_callback(lambda f: out.done() or out.set_result(build(f.result())))
+    return out

@@ -119,9 +119,16 @@ def test_second_producer_fences_the_first(broker: Any) -> None:
 
 
 def test_consume_transform_produce_with_send_offsets(broker: Any) -> None:
-    src, dst, group = _name("src"), _name("dst"), _name("ctp")
+    src, dst = _name("src"), _name("dst")
     create_topic(broker, src, 1)
     create_topic(broker, dst, 1)
+    consume_transform_produce(broker, src, dst)
+
+
+def consume_transform_produce(broker: Any, src: str, dst: str) -> None:
+    """20 records of `src` copied to `dst` in two transactions with send_offsets_to_transaction:
+    the first committed, the second aborted; the group's offset and `dst` show only the first."""
+    group = _name("ctp")
     plain = Producer({"bootstrap.servers": broker.bootstrap_servers})
     for i in range(20):
         plain.produce(src, value=b"%d" % i)

@@ -101,3 +101,15 @@ def test_transactions_survive_a_killed_coordinator(c: EmbeddedCluster) -> None:
     assert not partial, f"partial transactions visible: {partial}"
     assert not [n for n in committed if n not in counts], "a committed transaction was lost"
     assert not [n for n in counts if n % 4 == 3], "an aborted transaction is visible"
+
+
+def test_send_offsets_to_transaction_in_a_cluster(c: EmbeddedCluster) -> None:
+    """Consume-transform-produce where the group coordinator, the transaction coordinator and the
+    partition leaders are spread over three brokers (markers and TxnOffsetCommit replicated)."""
+    from tests.integration.test_transactions import consume_transform_produce
+
+    src, dst = f"src-{uuid.uuid4().hex[:6]}", f"dst-{uuid.uuid4().hex[:6]}"
+    for name in (src, dst):
+        create_topic(c.bootstrap_servers, name, partitions=1, rf=3)
+        wait_full_isr(c, name, 1)
+    consume_transform_produce(c, src, dst)
