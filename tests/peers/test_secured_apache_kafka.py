@@ -322,9 +322,7 @@ def test_mtls_without_client_certificate_is_refused(kafka: SecuredKafka, request
     c.close()
 
 
-def test_missing_acls_name_the_topic_and_the_group(kafka: SecuredKafka, request: pytest.FixtureRequest) -> None:
-    if kafka.backend == "ours":
-        request.applymarker(pytest.mark.xfail(reason="our broker's handlers do not check topic/group ACLs yet"))
+def test_missing_acls_name_the_topic_and_the_group(kafka: SecuredKafka) -> None:
     from confluent_kafka.admin import (
         AclBinding,
         AclOperation,
