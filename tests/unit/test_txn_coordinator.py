@@ -284,3 +284,37 @@ def test_marker_from_an_older_coordinator_is_fenced(broker: Broker) -> None:
     assert write_marker(broker, ("t", 0), pid, epoch, False, 4) == ErrorCode.TRANSACTION_COORDINATOR_FENCED
     assert p.log.producer_state.first_unstable_offset() is not None  # the zombie's marker was not written
     assert write_marker(broker, ("t", 1), pid, epoch, True, 0) == ErrorCode.NONE  # per partition
+
+
+def test_markers_are_retried_until_every_partition_has_one(broker: Broker, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A partition that cannot take its marker (a storage error here) keeps the transaction in
+    PrepareCommit, new work on the id gets CONCURRENT_TRANSACTIONS, and the retry completes it."""
+    from broker_embedded.txn import markers
+
+    c = coordinator_of(broker)
+    pid, epoch = _init(c)
+    c.add_partitions("tx", pid, epoch, [("t", 0), ("t", 1)])
+    _send(broker, pid, epoch, 0, 1, partition=0)
+    _send(broker, pid, epoch, 0, 1, partition=1)
+    real = markers.write_marker
+    failing = {("t", 1)}
+
+    def flaky(b: Broker, tp: tuple[str, int], *args: object, **kw: object) -> ErrorCode:
+        if tp in failing:
+            return ErrorCode.KAFKA_STORAGE_ERROR
+        return real(b, tp, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(markers, "write_marker", flaky)
+    assert c.end_txn("tx", pid, epoch, True)[0] == ErrorCode.NONE  # the decision is durable
+    assert c.txns["tx"].state is S.PREPARE_COMMIT
+    assert c.init_producer_id("tx", 60000, -1, -1)[0] == ErrorCode.CONCURRENT_TRANSACTIONS
+    assert c.add_partitions("tx", pid, epoch, [("t", 0)])[("t", 0)] == ErrorCode.CONCURRENT_TRANSACTIONS
+    p0, p1 = broker.partition("t", 0), broker.partition("t", 1)
+    assert p0 is not None and p1 is not None
+    assert p0.last_stable_offset == p0.high_watermark and p1.last_stable_offset == 0
+    c.markers.retry_now()
+    assert c.txns["tx"].state is S.PREPARE_COMMIT  # still failing
+    failing.clear()
+    c.markers.retry_now()
+    assert c.txns["tx"].state is S.COMPLETE_COMMIT
+    assert p1.last_stable_offset == p1.high_watermark == 2
