@@ -169,7 +169,7 @@ def confluent_to_arrow(msgs: list[Any]) -> pa.RecordBatch:
 
 def ours_to_arrow(topic: str, partition: int, data: bytes) -> pa.RecordBatch:
     """The source's per-Fetch-response path (`connector.source.records_to_arrow`)."""
-    from connector.source import records_to_arrow
+    from connector.partition_reader import records_to_arrow
 
     batch, _ = records_to_arrow(
         data, topic, partition, 0, 1 << 62, verify_crc=True, aborted=None, include_headers=False
@@ -194,7 +194,7 @@ def decode_confluent(chunks: list[list[Any]]) -> int:
 
 def consume_ours(bootstrap: str, topic: str) -> int:
     from connector.kafka_client import ClientConfig, KafkaClient
-    from connector.source import KafkaInputPartition, ReadSpec, read_partition
+    from connector.partition_reader import KafkaInputPartition, ReadSpec, read_partition
 
     cfg = ClientConfig(bootstrap_servers=bootstrap)
     client = KafkaClient(cfg)

@@ -24,10 +24,8 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 
 import pyarrow as pa
 from pyspark.sql.datasource import DataSourceReader, DataSourceStreamReader, InputPartition
@@ -39,42 +37,33 @@ from pyspark.sql.streaming.datasource import (
     SupportsTriggerAvailableNow,
 )
 
-from connector.arrow import VectorDecodeError, index_to_record_batch, to_record_batch
 from connector.group_mode import GroupSession, write_plan_log
 from connector.kafka_client import (
-    EARLIEST_TIMESTAMP,
-    LATEST_TIMESTAMP,
-    READ_COMMITTED,
-    ClientConfig,
     KafkaClient,
-    KafkaClientError,
-    PendingFetch,
-    drop_shared_client,
-    shared_client,
 )
 from connector.offset_mirror import FinishedBatchCommits
 from connector.options import (
     SourceOptionError,
     SourceOptions,
-    Subscription,
     batch_ending,
     batch_starting,
     stream_starting,
 )
-from kafka_wire.client.bootstrap import format_addrs
-from kafka_wire.columnar import decode_columns, scan_records
-from kafka_wire.errors import ErrorCode
+from connector.partition_reader import KafkaInputPartition, ReadSpec, make_partitions, read_partition, read_spec_from
+from connector.source_offsets import (
+    DataLossError,
+    OffsetFetcher,
+    OffsetResolutionError,
+    report_data_loss,
+    resolve_offsets,
+    subscribed_partitions,
+)
 from offsets.group_offsets import GROUP_KEY, GroupMark, batch_starts, decode_group_offsets, encode_group_offsets
 from offsets.lag import LagStats, compute_lag
-from offsets.ranges import OffsetRange, split_ranges
+from offsets.ranges import OffsetRange
 from offsets.rate_limit import rate_limit
 from offsets.spec import (
-    EARLIEST,
-    LATEST,
-    EarliestSpec,
     GlobalTimestampSpec,
-    LatestSpec,
-    OffsetSpec,
     PartitionOffsets,
     SpecificOffsetsSpec,
     SpecificTimestampsSpec,
@@ -85,392 +74,6 @@ from offsets.spec import (
 )
 
 log = logging.getLogger("connector.source")
-
-_LOSS_HINT_FAIL = (
-    " Some data may have been lost because they are not available in Kafka any more: either the data was "
-    "aged out by retention, or the topic was deleted before all of it was processed. If you do not want the "
-    "query to fail in such cases, set the source option 'failOnDataLoss' to 'false'."
-)
-_LOSS_HINT_WARN = (
-    " Some data may have been lost because they are not available in Kafka any more: either the data was "
-    "aged out by retention, or the topic was deleted before all of it was processed. If you want the query "
-    "to fail in such cases, set the source option 'failOnDataLoss' to 'true'."
-)
-
-
-class DataLossError(RuntimeError):
-    """Offsets the query should read are gone (Spark raises IllegalStateException)."""
-
-
-class OffsetResolutionError(RuntimeError):
-    """Starting/ending offsets cannot be resolved (no match for a timestamp, unknown partitions, ...)."""
-
-
-def report_data_loss(message: str, fail: bool) -> None:
-    if fail:
-        raise DataLossError(message + _LOSS_HINT_FAIL)
-    log.warning("%s%s", message, _LOSS_HINT_WARN)
-
-
-# --------------------------------------------------------------------------------------------
-# Driver side: partitions of a subscription, offset specs → offsets
-# --------------------------------------------------------------------------------------------
-
-
-def subscribed_partitions(client: KafkaClient, sub: Subscription) -> list[TopicPartition]:
-    """The partitions a subscription names right now, sorted."""
-    if sub.kind == "subscribe":
-        md = client.metadata(sub.topics)
-        return sorted((t, p) for t in sub.topics if t in md.topics for p in md.topics[t].partitions)
-    if sub.kind == "subscribePattern":
-        rx = re.compile(sub.pattern)
-        md = client.metadata(None)
-        # internal topics are left out, as Kafka consumers do (exclude.internal.topics=true)
-        return sorted(
-            (t, p) for t, info in md.topics.items() if not info.internal and rx.fullmatch(t) for p in info.partitions
-        )
-    topics = sorted({t for t, _ in sub.assignment})
-    md = client.metadata(topics)
-    missing = [tp for tp in sub.assignment if tp[0] not in md.topics or tp[1] not in md.topics[tp[0]].partitions]
-    if missing:
-        raise OffsetResolutionError(
-            f"Partitions {', '.join(tp_str(tp) for tp in missing)} given in option 'assign' do not exist"
-        )
-    return sorted(sub.assignment)
-
-
-@dataclass
-class OffsetFetcher:
-    """ListOffsets with the source's retry options (`fetchOffset.numRetries` / `.retryIntervalMs`)."""
-
-    client: KafkaClient
-    retries: int
-    interval_ms: int
-
-    def by_timestamp(self, requests: dict[TopicPartition, int]) -> dict[TopicPartition, tuple[int, int]]:
-        if not requests:
-            return {}
-        return self.client.list_offsets(requests, retries=self.retries, retry_interval_ms=self.interval_ms)
-
-    def earliest(self, tps: list[TopicPartition]) -> PartitionOffsets:
-        return {tp: o for tp, (o, _) in self.by_timestamp(dict.fromkeys(tps, EARLIEST_TIMESTAMP)).items()}
-
-    def latest(self, tps: list[TopicPartition]) -> PartitionOffsets:
-        return {tp: o for tp, (o, _) in self.by_timestamp(dict.fromkeys(tps, LATEST_TIMESTAMP)).items()}
-
-
-def _require_all(option: str, given: set[TopicPartition], assigned: list[TopicPartition]) -> None:
-    if given != set(assigned):
-        raise OffsetResolutionError(
-            f"If option '{option}' contains specific offsets or timestamps, it must name every partition of the "
-            f"subscription (use -1 for latest, -2 for earliest). Specified: "
-            f"{sorted(tp_str(tp) for tp in given)}; assigned: {sorted(tp_str(tp) for tp in assigned)}"
-        )
-
-
-def resolve_offsets(
-    fetcher: OffsetFetcher, spec: OffsetSpec, tps: list[TopicPartition], option: str
-) -> PartitionOffsets:
-    """Concrete offsets for `tps` from a spec (-2/-1 and timestamps looked up on the broker)."""
-    if not tps:
-        return {}
-    if isinstance(spec, EarliestSpec):
-        return fetcher.earliest(tps)
-    if isinstance(spec, LatestSpec):
-        return fetcher.latest(tps)
-    if isinstance(spec, SpecificOffsetsSpec):
-        _require_all(option, set(spec.offsets), tps)
-        out = {tp: spec.offsets[tp] for tp in tps}
-        earliest = fetcher.earliest([tp for tp, o in out.items() if o == EARLIEST])
-        latest = fetcher.latest([tp for tp, o in out.items() if o == LATEST])
-        return {tp: earliest.get(tp, latest.get(tp, o)) for tp, o in out.items()}
-    if isinstance(spec, SpecificTimestampsSpec):
-        _require_all(option, set(spec.timestamps), tps)
-        stamps = {tp: spec.timestamps[tp] for tp in tps}
-        strategy = spec.strategy
-    else:
-        assert isinstance(spec, GlobalTimestampSpec)
-        stamps = dict.fromkeys(tps, spec.timestamp)
-        strategy = spec.strategy
-    found = fetcher.by_timestamp(stamps)
-    out = {}
-    unmatched = [tp for tp in tps if found[tp][0] < 0]
-    latest = fetcher.latest(unmatched) if unmatched else {}
-    for tp in tps:
-        offset = found[tp][0]
-        if offset >= 0:
-            out[tp] = offset
-        elif strategy == "latest":
-            out[tp] = latest[tp]
-        else:
-            raise OffsetResolutionError(
-                f"No offset matched from request of topic-partition {tp_str(tp)} and timestamp {stamps[tp]} "
-                f"(option '{option}'). Set 'startingOffsetsByTimestampStrategy' to 'latest' to start from the "
-                "latest offset in that case."
-            )
-    return out
-
-
-# --------------------------------------------------------------------------------------------
-# Input partitions and the executor-side read
-# --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ReadSpec:
-    """What an executor needs besides the offset range; the same for every task of a query."""
-
-    client: ClientConfig
-    include_headers: bool
-    fail_on_data_loss: bool
-    poll_timeout_ms: int
-    retries: int
-    retry_interval_ms: int
-
-
-class KafkaInputPartition(InputPartition):
-    """One task: offsets [from_offset, until_offset) of one topic-partition."""
-
-    def __init__(self, topic: str, partition: int, from_offset: int, until_offset: int, spec: ReadSpec) -> None:
-        super().__init__((topic, partition, from_offset, until_offset))
-        self.topic = topic
-        self.partition = partition
-        self.from_offset = from_offset
-        self.until_offset = until_offset
-        self.spec = spec
-
-    def __repr__(self) -> str:
-        return f"KafkaInputPartition({self.topic}-{self.partition} [{self.from_offset}, {self.until_offset}))"
-
-
-def _read_spec(opts: SourceOptions) -> ReadSpec:
-    return ReadSpec(
-        client=opts.client,
-        include_headers=opts.include_headers,
-        fail_on_data_loss=opts.fail_on_data_loss,
-        poll_timeout_ms=opts.poll_timeout_ms,
-        retries=opts.fetch_offset_num_retries,
-        retry_interval_ms=opts.fetch_offset_retry_interval_ms,
-    )
-
-
-def make_partitions(
-    ranges: list[OffsetRange], opts: SourceOptions, spec: ReadSpec | None = None
-) -> list[KafkaInputPartition]:
-    spec = spec or _read_spec(opts)
-    pieces = split_ranges(ranges, opts.min_partitions, opts.max_records_per_partition)
-    return [KafkaInputPartition(r.topic, r.partition, r.from_offset, r.until_offset, spec) for r in pieces]
-
-
-_RETRY_SLEEP_S = 0.1
-# Below this many records the Arrow-kernel decoder's fixed cost (tens of kernel calls) exceeds
-# the all-Python decoder's per-record cost.
-_VECTOR_MIN_RECORDS = 256
-
-
-def _in_place(records: bytes | memoryview) -> tuple[bytes | memoryview, int, int | None]:
-    """(buffer, start, stop) for scan_records: a memoryview slice of a `bytes` frame (what the
-    codecs hand out) becomes the frame plus bounds, so 8 MB of records are not copied once more."""
-    if isinstance(records, memoryview) and isinstance(records.obj, bytes) and records.contiguous:
-        start = pa.py_buffer(records).address - pa.py_buffer(records.obj).address
-        if 0 <= start and start + records.nbytes <= len(records.obj):
-            return records.obj, start, start + records.nbytes
-    return records, 0, None
-
-
-def records_to_arrow(
-    records: bytes | memoryview,
-    topic: str,
-    partition: int,
-    from_offset: int,
-    until_offset: int,
-    *,
-    verify_crc: bool,
-    aborted: list[tuple[int, int]] | None,
-    include_headers: bool,
-    on_scanned: Callable[[int], None] | None = None,
-) -> tuple[pa.RecordBatch | None, int]:
-    """Records of one Fetch response with from <= offset < until as Arrow, and where to fetch next.
-
-    The bulk path scans record boundaries in Python and decodes everything else with Arrow
-    kernels; small responses, and anything the bulk path finds inconsistent, go through the
-    exact all-Python decoder (which raises CorruptRecordError on corrupt data).
-    """
-    frame, start, stop = _in_place(records)
-    idx = scan_records(frame, verify_crc=verify_crc, aborted=aborted, start=start, stop=stop)
-    if on_scanned is not None:
-        on_scanned(idx.next_offset)
-    if len(idx) >= _VECTOR_MIN_RECORDS:
-        try:
-            return (
-                index_to_record_batch(
-                    idx, topic, partition, from_offset, until_offset, include_headers=include_headers
-                ),
-                idx.next_offset,
-            )
-        except VectorDecodeError as e:
-            log.warning("vectorized decode of %s-%d failed (%s): decoding record by record", topic, partition, e)
-    cols = decode_columns(records, verify_crc=False, aborted=aborted, headers=include_headers)
-    i0 = cols.index_of(from_offset)
-    i1 = cols.index_of(until_offset)
-    if i1 <= i0:
-        return None, cols.next_offset
-    return to_record_batch(cols, topic, partition, i0, i1, include_headers=include_headers), cols.next_offset
-
-
-def read_partition(part: KafkaInputPartition) -> Iterator[pa.RecordBatch]:
-    """Fetch [from, until) of one partition from its leader and yield Arrow batches (executor side).
-
-    Offsets are a range, not a count: gaps (compaction, transaction markers, aborted records
-    under read_committed) are skipped; the read ends at the first offset >= until.
-    """
-    spec = part.spec
-    if part.from_offset >= part.until_offset:
-        return
-    client = shared_client(spec.client)
-    tp = (part.topic, part.partition)
-    offset, until = part.from_offset, part.until_offset
-    committed = spec.client.isolation_level == READ_COMMITTED
-    last_progress = time.monotonic()
-    # One Fetch in flight ahead: as soon as a response's records are indexed (which gives the next
-    # offset) the next Fetch goes out, so the broker works while this response is decoded and
-    # while Spark consumes the batch.
-    pending: PendingFetch | None = None
-    pending_offset = -1
-    last_error = ErrorCode.NONE
-    client.tried = set()
-
-    def prefetch(next_offset: int) -> None:
-        nonlocal pending, pending_offset
-        if offset < next_offset < until:
-            sent = client.fetch_send(tp, next_offset, spec.client.fetch_max_wait_ms)
-            if isinstance(sent, PendingFetch):
-                pending, pending_offset = sent, next_offset
-
-    try:
-        while offset < until:
-            waited_ms = (time.monotonic() - last_progress) * 1000
-            if waited_ms > spec.poll_timeout_ms:
-                cause = "" if last_error == ErrorCode.NONE else f"; last error: {last_error.name}"
-                raise TimeoutError(
-                    f"Cannot fetch records of {tp_str(tp)} in [{offset}, {until}) within "
-                    f"kafkaConsumer.pollTimeoutMs={spec.poll_timeout_ms} ms (brokers tried: "
-                    f"{format_addrs(sorted(client.tried))}{cause})"
-                )
-            if pending is not None and pending_offset == offset:
-                res = client.fetch_receive(pending)
-            else:
-                if pending is not None:
-                    client.fetch_discard(pending)
-                wait = int(min(spec.client.fetch_max_wait_ms, spec.poll_timeout_ms - waited_ms + 1))
-                res = client.fetch(tp, offset, max_wait_ms=wait)
-            pending = None
-            if res.error != ErrorCode.NONE:
-                last_error = res.error
-            if res.error == ErrorCode.OFFSET_OUT_OF_RANGE:
-                moved_to = _out_of_range(client, spec, tp, offset, until)
-                if moved_to == offset:  # valid again: retried within pollTimeoutMs, not forever
-                    time.sleep(_RETRY_SLEEP_S)
-                else:
-                    offset, last_progress = moved_to, time.monotonic()
-                continue
-            if res.error in (ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, ErrorCode.UNKNOWN_TOPIC_ID):
-                md = client.metadata([tp[0]])
-                if tp[0] not in md.topics or tp[1] not in md.topics[tp[0]].partitions:
-                    report_data_loss(
-                        f"Cannot fetch {tp_str(tp)} [{offset}, {until}): the topic or partition no longer exists.",
-                        spec.fail_on_data_loss,
-                    )
-                    return
-                time.sleep(_RETRY_SLEEP_S)
-                continue
-            if res.error != ErrorCode.NONE:
-                if res.error.name in _FATAL_FETCH:
-                    raise KafkaClientError(
-                        f"Fetch of {tp_str(tp)} at offset {offset} failed: {res.error.name}", res.error
-                    )
-                time.sleep(_RETRY_SLEEP_S)  # retriable: leader moving, broker restarting...
-                continue
-            records = res.records if res.records is not None else b""
-            batch, next_offset = records_to_arrow(
-                records,
-                part.topic,
-                part.partition,
-                offset,
-                until,
-                verify_crc=spec.client.check_crcs,
-                aborted=res.aborted if committed else None,
-                include_headers=spec.include_headers,
-                on_scanned=prefetch,
-            )
-            if next_offset <= offset:
-                # nothing at or after `offset` yet; if the log already reaches `until`, the rest of
-                # the range is offsets that hold no records (compacted away, or markers)
-                visible = res.last_stable_offset if committed and res.last_stable_offset >= 0 else res.high_watermark
-                if visible >= until:
-                    return
-                if res.log_start_offset > offset:
-                    moved_to = _out_of_range(client, spec, tp, offset, until)
-                    if moved_to != offset:
-                        offset, last_progress = moved_to, time.monotonic()
-                continue
-            offset = next_offset
-            last_progress = time.monotonic()
-            if batch is not None:
-                yield batch
-    except (OSError, KafkaClientError):
-        # a broken connection must not poison the worker's next task
-        pending = None
-        drop_shared_client(spec.client)
-        raise
-    finally:
-        if pending is not None:
-            # the read ended early (error, or Spark stopped consuming): keep the connection in sync
-            try:
-                client.fetch_discard(pending)
-            except Exception:
-                drop_shared_client(spec.client)
-
-
-_FATAL_FETCH = {
-    "TOPIC_AUTHORIZATION_FAILED",
-    "CLUSTER_AUTHORIZATION_FAILED",
-    "CORRUPT_MESSAGE",
-    "UNSUPPORTED_VERSION",
-    "UNSUPPORTED_COMPRESSION_TYPE",
-    "INVALID_REQUEST",
-}
-
-
-def _out_of_range(client: KafkaClient, spec: ReadSpec, tp: TopicPartition, offset: int, until: int) -> int:
-    """Where to continue after OFFSET_OUT_OF_RANGE at `offset`; `until` ends the read. Returns
-    `offset` itself when the partition's current leader has it after all (retry there)."""
-    client.invalidate(tp[0])  # the answer may have come from a replica that is no longer the leader
-    fetcher = OffsetFetcher(client, spec.retries, spec.retry_interval_ms)
-    earliest = fetcher.earliest([tp])[tp]
-    latest = fetcher.latest([tp])[tp]
-    if offset < earliest:
-        report_data_loss(
-            f"Cannot fetch offset {offset} of {tp_str(tp)}: the earliest available offset is {earliest}; "
-            f"offsets [{offset}, {min(earliest, until)}) are skipped.",
-            spec.fail_on_data_loss,
-        )
-        return min(earliest, until)
-    if offset < latest:
-        # In range by the current leader's ListOffsets: the out-of-range answer came from a broker
-        # in the middle of a leader change (e.g. a restarted replica truncated to its high watermark
-        # before it learned it is no longer the leader). Not data loss: fetch the same offset again,
-        # as Spark's Kafka source does when the offset is inside [earliest, latest).
-        log.info("%s: offset %d out of range at a broker, but in [%d, %d) now: retrying", tp_str(tp), offset,
-                 earliest, latest)  # fmt: skip
-        return offset
-    report_data_loss(
-        f"Cannot fetch offset {offset} of {tp_str(tp)}: it is beyond the latest offset {latest} (was the topic "
-        f"recreated?); offsets [{offset}, {until}) are skipped.",
-        spec.fail_on_data_loss,
-    )
-    return until
-
 
 # --------------------------------------------------------------------------------------------
 # Batch
@@ -505,7 +108,7 @@ class PyKafkaBatchReader(DataSourceReader):
         )
         if not parts:
             # Spark needs at least one task to produce an (empty) result
-            parts = [KafkaInputPartition("", 0, 0, 0, _read_spec(opts))]
+            parts = [KafkaInputPartition("", 0, 0, 0, read_spec_from(opts))]
         return parts
 
     def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:  # type: ignore[override]

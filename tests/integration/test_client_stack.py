@@ -159,7 +159,7 @@ def test_executor_read_moves_on_after_a_restart_and_names_the_cause_when_it_cann
     its broker was SIGKILLed and restarted; with the broker gone for good it fails after
     `kafkaConsumer.pollTimeoutMs`, naming the partition, range, brokers tried and the last error."""
     pytest.importorskip("pyspark")
-    from connector.source import KafkaInputPartition, ReadSpec, read_partition
+    from connector.partition_reader import KafkaInputPartition, ReadSpec, read_partition
 
     proc = w.BrokerProcess(log_dir=tmp_path / "logs", port=_free_port()).start()
     try:

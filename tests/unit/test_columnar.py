@@ -170,7 +170,7 @@ def test_vectorized_decoder_matches_python_decoder(buf: bytes, data: st.DataObje
 
 
 def test_records_to_arrow_falls_back_on_inconsistent_records() -> None:
-    from connector.source import records_to_arrow
+    from connector.partition_reader import records_to_arrow
 
     recs = [(1000 + i, b"k%d" % i, b"v" * 300, None) for i in range(300)]
     buf = build_batch(recs, base_offset=0)
@@ -201,7 +201,7 @@ def test_vectorized_multi_byte_varints() -> None:
 def test_scan_in_place_within_a_frame(buf: bytes, prefix: bytes, suffix: bytes) -> None:
     """A records section given as (frame, start, stop) decodes like the section on its own."""
     from connector.arrow import index_to_record_batch
-    from connector.source import _in_place
+    from connector.partition_reader import _in_place
 
     frame = prefix + buf + suffix
     view = memoryview(frame)[len(prefix) : len(prefix) + len(buf)]
