@@ -21,6 +21,12 @@ Rebalance protocol: cooperative (KIP-429) when every configured assignor support
 `cooperative-sticky` does), eager otherwise, the same rule as the Java client. Eager members
 revoke everything before they rejoin; cooperative members keep their partitions, revoke only what
 the new assignment takes away and then rejoin once more so the partition can move.
+
+Why this file is over 800 lines: it is one class, `GroupMember`, whose group thread, heartbeat
+thread and callers share one lock (`_cond`) and one state machine; nearly every method reads or
+moves that state under the lock. Split across files, the rule of who may change what while
+holding the lock would be spread out of sight; the wire helpers it need not own already live in
+`kafka_wire.client` and `consumer_group.protocol`.
 """
 
 from __future__ import annotations
