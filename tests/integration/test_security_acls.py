@@ -337,7 +337,7 @@ def test_kafka_python_admin_acls_and_scram_users(broker: EmbeddedBroker) -> None
         created = kp.create_acls([binding])
         assert not created["failed"], created
         match = ACLFilter(
-            None, None, ACLOperation.ANY, ACLPermissionType.ANY,
+            "User:frank", None, ACLOperation.ANY, ACLPermissionType.ANY,  # not the wildcard ACLs of others
             ResourcePatternFilter(KpResourceType.TOPIC, topic, ACLResourcePatternType.MATCH),
         )  # fmt: skip
         acls, _ = kp.describe_acls(match)
