@@ -13,50 +13,29 @@ import logging
 import time
 import uuid
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
+from broker_embedded.group.metadata_manager import CoordinatorReplicas, CreateTopic, GroupMetadataManager
 from broker_embedded.group.offsets_topic import (
     OFFSETS_TOPIC,
     GroupKey,
-    GroupValue,
-    MemberValue,
     OffsetKey,
     OffsetValue,
-    decode_group_value,
-    decode_key,
-    decode_offset_value,
     encode_group_key,
-    encode_group_value,
     encode_offset_key,
     encode_offset_value,
     partition_for_group,
 )
 from broker_embedded.group.state import GroupMetadata, GroupState, MemberMetadata, OffsetAndMetadata
-from broker_embedded.log.errors import KafkaStorageError
-from broker_embedded.log.log import AppendOrigin
-from broker_embedded.purgatory import DelayedOperation, DelayedOperationPurgatory, Timer
+from broker_embedded.purgatory import DelayedCallback, DelayedOperationPurgatory, Timer
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import join_group_response as jrs
 from kafka_wire.protocol.messages import sync_group_response as srs
-from kafka_wire.records import build_batch, decode_batch, iter_batches
 
 if TYPE_CHECKING:
-    from broker_embedded.metadata import TopicMetadata, TopicRegistry
-    from broker_embedded.partition import Partition
+    from broker_embedded.metadata import TopicRegistry
     from broker_embedded.replication.controller_client import ClusterImage
 
-
-class CoordinatorReplicas(Protocol):
-    """The coordinator's view of the replica manager: the __consumer_offsets partitions hosted
-    here, and the produce purgatory its replication waits park in (woken by the HW)."""
-
-    def partition(self, topic: str, index: int) -> Partition | None: ...
-
-    @property
-    def produce_purgatory(self) -> DelayedOperationPurgatory[Any]: ...
-
-
-CreateTopic = Callable[[str, int, int, dict[str, Any]], "TopicMetadata"]
 
 log = logging.getLogger(__name__)
 
@@ -66,31 +45,6 @@ OFFSET_METADATA_MAX_BYTES = 4096
 
 def _now_ms() -> int:
     return time.time_ns() // 1_000_000
-
-
-class DelayedCallback(DelayedOperation):
-    """A purgatory operation whose condition and actions are closures (DelayedJoin/Heartbeat)."""
-
-    def __init__(
-        self,
-        delay_ms: int,
-        condition: Callable[[], bool],
-        on_done: Callable[[bool], None],
-    ) -> None:
-        super().__init__(max(0, delay_ms))
-        self._condition = condition
-        self._on_done = on_done
-
-    def try_complete(self) -> bool:
-        if self._condition():
-            return self.force_complete()
-        return False
-
-    def on_complete(self) -> None:
-        self._on_done(self.completed_by_expiration)
-
-    def on_expiration(self) -> None:
-        pass
 
 
 class GroupCoordinator:
@@ -113,63 +67,45 @@ class GroupCoordinator:
         self.groups: dict[str, GroupMetadata] = {}
         self.join_purgatory: DelayedOperationPurgatory[Any] = DelayedOperationPurgatory("Rebalance", timer)
         self.heartbeat_purgatory: DelayedOperationPurgatory[Any] = DelayedOperationPurgatory("Heartbeat", timer)
-        # cluster mode: the __consumer_offsets partitions this broker leads and has loaded, with
-        # the leader epoch they were loaded at (a group is served only by its partition's leader)
-        self.loaded_partitions: dict[int, int] = {}
+        self.storage = GroupMetadataManager(config, topics, replicas, create_topic, cluster_image)
 
-    # --- __consumer_offsets ------------------------------------------------------------------
+    # --- __consumer_offsets (stored by the GroupMetadataManager) -----------------------------
     @property
     def num_offsets_partitions(self) -> int:
-        topic = self.topics.get(OFFSETS_TOPIC)
-        return topic.num_partitions if topic else self.config["offsets.topic.num.partitions"]
+        return self.storage.num_offsets_partitions
+
+    @property
+    def loaded_partitions(self) -> dict[int, int]:
+        return self.storage.loaded_partitions
 
     def ensure_offsets_topic(self) -> None:
-        if self.topics.get(OFFSETS_TOPIC) is None:
-            self.create_topic(
-                OFFSETS_TOPIC,
-                self.config["offsets.topic.num.partitions"],
-                1,
-                {"cleanup.policy": "compact", "segment.bytes": str(100 * 1024 * 1024)},
-            )
+        self.storage.ensure_offsets_topic()
 
     def partition_for(self, group_id: str) -> int:
-        return partition_for_group(group_id, self.num_offsets_partitions)
+        return self.storage.partition_for(group_id)
 
     def coordinator_error(self, group_id: str | None) -> ErrorCode:
-        """Cluster mode: NOT_COORDINATOR unless this broker leads (and has loaded) the group's
-        __consumer_offsets partition; clients then look the coordinator up again."""
-        if self.cluster_image is None or not group_id:
-            return ErrorCode.NONE
-        image = self.cluster_image()
-        topic = image.topics.get(OFFSETS_TOPIC) if image is not None else None
-        if topic is None:
-            return ErrorCode.COORDINATOR_NOT_AVAILABLE
-        index = partition_for_group(group_id, len(topic.partitions))
-        state = topic.partitions[index]
-        if state.leader != self.node_id:
-            return ErrorCode.NOT_COORDINATOR
-        if self.loaded_partitions.get(index) != state.leader_epoch:
-            return ErrorCode.COORDINATOR_LOAD_IN_PROGRESS
-        return ErrorCode.NONE
+        return self.storage.coordinator_error(group_id)
+
+    def replication_wait(self, group_id: str) -> asyncio.Future[ErrorCode] | None:
+        return self.storage.replication_wait(group_id)
 
     def on_cluster_image(self, previous: Any, image: Any) -> None:
         """Cluster mode: load the groups of the offsets partitions this broker now leads (Kafka's
         onElection), drop those of partitions it no longer leads (onResignation)."""
-        topic = image.topics.get(OFFSETS_TOPIC)
-        led: dict[int, int] = {}
-        if topic is not None:
-            led = {p.partition: p.leader_epoch for p in topic.partitions if p.leader == self.node_id}
-        for index in list(self.loaded_partitions):
-            if led.get(index) != self.loaded_partitions[index]:
+        led = self.storage.led_partitions(image)
+        loaded = self.storage.loaded_partitions
+        for index in list(loaded):
+            if led.get(index) != loaded[index]:
                 self._unload_partition(index)
         for index, epoch in led.items():
-            if index not in self.loaded_partitions:
+            if index not in loaded:
                 self._unload_partition(index)  # anything left from an earlier term is stale
                 self.load([index])
-                self.loaded_partitions[index] = epoch
+                loaded[index] = epoch
 
     def _unload_partition(self, index: int) -> None:
-        self.loaded_partitions.pop(index, None)
+        self.storage.loaded_partitions.pop(index, None)
         n = self.num_offsets_partitions
         for group_id in [g for g in self.groups if partition_for_group(g, n) == index]:
             group = self.groups.pop(group_id)
@@ -180,139 +116,13 @@ class GroupCoordinator:
             group.members.clear()
             group.pending_members.clear()
 
-    OFFSETS_COMMIT_TIMEOUT_MS = 5000  # Kafka's offsets.commit.timeout.ms
-
-    def replication_wait(self, group_id: str) -> asyncio.Future[ErrorCode] | None:
-        """Cluster mode: a future that resolves when the group's offsets partition's high watermark
-        covers everything appended so far (Kafka's coordinator commits offsets with acks=-1), or None
-        when nothing needs waiting for. Resolves to NONE, NOT_COORDINATOR if leadership moved, or
-        COORDINATOR_NOT_AVAILABLE after offsets.commit.timeout.ms."""
-        if self.cluster_image is None:
-            return None
-        p = self.replicas.partition(OFFSETS_TOPIC, self.partition_for(group_id))
-        if p is None:
-            return None
-        required = p.log.log_end_offset
-        epoch = p.leader_epoch
-        if p.high_watermark >= required:
-            return None
-        loop = asyncio.get_running_loop()
-        fut: asyncio.Future[ErrorCode] = loop.create_future()
-
-        def still_leader() -> bool:
-            return bool(p.is_leader) and p.leader_epoch == epoch and not p.deleted
-
-        def done(expired: bool) -> None:
-            if p.high_watermark >= required and still_leader():
-                code = ErrorCode.NONE
-            elif not still_leader():
-                code = ErrorCode.NOT_COORDINATOR
-            else:
-                code = ErrorCode.COORDINATOR_NOT_AVAILABLE
-
-            def resolve() -> None:
-                if not fut.done():
-                    fut.set_result(code)
-
-            loop.call_soon_threadsafe(resolve)  # expirations run on the timer's thread
-
-        op = DelayedCallback(
-            self.OFFSETS_COMMIT_TIMEOUT_MS,
-            condition=lambda: p.high_watermark >= required or not still_leader(),
-            on_done=done,
-        )
-        self.replicas.produce_purgatory.try_complete_else_watch(op, [p.produce_key])
-        return fut
-
-    def _append(self, group_id: str, records: list[tuple[bytes, bytes | None]]) -> None:
-        """Write records for one group to its __consumer_offsets partition (durable before acking)."""
-        self.ensure_offsets_topic()
-        p = self.replicas.partition(OFFSETS_TOPIC, self.partition_for(group_id))
-        if p is None:
-            raise KafkaError("offsets topic partition missing", ErrorCode.COORDINATOR_NOT_AVAILABLE)
-        if (code := self.coordinator_error(group_id)) != ErrorCode.NONE:
-            raise KafkaError(f"this broker is not the coordinator of group {group_id}", code)
-        now = _now_ms()
-        batch = bytearray(build_batch([(now, k, v, []) for k, v in records]))
-        try:
-            p.log.append_as_leader(batch, p.leader_epoch, origin=AppendOrigin.COORDINATOR)
-        except KafkaStorageError as e:
-            # Kafka's GroupMetadataManager answers a storage error of the offsets log with
-            # NOT_COORDINATOR: the client looks the coordinator up again and retries
-            raise KafkaError(str(e), ErrorCode.NOT_COORDINATOR) from None
-        if self.cluster_image is None:
-            p.log.update_high_watermark(p.log.log_end_offset)
-        else:
-            # replicated like any partition: the leader's high watermark follows its ISR
-            p.after_coordinator_append()
-
-    def _persist_group(self, group: GroupMetadata) -> None:
-        if group.state == GroupState.DEAD:
-            self._append(group.group_id, [(encode_group_key(GroupKey(group.group_id)), None)])
-            return
-        value = GroupValue(
-            protocol_type=group.protocol_type or "",
-            generation=group.generation_id,
-            protocol=group.protocol_name,
-            leader=group.leader_id,
-            current_state_timestamp=group.state_timestamp_ms,
-            members=[
-                MemberValue(
-                    m.member_id,
-                    m.group_instance_id,
-                    m.client_id,
-                    m.client_host,
-                    m.rebalance_timeout_ms,
-                    m.session_timeout_ms,
-                    m.metadata_for(group.protocol_name) if group.protocol_name else b"",
-                    m.assignment,
-                )
-                for m in group.members.values()
-            ],
-        )
-        self._append(group.group_id, [(encode_group_key(GroupKey(group.group_id)), encode_group_value(value))])
-
     def load(self, partitions: list[int] | None = None) -> None:
-        """Replay __consumer_offsets: the last record per key wins, tombstones delete.
-
-        Single node: every partition at startup. Cluster mode: nothing at startup, then each
-        partition when this broker becomes its leader (`on_cluster_image`).
-        """
-        topic = self.topics.get(OFFSETS_TOPIC)
-        if topic is None:
+        """Groups and offsets back from __consumer_offsets (single node: every partition at
+        startup; cluster mode: each partition when this broker becomes its leader)."""
+        replayed = self.storage.replay(partitions)
+        if replayed is None:
             return
-        if partitions is None and self.config["controller.quorum.bootstrap.servers"]:
-            return
-        loaded_groups: dict[str, GroupValue | None] = {}
-        offsets: dict[OffsetKey, OffsetValue | None] = {}
-        for index in range(topic.num_partitions) if partitions is None else partitions:
-            p = self.replicas.partition(OFFSETS_TOPIC, index)
-            if p is None:
-                continue
-            position = p.log.log_start_offset
-            end = p.log.log_end_offset
-            while position < end:
-                data = p.log.read(position, 1 << 20, max_offset=end, min_one_batch=True)
-                if not data.records:
-                    break
-                last = position
-                buf = bytes(data.records)
-                for pos, h in iter_batches(buf):
-                    last = max(last, h.last_offset)
-                    if h.is_transactional or h.is_control:
-                        # TxnOffsetCommit records wait for their marker: committed ones are appended
-                        # again as plain records (broker_embedded.txn.offsets), aborted ones never count
-                        continue
-                    for rec in decode_batch(buf, pos, verify_crc=False)[1]:
-                        if rec.offset < position or rec.key is None:
-                            continue
-                        key = decode_key(rec.key)
-                        if isinstance(key, OffsetKey):
-                            offsets[key] = decode_offset_value(rec.value) if rec.value is not None else None
-                        elif isinstance(key, GroupKey):
-                            value = decode_group_value(rec.value) if rec.value is not None else None
-                            loaded_groups[key.group] = value
-                position = max(position + 1, last + 1)
+        offsets, loaded_groups = replayed
         for key, ov in offsets.items():
             if ov is None:
                 continue
@@ -494,7 +304,7 @@ class GroupCoordinator:
         if group.state == GroupState.STABLE and group.protocol_name in {name for name, _ in protocols}:
             old.protocols = protocols
             # the new member id must survive a coordinator restart, or the instance is fenced by its past
-            self._persist_group(group)
+            self.storage.store_group(group)
             response = self._join_response(group, old)
             if version >= 9:
                 # KIP-814: a restarted static leader learns it leads but must skip the assignment
@@ -594,7 +404,7 @@ class GroupCoordinator:
             group.protocol_name = None
             group.transition_to(GroupState.EMPTY, now)
             try:
-                self._persist_group(group)
+                self.storage.store_group(group)
             except KafkaError as e:
                 # as Kafka: the empty group stays in memory; only its record could not be written
                 log.warning("failed to write the empty metadata of group %s: %s", group.group_id, e)
@@ -671,7 +481,7 @@ class GroupCoordinator:
             for m in group.members.values():
                 m.assignment = assignments.get(m.member_id, b"")
             try:
-                self._persist_group(group)
+                self.storage.store_group(group)
             except KafkaError as e:
                 self._fail_pending_syncs(group, e.code)
                 self._prepare_rebalance(group, "failed to persist the assignment")
@@ -858,7 +668,7 @@ class GroupCoordinator:
             accepted[tp] = om
         if records:
             try:
-                self._append(group_id, records)
+                self.storage.append(group_id, records)
             except KafkaError as e:
                 for tp in accepted:
                     codes[tp] = e.code
@@ -897,7 +707,7 @@ class GroupCoordinator:
                 tombstones.append((encode_offset_key(OffsetKey(group_id, tp[0], tp[1])), None))
             codes[tp] = ErrorCode.NONE
         if tombstones:
-            self._append(group_id, tombstones)
+            self.storage.append(group_id, tombstones)
         for tp, code in codes.items():
             if code == ErrorCode.NONE:
                 group.offsets.pop(tp, None)
@@ -923,7 +733,7 @@ class GroupCoordinator:
                 (encode_offset_key(OffsetKey(group_id, t, p)), None) for (t, p) in group.offsets
             ]
             records.append((encode_group_key(GroupKey(group_id)), None))
-            self._append(group_id, records)
+            self.storage.append(group_id, records)
             group.transition_to(GroupState.DEAD, _now_ms())
             del self.groups[group_id]
             out[group_id] = ErrorCode.NONE
@@ -940,7 +750,7 @@ class GroupCoordinator:
             expired = [tp for tp, om in group.offsets.items() if om.commit_timestamp + retention_ms <= now]
             if not expired:
                 continue
-            self._append(
+            self.storage.append(
                 group.group_id,
                 [(encode_offset_key(OffsetKey(group.group_id, t, p)), None) for t, p in expired],
             )
@@ -949,7 +759,7 @@ class GroupCoordinator:
             removed += len(expired)
             if not group.offsets and not group.members:
                 group.transition_to(GroupState.DEAD, now)
-                self._append(group.group_id, [(encode_group_key(GroupKey(group.group_id)), None)])
+                self.storage.append(group.group_id, [(encode_group_key(GroupKey(group.group_id)), None)])
                 del self.groups[group.group_id]
         return removed
 

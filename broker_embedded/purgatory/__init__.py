@@ -12,6 +12,7 @@ Wiring in the broker (all on the asyncio loop)::
     reaper.stop(); purgatory.shutdown()
 """
 
+from .callback import DelayedCallback
 from .delayed_operation import CompletionListener, DelayedOperation, LockLike
 from .keys import PurgatoryKey, fetch_key, produce_key
 from .purgatory import DelayedOperationPurgatory
@@ -33,6 +34,7 @@ __all__ = [
     "Clock",
     "CompletionListener",
     "DelayQueue",
+    "DelayedCallback",
     "DelayedOperation",
     "DelayedOperationPurgatory",
     "ExpirationReaper",

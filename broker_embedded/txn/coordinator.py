@@ -21,10 +21,10 @@ import time
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, TypeVar
 
-from broker_embedded.group.coordinator import DelayedCallback
 from broker_embedded.group.offsets_topic import partition_for_group
 from broker_embedded.log.errors import KafkaStorageError
 from broker_embedded.log.log import AppendOrigin
+from broker_embedded.purgatory import DelayedCallback
 from broker_embedded.txn.log_records import (
     TRANSACTION_STATE_TOPIC,
     decode_key,

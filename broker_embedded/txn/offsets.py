@@ -167,7 +167,7 @@ class PendingTxnOffsets:
                 group = gc.groups[group_id] = GroupMetadata(group_id, state_timestamp_ms=_now_ms())
             group.offsets.update(offsets)
             try:
-                gc._append(
+                gc.storage.append(
                     group_id,
                     [
                         (

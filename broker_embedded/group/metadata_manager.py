@@ -1,0 +1,258 @@
+"""`__consumer_offsets`, the group coordinator's storage (Kafka's GroupMetadataManager).
+
+Owns everything about the offsets topic: creating it, which of its partitions holds a group,
+whether this broker may serve that group (cluster mode: it leads and has loaded the partition),
+appending a group's records durably before they are acknowledged, waiting for them to be
+replicated, and reading a partition back at startup or on election. The coordinator
+(`group.coordinator`) keeps the groups in memory and decides what to write.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+from broker_embedded.group.offsets_topic import (
+    OFFSETS_TOPIC,
+    GroupKey,
+    GroupValue,
+    MemberValue,
+    OffsetKey,
+    OffsetValue,
+    decode_group_value,
+    decode_key,
+    decode_offset_value,
+    encode_group_key,
+    encode_group_value,
+    partition_for_group,
+)
+from broker_embedded.group.state import GroupMetadata, GroupState
+from broker_embedded.log.errors import KafkaStorageError
+from broker_embedded.log.log import AppendOrigin
+from broker_embedded.purgatory import DelayedCallback, DelayedOperationPurgatory
+from kafka_wire.errors import ErrorCode, KafkaError
+from kafka_wire.records import build_batch, decode_batch, iter_batches
+
+if TYPE_CHECKING:
+    from broker_embedded.metadata import TopicMetadata, TopicRegistry
+    from broker_embedded.partition import Partition
+    from broker_embedded.replication.controller_client import ClusterImage
+
+
+class CoordinatorReplicas(Protocol):
+    """The coordinator's view of the replica manager: the __consumer_offsets partitions hosted
+    here, and the produce purgatory its replication waits park in (woken by the HW)."""
+
+    def partition(self, topic: str, index: int) -> Partition | None: ...
+
+    @property
+    def produce_purgatory(self) -> DelayedOperationPurgatory[Any]: ...
+
+
+CreateTopic = Callable[[str, int, int, dict[str, Any]], "TopicMetadata"]
+
+# What a replay of offsets partitions found: the last value per key (None: a tombstone)
+ReplayedOffsets = dict[OffsetKey, OffsetValue | None]
+ReplayedGroups = dict[str, GroupValue | None]
+
+
+def _now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+class GroupMetadataManager:
+    OFFSETS_COMMIT_TIMEOUT_MS = 5000  # Kafka's offsets.commit.timeout.ms
+
+    def __init__(
+        self,
+        config: Any,
+        topics: TopicRegistry,
+        replicas: CoordinatorReplicas,
+        create_topic: CreateTopic,
+        cluster_image: Callable[[], ClusterImage | None] | None = None,
+    ) -> None:
+        self.config = config
+        self.node_id: int = config["broker.id"]
+        self.topics = topics
+        self.replicas = replicas
+        self.create_topic = create_topic
+        self.cluster_image = cluster_image
+        # cluster mode: the __consumer_offsets partitions this broker leads and has loaded, with
+        # the leader epoch they were loaded at (a group is served only by its partition's leader)
+        self.loaded_partitions: dict[int, int] = {}
+
+    @property
+    def num_offsets_partitions(self) -> int:
+        topic = self.topics.get(OFFSETS_TOPIC)
+        return topic.num_partitions if topic else self.config["offsets.topic.num.partitions"]
+
+    def ensure_offsets_topic(self) -> None:
+        if self.topics.get(OFFSETS_TOPIC) is None:
+            self.create_topic(
+                OFFSETS_TOPIC,
+                self.config["offsets.topic.num.partitions"],
+                1,
+                {"cleanup.policy": "compact", "segment.bytes": str(100 * 1024 * 1024)},
+            )
+
+    def partition_for(self, group_id: str) -> int:
+        return partition_for_group(group_id, self.num_offsets_partitions)
+
+    def coordinator_error(self, group_id: str | None) -> ErrorCode:
+        """Cluster mode: NOT_COORDINATOR unless this broker leads (and has loaded) the group's
+        __consumer_offsets partition; clients then look the coordinator up again."""
+        if self.cluster_image is None or not group_id:
+            return ErrorCode.NONE
+        image = self.cluster_image()
+        topic = image.topics.get(OFFSETS_TOPIC) if image is not None else None
+        if topic is None:
+            return ErrorCode.COORDINATOR_NOT_AVAILABLE
+        index = partition_for_group(group_id, len(topic.partitions))
+        state = topic.partitions[index]
+        if state.leader != self.node_id:
+            return ErrorCode.NOT_COORDINATOR
+        if self.loaded_partitions.get(index) != state.leader_epoch:
+            return ErrorCode.COORDINATOR_LOAD_IN_PROGRESS
+        return ErrorCode.NONE
+
+    def led_partitions(self, image: Any) -> dict[int, int]:
+        """The offsets partitions `image` says this broker leads, with their leader epochs."""
+        topic = image.topics.get(OFFSETS_TOPIC)
+        if topic is None:
+            return {}
+        return {p.partition: p.leader_epoch for p in topic.partitions if p.leader == self.node_id}
+
+    def replication_wait(self, group_id: str) -> asyncio.Future[ErrorCode] | None:
+        """Cluster mode: a future that resolves when the group's offsets partition's high watermark
+        covers everything appended so far (Kafka's coordinator commits offsets with acks=-1), or None
+        when nothing needs waiting for. Resolves to NONE, NOT_COORDINATOR if leadership moved, or
+        COORDINATOR_NOT_AVAILABLE after offsets.commit.timeout.ms."""
+        if self.cluster_image is None:
+            return None
+        p = self.replicas.partition(OFFSETS_TOPIC, self.partition_for(group_id))
+        if p is None:
+            return None
+        required = p.log.log_end_offset
+        epoch = p.leader_epoch
+        if p.high_watermark >= required:
+            return None
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[ErrorCode] = loop.create_future()
+
+        def still_leader() -> bool:
+            return bool(p.is_leader) and p.leader_epoch == epoch and not p.deleted
+
+        def done(expired: bool) -> None:
+            if p.high_watermark >= required and still_leader():
+                code = ErrorCode.NONE
+            elif not still_leader():
+                code = ErrorCode.NOT_COORDINATOR
+            else:
+                code = ErrorCode.COORDINATOR_NOT_AVAILABLE
+
+            def resolve() -> None:
+                if not fut.done():
+                    fut.set_result(code)
+
+            loop.call_soon_threadsafe(resolve)  # expirations run on the timer's thread
+
+        op = DelayedCallback(
+            self.OFFSETS_COMMIT_TIMEOUT_MS,
+            condition=lambda: p.high_watermark >= required or not still_leader(),
+            on_done=done,
+        )
+        self.replicas.produce_purgatory.try_complete_else_watch(op, [p.produce_key])
+        return fut
+
+    def append(self, group_id: str, records: list[tuple[bytes, bytes | None]]) -> None:
+        """Write records for one group to its __consumer_offsets partition (durable before acking)."""
+        self.ensure_offsets_topic()
+        p = self.replicas.partition(OFFSETS_TOPIC, self.partition_for(group_id))
+        if p is None:
+            raise KafkaError("offsets topic partition missing", ErrorCode.COORDINATOR_NOT_AVAILABLE)
+        if (code := self.coordinator_error(group_id)) != ErrorCode.NONE:
+            raise KafkaError(f"this broker is not the coordinator of group {group_id}", code)
+        now = _now_ms()
+        batch = bytearray(build_batch([(now, k, v, []) for k, v in records]))
+        try:
+            p.log.append_as_leader(batch, p.leader_epoch, origin=AppendOrigin.COORDINATOR)
+        except KafkaStorageError as e:
+            # Kafka's GroupMetadataManager answers a storage error of the offsets log with
+            # NOT_COORDINATOR: the client looks the coordinator up again and retries
+            raise KafkaError(str(e), ErrorCode.NOT_COORDINATOR) from None
+        if self.cluster_image is None:
+            p.log.update_high_watermark(p.log.log_end_offset)
+        else:
+            # replicated like any partition: the leader's high watermark follows its ISR
+            p.after_coordinator_append()
+
+    def store_group(self, group: GroupMetadata) -> None:
+        """The group's metadata record (members, generation, assignment); a tombstone when Dead."""
+        if group.state == GroupState.DEAD:
+            self.append(group.group_id, [(encode_group_key(GroupKey(group.group_id)), None)])
+            return
+        value = GroupValue(
+            protocol_type=group.protocol_type or "",
+            generation=group.generation_id,
+            protocol=group.protocol_name,
+            leader=group.leader_id,
+            current_state_timestamp=group.state_timestamp_ms,
+            members=[
+                MemberValue(
+                    m.member_id,
+                    m.group_instance_id,
+                    m.client_id,
+                    m.client_host,
+                    m.rebalance_timeout_ms,
+                    m.session_timeout_ms,
+                    m.metadata_for(group.protocol_name) if group.protocol_name else b"",
+                    m.assignment,
+                )
+                for m in group.members.values()
+            ],
+        )
+        self.append(group.group_id, [(encode_group_key(GroupKey(group.group_id)), encode_group_value(value))])
+
+    def replay(self, partitions: list[int] | None = None) -> tuple[ReplayedOffsets, ReplayedGroups] | None:
+        """Read __consumer_offsets back: the last record per key wins (None: a tombstone).
+
+        `partitions` None means every partition, at a single node's startup; in cluster mode
+        that is nothing (None returned), partitions are read when this broker is elected.
+        """
+        topic = self.topics.get(OFFSETS_TOPIC)
+        if topic is None:
+            return None
+        if partitions is None and self.config["controller.quorum.bootstrap.servers"]:
+            return None
+        groups: ReplayedGroups = {}
+        offsets: ReplayedOffsets = {}
+        for index in range(topic.num_partitions) if partitions is None else partitions:
+            p = self.replicas.partition(OFFSETS_TOPIC, index)
+            if p is None:
+                continue
+            position = p.log.log_start_offset
+            end = p.log.log_end_offset
+            while position < end:
+                data = p.log.read(position, 1 << 20, max_offset=end, min_one_batch=True)
+                if not data.records:
+                    break
+                last = position
+                buf = bytes(data.records)
+                for pos, h in iter_batches(buf):
+                    last = max(last, h.last_offset)
+                    if h.is_transactional or h.is_control:
+                        # TxnOffsetCommit records wait for their marker: committed ones are appended
+                        # again as plain records (broker_embedded.txn.offsets), aborted ones never count
+                        continue
+                    for rec in decode_batch(buf, pos, verify_crc=False)[1]:
+                        if rec.offset < position or rec.key is None:
+                            continue
+                        key = decode_key(rec.key)
+                        if isinstance(key, OffsetKey):
+                            offsets[key] = decode_offset_value(rec.value) if rec.value is not None else None
+                        elif isinstance(key, GroupKey):
+                            groups[key.group] = decode_group_value(rec.value) if rec.value is not None else None
+                position = max(position + 1, last + 1)
+        return offsets, groups
