@@ -46,20 +46,13 @@ from .errors import (
     RecordBatchTooLargeError,
     UnexpectedAppendOffsetError,
 )
+from .loader import LogLoading
 from .producer_state import ProducerCheckStatus, ProducerStateManager
+from .retention import LogRetention
 from .segment import (
-    CLEANED_FILE_SUFFIX,
-    DELETED_FILE_SUFFIX,
-    H_BASE_OFFSET,
-    H_LAST_OFFSET_DELTA,
-    H_PRODUCER_ID,
-    INDEX_FILE_SUFFIX,
-    LOG_FILE_SUFFIX,
-    SWAP_FILE_SUFFIX,
-    TIME_INDEX_FILE_SUFFIX,
     LogSegment,
 )
-from .txn_index import TXN_INDEX_FILE_SUFFIX, AbortedTxn
+from .txn_index import AbortedTxn
 
 # ListOffsets special timestamps.
 LATEST_TIMESTAMP = -1
@@ -151,7 +144,7 @@ class TimestampAndOffset:
     leader_epoch: int | None = None
 
 
-class Log:
+class Log(LogLoading, LogRetention):
     """A partition's segments, offsets, producer state and leader epoch cache."""
 
     def __init__(
@@ -193,7 +186,7 @@ class Log:
         self.producer_state = ProducerStateManager(self.dir)
         self._load(had_clean_shutdown)
 
-    # ================================================================ loading and recovery
+    # ================================================================ segments (loading and recovery: loader.py)
 
     def _new_segment(self, base_offset: int, create: bool) -> LogSegment:
         return LogSegment(
@@ -204,133 +197,6 @@ class Log:
             created_ms=self.clock(),
             create=create,
         )
-
-    def _load(self, had_clean_shutdown: bool) -> None:
-        self._clean_stray_files()
-        bases = sorted(
-            int(p.name[: -len(LOG_FILE_SUFFIX)])
-            for p in self.dir.iterdir()
-            if p.name.endswith(LOG_FILE_SUFFIX) and p.name[: -len(LOG_FILE_SUFFIX)].isdigit()
-        )
-        self.segments = [self._new_segment(b, create=False) for b in bases]
-        self._bases = bases
-        if not self.segments:
-            self._add_segment(self._new_segment(max(self._log_start_offset, 0), create=True))
-        if not had_clean_shutdown:
-            self._recover_segments()
-        else:
-            self._check_indexes(self.segments)
-        self._leo = self.active_segment.next_offset
-        if self._log_start_offset > self._leo:
-            # Everything was deleted (DeleteRecords/retention) past the data we have.
-            self._truncate_fully_locked(self._log_start_offset)
-        self._log_start_offset = max(self._log_start_offset, self.segments[0].base_offset)
-        # Clean shutdown flushed everything; recovery fsynced what it scanned: all is durable now.
-        self._recovery_point = self._leo
-        self._high_watermark = self._log_start_offset
-        self.leader_epoch_cache.truncate_from_end(self._leo)
-        self.leader_epoch_cache.truncate_from_start(self._log_start_offset)
-        for seg in self.segments:
-            # entries of markers a crash cut from the log; the replay below re-adds the others
-            seg.txn_index.truncate_to(self._leo)
-        self._rebuild_producer_state()
-
-    def _clean_stray_files(self) -> None:
-        """Finish or undo file operations a crash interrupted (deletes, compaction swaps)."""
-        swaps: list[Path] = []
-        for p in list(self.dir.iterdir()):
-            name = p.name
-            if name.endswith(".tmp") or name.endswith(DELETED_FILE_SUFFIX) or name.endswith(CLEANED_FILE_SUFFIX):
-                p.unlink(missing_ok=True)
-            elif name.endswith(SWAP_FILE_SUFFIX):
-                swaps.append(p)
-        # A `.swap` is a complete cleaned replacement: it supersedes the segments it covers.
-        for p in sorted(swaps):
-            final = p.with_name(p.name[: -len(SWAP_FILE_SUFFIX)])
-            if final.name.endswith(LOG_FILE_SUFFIX):
-                base = int(final.name[: -len(LOG_FILE_SUFFIX)])
-                seg = LogSegment(self.dir, base, file_suffix=SWAP_FILE_SUFFIX)
-                upper = seg.next_offset
-                seg.close_handles()
-                for q in list(self.dir.iterdir()):
-                    stem = q.name.split(".")[0]
-                    if (
-                        stem.isdigit()
-                        and base <= int(stem) < upper
-                        and not q.name.endswith(SWAP_FILE_SUFFIX)
-                        and q.suffix
-                        in (LOG_FILE_SUFFIX, INDEX_FILE_SUFFIX, TIME_INDEX_FILE_SUFFIX, TXN_INDEX_FILE_SUFFIX)
-                    ):
-                        q.unlink(missing_ok=True)
-        for p in sorted(swaps):
-            os.replace(p, p.with_name(p.name[: -len(SWAP_FILE_SUFFIX)]))
-        # Index files whose log is gone are orphans.
-        for p in list(self.dir.iterdir()):
-            if p.suffix in (INDEX_FILE_SUFFIX, TIME_INDEX_FILE_SUFFIX, TXN_INDEX_FILE_SUFFIX):
-                if not p.with_suffix(LOG_FILE_SUFFIX).exists():
-                    p.unlink(missing_ok=True)
-
-    def _check_indexes(self, segments: list[LogSegment]) -> None:
-        for seg in segments:
-            idx, tidx = seg.offset_index.path, seg.time_index.path
-            missing = seg.size > 0 and (not idx.exists() or not tidx.exists())
-            bad_size = (idx.exists() and idx.stat().st_size % 8) or (tidx.exists() and tidx.stat().st_size % 12)
-            if missing or bad_size:
-                seg.recover()
-            elif seg is self.segments[-1]:
-                seg._checked_indexes()  # the active segment's indexes are needed right away
-
-    def _recover_segments(self) -> None:
-        """Scan every segment from the one holding the recovery point; cut at the first bad batch."""
-        i = max(0, bisect_right(self._bases, self._recovery_point) - 1)
-        self._check_indexes(self.segments[:i])
-        epoch_cache = self.leader_epoch_cache
-
-        def on_batch(h: tuple[int, ...]) -> None:
-            epoch_cache.assign(h[2], h[H_BASE_OFFSET])
-
-        while i < len(self.segments):
-            seg = self.segments[i]
-            truncated = seg.recover(on_batch)
-            seg.flush()
-            if truncated:
-                # Nothing after a corrupt region can be trusted: drop the later segments.
-                for later in self.segments[i + 1 :]:
-                    later.delete_files()
-                del self.segments[i + 1 :]
-                del self._bases[i + 1 :]
-                break
-            i += 1
-        # An empty trailing segment behind a truncation is fine; an empty *middle* one is not possible.
-        fsync_dir(self.dir)
-
-    def _rebuild_producer_state(self) -> None:
-        """Load the newest snapshot at or below the LEO, then replay batch headers after it."""
-        ps = self.producer_state
-        ps.delete_snapshots_after(self._leo)
-        start = ps.load_latest_snapshot(self._leo)
-        first_base = self.segments[0].base_offset
-        if start is None:
-            ps.clear(first_base)
-            start = first_base
-        elif start < first_base:
-            # Batches between the snapshot and the first segment were deleted by retention:
-            # keep the snapshot's (older) knowledge and replay what is still on disk.
-            start = first_base
-        i = max(0, bisect_right(self._bases, start) - 1)
-        for seg in self.segments[i:]:
-            found = seg.translate_offset(start)
-            if found is None:
-                continue
-            for pos, h in seg.iter_headers(found.position):
-                if h[H_PRODUCER_ID] >= 0 and h[H_BASE_OFFSET] >= start:
-                    base = h[H_BASE_OFFSET]
-                    header = BatchHeader(*h)
-                    if header.is_control:
-                        # rebuilds the transaction index entry of a marker (kept if present)
-                        self._complete_txn(seg, header, seg.read_bytes(pos, header.size), 0)
-                    ps.update(header, base, base + h[H_LAST_OFFSET_DELTA])
-        ps.map_end_offset = self._leo
 
     # ================================================================ properties
 
@@ -775,194 +641,6 @@ class Log:
             except KafkaError:
                 pass
         return TimestampAndOffset(max_ts, shallow, self.leader_epoch_cache.epoch_for_offset(shallow))
-
-    # ================================================================ deletion
-
-    def _schedule_delete(self, segs: list[LogSegment]) -> None:
-        """Rename to `.deleted` now, unlink after file.delete.delay.ms (readers may hold the fd)."""
-        if not segs:
-            return
-        gone = {id(s) for s in segs}
-        self.segments = [s for s in self.segments if id(s) not in gone]
-        self._bases = [s.base_offset for s in self.segments]
-        due = self.clock() + self.config.file_delete_delay_ms
-        for seg in segs:
-            seg.change_file_suffix("", DELETED_FILE_SUFFIX)
-            if self.config.file_delete_delay_ms <= 0:
-                seg.delete_files()
-            else:
-                self._pending_deletes.append((due, seg))
-
-    def delete_pending_segments(self, now_ms: int | None = None, force: bool = False) -> int:
-        """Unlink `.deleted` segments whose delay has passed; returns how many."""
-        now = self.clock() if now_ms is None else now_ms
-        with self.lock:
-            ready = [(d, s) for d, s in self._pending_deletes if force or d <= now]
-            self._pending_deletes = [(d, s) for d, s in self._pending_deletes if not (force or d <= now)]
-        for _, seg in ready:
-            seg.delete_files()
-        return len(ready)
-
-    def _delete_old_segments(
-        self, predicate: Callable[[LogSegment, LogSegment | None], bool], high_watermark: int
-    ) -> int:
-        """Delete segments from the oldest while `predicate` holds and they are below the HW."""
-        deletable: list[LogSegment] = []
-        for i, seg in enumerate(self.segments):
-            nxt = self.segments[i + 1] if i + 1 < len(self.segments) else None
-            upper = nxt.base_offset if nxt is not None else self._leo
-            if nxt is None and seg.size == 0:
-                break
-            if high_watermark < upper or not predicate(seg, nxt):
-                break
-            deletable.append(seg)
-        if not deletable:
-            return 0
-        if len(deletable) == len(self.segments):
-            self._roll_locked()  # keep an (empty) active segment at the LEO
-        self._schedule_delete(deletable)
-        new_start = max(self._log_start_offset, self.segments[0].base_offset)
-        self._move_log_start_offset(new_start)
-        return len(deletable)
-
-    def _move_log_start_offset(self, offset: int) -> None:
-        if offset <= self._log_start_offset:
-            return
-        self._log_start_offset = offset
-        self._high_watermark = max(self._high_watermark, offset)
-        self.leader_epoch_cache.truncate_from_start(offset)
-        self.producer_state.delete_snapshots_before(self.segments[0].base_offset)
-
-    def enforce_retention(
-        self,
-        now_ms: int | None = None,
-        retention_ms: int | None = None,
-        retention_bytes: int | None = None,
-        high_watermark: int | None = None,
-    ) -> int:
-        """Delete the oldest segments breaching retention.ms / retention.bytes (-1 = unlimited).
-
-        Only segments wholly below `high_watermark` (default: the LEO) go; the log start offset
-        moves to the next remaining segment's base offset. Returns segments deleted.
-        """
-        now = self.clock() if now_ms is None else now_ms
-        cfg = self.config
-        tiered = cfg.remote_storage_enable and not cfg.remote_log_copy_disable
-        if tiered:
-            # Tiered storage: local.retention.* applies to the local tier (retention.* to the
-            # whole log, enforced by the RemoteLogManager), and a segment goes only once copied.
-            r_ms = cfg.effective_local_retention_ms if retention_ms is None else retention_ms
-            r_bytes = cfg.effective_local_retention_bytes if retention_bytes is None else retention_bytes
-        else:
-            r_ms = cfg.retention_ms if retention_ms is None else retention_ms
-            r_bytes = cfg.retention_bytes if retention_bytes is None else retention_bytes
-        with self.lock:
-            self._ensure_open()
-            hw = self._leo if high_watermark is None else min(high_watermark, self._leo)
-            if tiered:
-                hw = min(hw, self.highest_offset_in_remote_storage + 1)
-            deleted = 0
-            if r_ms >= 0:
-                deleted += self._delete_old_segments(lambda s, _n: now - s.largest_timestamp > r_ms, hw)
-            if r_bytes >= 0:
-                excess = [sum(s.size for s in self.segments) - r_bytes]
-
-                def over_size(s: LogSegment, _n: LogSegment | None) -> bool:
-                    if excess[0] - s.size >= 0:
-                        excess[0] -= s.size
-                        return True
-                    return False
-
-                deleted += self._delete_old_segments(over_size, hw)
-            deleted += self._delete_old_segments(
-                lambda _s, n: n is not None and n.base_offset <= self._log_start_offset, hw
-            )
-            return deleted
-
-    def delete_records_before(self, offset: int, high_watermark: int | None = None) -> int:
-        """DeleteRecords: raise the log start offset to `offset` (never backwards, never past the
-        HW; -1 means the HW) and delete segments wholly below it. Returns the new log start
-        offset (the low watermark of the response). Raises OffsetOutOfRangeError beyond the HW."""
-        with self.lock:
-            self._ensure_open()
-            hw = self._leo if high_watermark is None else high_watermark
-            if offset == -1:  # DeleteRecords: -1 means "up to the high watermark"
-                offset = hw
-            if offset > hw or offset < 0:
-                raise OffsetOutOfRangeError(
-                    f"cannot increment the log start offset to {offset}: it is beyond the high watermark {hw}"
-                )
-            if offset > self._log_start_offset:
-                self._move_log_start_offset(offset)
-                self._delete_old_segments(
-                    lambda _s, n: n is not None and n.base_offset <= self._log_start_offset, self._leo
-                )
-            return self._log_start_offset
-
-    def maybe_increment_log_start_offset(self, offset: int) -> int:
-        """Follower path: follow the leader's log start offset without ever wedging.
-
-        If the leader's start is beyond our LEO (DeleteRecords raced with replication), the log
-        is truncated fully and restarted there, as the follower would on its next fetch anyway.
-        """
-        with self.lock:
-            if offset > self._leo:
-                self._truncate_fully_locked(offset)
-            elif offset > self._log_start_offset:
-                self._move_log_start_offset(offset)
-                self._delete_old_segments(
-                    lambda _s, n: n is not None and n.base_offset <= self._log_start_offset, self._leo
-                )
-            return self._log_start_offset
-
-    # ================================================================ truncation
-
-    def truncate_to(self, offset: int) -> bool:
-        """Remove everything from the batch holding `offset` on (replication). True if truncated."""
-        with self.lock:
-            self._ensure_open()
-            if offset < 0:
-                raise ValueError(f"cannot truncate to a negative offset {offset}")
-            if offset >= self._leo:
-                return False
-            if offset < self.segments[0].base_offset:
-                self._truncate_fully_locked(offset)
-                return True
-            self._schedule_delete([s for s in self.segments if s.base_offset > offset])
-            seg = self.active_segment
-            seg.truncate_to(offset)
-            self._leo = seg.next_offset
-            self._after_truncation()
-            return True
-
-    def truncate_fully_and_start_at(self, offset: int) -> None:
-        """Drop all data; the log restarts empty at `offset` (log start = LEO = offset)."""
-        with self.lock:
-            self._ensure_open()
-            self._truncate_fully_locked(offset)
-
-    def _truncate_fully_locked(self, offset: int) -> None:
-        old = list(self.segments)
-        self.segments = []
-        self._bases = []
-        for seg in old:
-            seg.change_file_suffix("", DELETED_FILE_SUFFIX)
-            seg.delete_files()
-        self._add_segment(self._new_segment(offset, create=True))
-        self._leo = offset
-        self._log_start_offset = offset
-        self.leader_epoch_cache.clear()
-        self.producer_state.delete_all_snapshots()
-        self.producer_state.clear(offset)
-        self._after_truncation()
-
-    def _after_truncation(self) -> None:
-        self._recovery_point = min(self._recovery_point, self._leo)
-        self._log_start_offset = min(self._log_start_offset, self._leo)
-        self._high_watermark = min(self._high_watermark, self._leo)
-        self.cleaner_checkpoint = min(self.cleaner_checkpoint, self._leo)
-        self.leader_epoch_cache.truncate_from_end(self._leo)
-        self._rebuild_producer_state()
 
     # ================================================================ flush / close
 
