@@ -48,7 +48,7 @@ from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.records import build_batch, decode_batches
 
 if TYPE_CHECKING:
-    from broker_embedded.broker import Broker
+    from broker_embedded.txn.host import TxnHost
 
 log = logging.getLogger(__name__)
 
@@ -71,12 +71,12 @@ TXN_CONFIG_DEFAULTS = {
 }
 
 
-def txn_config(broker: Broker, name: str) -> int:
+def txn_config(broker: TxnHost, name: str) -> int:
     return int(broker.config.get(name, TXN_CONFIG_DEFAULTS[name]))
 
 
 class TransactionCoordinator:
-    def __init__(self, broker: Broker) -> None:
+    def __init__(self, broker: TxnHost) -> None:
         self.broker = broker
         self.txns: dict[str, TransactionMetadata] = {}
         # cluster mode: __transaction_state partitions this broker leads and has loaded, with the
@@ -549,7 +549,7 @@ def tid_in(meta: TransactionMetadata, partitions: Iterable[int] | None, coordina
     return coordinator.partition_for(meta.transactional_id) in set(partitions)
 
 
-def coordinator_of(broker: Broker) -> TransactionCoordinator:
+def coordinator_of(broker: TxnHost) -> TransactionCoordinator:
     """The broker's transaction coordinator (created on first use and loaded then)."""
     coordinator: TransactionCoordinator | None = getattr(broker, "txn_coordinator", None)
     if coordinator is None:

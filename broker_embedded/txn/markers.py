@@ -24,7 +24,7 @@ from kafka_wire.protocol.messages import write_txn_markers_request as wtq
 from kafka_wire.records import build_control_batch
 
 if TYPE_CHECKING:
-    from broker_embedded.broker import Broker
+    from broker_embedded.txn.host import TxnHost
     from broker_embedded.txn.state import TransactionMetadata
 
 log = logging.getLogger(__name__)
@@ -51,7 +51,7 @@ OffsetsMarkerHook = Callable[[int, int, bool], None]
 
 
 def write_marker(
-    broker: Broker,
+    broker: TxnHost,
     tp: TP,
     producer_id: int,
     producer_epoch: int,
@@ -93,12 +93,12 @@ def write_marker(
     return ErrorCode.NONE
 
 
-def _after_marker(broker: Broker, tp: TP, producer_id: int, commit: bool, hook: OffsetsMarkerHook | None) -> None:
+def _after_marker(broker: TxnHost, tp: TP, producer_id: int, commit: bool, hook: OffsetsMarkerHook | None) -> None:
     if tp[0] == OFFSETS_TOPIC and hook is not None:
         hook(tp[1], producer_id, commit)
 
 
-def _leader_of(broker: Broker, tp: TP) -> tuple[int, str, int] | None:
+def _leader_of(broker: TxnHost, tp: TP) -> tuple[int, str, int] | None:
     """Cluster mode: (node id, host, port) of the partition's live leader, per the controller's
     image ((-1, "", -1) while it has none: retried); None when the topic is gone."""
     client = broker.controller_client
@@ -132,7 +132,7 @@ class MarkerJob:
 class MarkerWriter:
     """Markers of transactions being completed, retried until every partition has its own."""
 
-    def __init__(self, broker: Broker, on_done: Callable[[int, bool], None]) -> None:
+    def __init__(self, broker: TxnHost, on_done: Callable[[int, bool], None]) -> None:
         self.broker = broker
         self.on_done = on_done
         self.jobs: dict[int, MarkerJob] = {}

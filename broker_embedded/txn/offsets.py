@@ -28,8 +28,8 @@ from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.records import NO_SEQUENCE, build_batch
 
 if TYPE_CHECKING:
-    from broker_embedded.broker import Broker
     from broker_embedded.txn.coordinator import TransactionCoordinator
+    from broker_embedded.txn.host import TxnHost
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +44,7 @@ def _now_ms() -> int:
 class PendingTxnOffsets:
     """producer id -> group -> partition -> offset, waiting for the transaction's marker."""
 
-    def __init__(self, broker: Broker) -> None:
+    def __init__(self, broker: TxnHost) -> None:
         self.broker = broker
         self.pending: dict[int, dict[str, dict[TP, OffsetAndMetadata]]] = {}
 

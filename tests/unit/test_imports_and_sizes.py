@@ -143,6 +143,7 @@ NO_BROKER_AT_ALL = (
     "broker_embedded/replication/",
     "broker_embedded/purgatory/",
     "broker_embedded/log/validator.py",
+    "broker_embedded/txn/",
 )
 
 
