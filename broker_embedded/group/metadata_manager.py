@@ -31,7 +31,8 @@ from broker_embedded.group.offsets_topic import (
 from broker_embedded.group.state import GroupMetadata, GroupState
 from broker_embedded.log.errors import KafkaStorageError
 from broker_embedded.log.log import AppendOrigin
-from broker_embedded.purgatory import DelayedCallback, DelayedOperationPurgatory
+from broker_embedded.purgatory import DelayedOperationPurgatory
+from broker_embedded.replication.coordinator_wait import wait_until_replicated
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.records import build_batch, decode_batch, iter_batches
 
@@ -134,37 +135,7 @@ class GroupMetadataManager:
         p = self.replicas.partition(OFFSETS_TOPIC, self.partition_for(group_id))
         if p is None:
             return None
-        required = p.log.log_end_offset
-        epoch = p.leader_epoch
-        if p.high_watermark >= required:
-            return None
-        loop = asyncio.get_running_loop()
-        fut: asyncio.Future[ErrorCode] = loop.create_future()
-
-        def still_leader() -> bool:
-            return bool(p.is_leader) and p.leader_epoch == epoch and not p.deleted
-
-        def done(expired: bool) -> None:
-            if p.high_watermark >= required and still_leader():
-                code = ErrorCode.NONE
-            elif not still_leader():
-                code = ErrorCode.NOT_COORDINATOR
-            else:
-                code = ErrorCode.COORDINATOR_NOT_AVAILABLE
-
-            def resolve() -> None:
-                if not fut.done():
-                    fut.set_result(code)
-
-            loop.call_soon_threadsafe(resolve)  # expirations run on the timer's thread
-
-        op = DelayedCallback(
-            self.OFFSETS_COMMIT_TIMEOUT_MS,
-            condition=lambda: p.high_watermark >= required or not still_leader(),
-            on_done=done,
-        )
-        self.replicas.produce_purgatory.try_complete_else_watch(op, [p.produce_key])
-        return fut
+        return wait_until_replicated(p, self.replicas.produce_purgatory, self.OFFSETS_COMMIT_TIMEOUT_MS)
 
     def append(self, group_id: str, records: list[tuple[bytes, bytes | None]]) -> None:
         """Write records for one group to its __consumer_offsets partition (durable before acking)."""

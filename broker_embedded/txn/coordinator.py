@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, TypeVar
 from broker_embedded.group.offsets_topic import partition_for_group
 from broker_embedded.log.errors import KafkaStorageError
 from broker_embedded.log.log import AppendOrigin
-from broker_embedded.purgatory import DelayedCallback
+from broker_embedded.replication.coordinator_wait import wait_until_replicated
 from broker_embedded.txn.log_records import (
     TRANSACTION_STATE_TOPIC,
     decode_key,
@@ -158,36 +158,7 @@ class TransactionCoordinator:
         p = self.broker.partition(TRANSACTION_STATE_TOPIC, self.partition_for(transactional_id))
         if p is None:
             return None
-        required, epoch = p.log.log_end_offset, p.leader_epoch
-        if p.high_watermark >= required:
-            return None
-        loop = asyncio.get_running_loop()
-        fut: asyncio.Future[ErrorCode] = loop.create_future()
-
-        def still_leader() -> bool:
-            return bool(p.is_leader) and p.leader_epoch == epoch and not p.deleted
-
-        def done(expired: bool) -> None:
-            if p.high_watermark >= required and still_leader():
-                code = ErrorCode.NONE
-            elif not still_leader():
-                code = ErrorCode.NOT_COORDINATOR
-            else:
-                code = ErrorCode.COORDINATOR_NOT_AVAILABLE
-
-            def resolve() -> None:
-                if not fut.done():
-                    fut.set_result(code)
-
-            loop.call_soon_threadsafe(resolve)  # expirations run on the timer's thread
-
-        op = DelayedCallback(
-            self.STATE_WRITE_TIMEOUT_MS,
-            condition=lambda: p.high_watermark >= required or not still_leader(),
-            on_done=done,
-        )
-        self.broker.replica_manager.produce_purgatory.try_complete_else_watch(op, [p.produce_key])
-        return fut
+        return wait_until_replicated(p, self.broker.replica_manager.produce_purgatory, self.STATE_WRITE_TIMEOUT_MS)
 
     def reply(self, transactional_id: str, code: ErrorCode, build: Callable[[ErrorCode], R]) -> R | asyncio.Future[R]:
         """The response once the state this request wrote is replicated (at once on a single node)."""
