@@ -68,6 +68,9 @@ class GroupCoordinator:
         self.join_purgatory: DelayedOperationPurgatory[Any] = DelayedOperationPurgatory("Rebalance", timer)
         self.heartbeat_purgatory: DelayedOperationPurgatory[Any] = DelayedOperationPurgatory("Heartbeat", timer)
         self.storage = GroupMetadataManager(config, topics, replicas, create_topic, cluster_image)
+        # transactional offsets read back without their transaction's marker (producer id ->
+        # group -> partition): the transaction coordinator takes them over (txn.offsets)
+        self.open_txn_offsets: dict[int, dict[str, dict[tuple[str, int], OffsetAndMetadata]]] = {}
 
     # --- __consumer_offsets (stored by the GroupMetadataManager) -----------------------------
     @property
@@ -122,7 +125,14 @@ class GroupCoordinator:
         replayed = self.storage.replay(partitions)
         if replayed is None:
             return
-        offsets, loaded_groups = replayed
+        offsets, loaded_groups, open_txns = replayed
+        for producer_id, entries in open_txns.items():
+            by_group = self.open_txn_offsets.setdefault(producer_id, {})
+            for key, ov in entries:
+                if ov is not None:
+                    by_group.setdefault(key.group, {})[(key.topic, key.partition)] = OffsetAndMetadata(
+                        ov.offset, ov.leader_epoch, ov.metadata, ov.commit_timestamp
+                    )
         for key, ov in offsets.items():
             if ov is None:
                 continue

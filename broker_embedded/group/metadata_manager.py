@@ -34,7 +34,7 @@ from broker_embedded.log.log import AppendOrigin
 from broker_embedded.purgatory import DelayedOperationPurgatory
 from broker_embedded.replication.coordinator_wait import wait_until_replicated
 from kafka_wire.errors import ErrorCode, KafkaError
-from kafka_wire.records import build_batch, decode_batch, iter_batches
+from kafka_wire.records import ControlRecordType, build_batch, decode_batch, decode_control_record, iter_batches
 
 if TYPE_CHECKING:
     from broker_embedded.metadata import TopicMetadata, TopicRegistry
@@ -57,6 +57,8 @@ CreateTopic = Callable[[str, int, int, dict[str, Any]], "TopicMetadata"]
 # What a replay of offsets partitions found: the last value per key (None: a tombstone)
 ReplayedOffsets = dict[OffsetKey, OffsetValue | None]
 ReplayedGroups = dict[str, GroupValue | None]
+# transactional offset commits whose transaction had no marker yet: producer id -> records
+OpenTxnOffsets = dict[int, list[tuple[OffsetKey, OffsetValue | None]]]
 
 
 def _now_ms() -> int:
@@ -186,8 +188,14 @@ class GroupMetadataManager:
         )
         self.append(group.group_id, [(encode_group_key(GroupKey(group.group_id)), encode_group_value(value))])
 
-    def replay(self, partitions: list[int] | None = None) -> tuple[ReplayedOffsets, ReplayedGroups] | None:
+    def replay(
+        self, partitions: list[int] | None = None
+    ) -> tuple[ReplayedOffsets, ReplayedGroups, OpenTxnOffsets] | None:
         """Read __consumer_offsets back: the last record per key wins (None: a tombstone).
+
+        Transactional offset commits count at their transaction's COMMIT marker (an ABORT drops
+        them); those still without a marker come back apart, for the transaction coordinator to
+        decide when it finishes the transaction.
 
         `partitions` None means every partition, at a single node's startup; in cluster mode
         that is nothing (None returned), partitions are read when this broker is elected.
@@ -199,10 +207,16 @@ class GroupMetadataManager:
             return None
         groups: ReplayedGroups = {}
         offsets: ReplayedOffsets = {}
+        # the log offset of the record each entry of `offsets` came from: a transactional commit
+        # only replaces an offset committed before it (Kafka's completePendingTxnOffsetCommit)
+        written_at: dict[OffsetKey, int] = {}
+        open_txns: OpenTxnOffsets = {}
         for index in range(topic.num_partitions) if partitions is None else partitions:
             p = self.replicas.partition(OFFSETS_TOPIC, index)
             if p is None:
                 continue
+            # TxnOffsetCommit records per producer id, waiting for their transaction's marker
+            pending: dict[int, list[tuple[OffsetKey, OffsetValue | None, int]]] = {}
             position = p.log.log_start_offset
             end = p.log.log_end_offset
             while position < end:
@@ -213,17 +227,30 @@ class GroupMetadataManager:
                 buf = bytes(data.records)
                 for pos, h in iter_batches(buf):
                     last = max(last, h.last_offset)
-                    if h.is_transactional or h.is_control:
-                        # TxnOffsetCommit records wait for their marker: committed ones are appended
-                        # again as plain records (broker_embedded.txn.offsets), aborted ones never count
+                    records = [r for r in decode_batch(buf, pos, verify_crc=False)[1] if r.offset >= position]
+                    if h.is_control:
+                        if records:
+                            ctype, _epoch = decode_control_record(records[0])
+                            done = pending.pop(h.producer_id, [])
+                            if ctype == ControlRecordType.COMMIT:
+                                for key, value, at in done:
+                                    if written_at.get(key, -1) < at:
+                                        offsets[key], written_at[key] = value, at
                         continue
-                    for rec in decode_batch(buf, pos, verify_crc=False)[1]:
-                        if rec.offset < position or rec.key is None:
+                    for rec in records:
+                        if rec.key is None:
                             continue
                         key = decode_key(rec.key)
                         if isinstance(key, OffsetKey):
-                            offsets[key] = decode_offset_value(rec.value) if rec.value is not None else None
-                        elif isinstance(key, GroupKey):
+                            value = decode_offset_value(rec.value) if rec.value is not None else None
+                            if h.is_transactional:
+                                # counts only once its COMMIT marker is read; an ABORT drops it
+                                pending.setdefault(h.producer_id, []).append((key, value, rec.offset))
+                            else:
+                                offsets[key], written_at[key] = value, rec.offset
+                        elif isinstance(key, GroupKey) and not h.is_transactional:
                             groups[key.group] = decode_group_value(rec.value) if rec.value is not None else None
                 position = max(position + 1, last + 1)
-        return offsets, groups
+            for producer_id, entries in pending.items():
+                open_txns.setdefault(producer_id, []).extend((key, value) for key, value, _at in entries)
+        return offsets, groups, open_txns

@@ -48,7 +48,18 @@ class PendingTxnOffsets:
         self.broker = broker
         self.pending: dict[int, dict[str, dict[TP, OffsetAndMetadata]]] = {}
 
+    def _adopt_replayed(self) -> None:
+        """Offsets the group coordinator read back from the log for transactions still open at a
+        restart or failover: they wait here for the marker the coordinator will write."""
+        replayed = self.broker.group_coordinator.open_txn_offsets
+        while replayed:
+            producer_id, groups = replayed.popitem()
+            mine = self.pending.setdefault(producer_id, {})
+            for group_id, offsets in groups.items():
+                mine.setdefault(group_id, {}).update(offsets)
+
     def has_pending(self, group_id: str, tp: TP) -> bool:
+        self._adopt_replayed()
         return any(tp in groups.get(group_id, {}) for groups in self.pending.values())
 
     def commit(
@@ -126,6 +137,7 @@ class PendingTxnOffsets:
             except KafkaError as e:
                 return dict.fromkeys(offsets, e.code)
             p.after_coordinator_append()
+        self._adopt_replayed()  # older offsets read back at load must not override these
         self.pending.setdefault(producer_id, {}).setdefault(group_id, {}).update(accepted)
         codes.update(dict.fromkeys(accepted, ErrorCode.NONE))
         return codes
@@ -154,6 +166,7 @@ class PendingTxnOffsets:
 
     def on_marker(self, partition: int, producer_id: int, commit: bool) -> None:
         """A marker reached __consumer_offsets-`partition`: decide this producer's offsets there."""
+        self._adopt_replayed()
         groups = self.pending.get(producer_id)
         if not groups:
             return

@@ -20,7 +20,7 @@ from broker_embedded.log.errors import InvalidProducerEpochError
 from broker_embedded.txn.coordinator import TransactionCoordinator, coordinator_of
 from broker_embedded.txn.log_records import decode_key, decode_value, encode_key, encode_value
 from broker_embedded.txn.state import IllegalTransitionError, TransactionMetadata, TransactionState
-from kafka_wire.errors import ErrorCode
+from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.records import build_batch, decode_batches
 
 S = TransactionState
@@ -318,3 +318,49 @@ def test_markers_are_retried_until_every_partition_has_one(broker: Broker, monke
     c.markers.retry_now()
     assert c.txns["tx"].state is S.COMPLETE_COMMIT
     assert p1.last_stable_offset == p1.high_watermark == 2
+
+
+def test_txn_offsets_count_at_their_marker_when_the_plain_copy_is_missing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A crash after the COMMIT marker reached __consumer_offsets but before the offsets' plain
+    copy was appended: the replay applies the transactional records at their marker."""
+    b = _broker(tmp_path)
+    c = coordinator_of(b)
+    pid, epoch = _init(c)
+    c.add_offsets("tx", pid, epoch, "g")
+    c.offsets.commit(c, "tx", "g", pid, epoch, -1, "", None, {("t", 0): OffsetAndMetadata(5, -1, "", 1)})
+
+    def lost(group_id: str, records: object) -> None:
+        raise KafkaError("disk gone before the plain copy", ErrorCode.NOT_COORDINATOR)
+
+    monkeypatch.setattr(b.group_coordinator.storage, "append", lost)
+    assert c.end_txn("tx", pid, epoch, True)[0] == ErrorCode.NONE
+    b.shutdown()
+    b = _broker(tmp_path)
+    try:
+        got = b.group_coordinator.fetch_offsets("g", [("t", 0)])[("t", 0)]
+        assert got is not None and got.offset == 5
+    finally:
+        b.shutdown()
+
+
+def test_open_txn_offsets_read_back_are_decided_by_the_marker_after_a_restart(tmp_path: Path) -> None:
+    """Offsets of a transaction still open at a restart wait for its marker, then count."""
+    b = _broker(tmp_path)
+    c = coordinator_of(b)
+    pid, epoch = _init(c)
+    c.add_offsets("tx", pid, epoch, "g")
+    c.offsets.commit(c, "tx", "g", pid, epoch, -1, "", None, {("t", 1): OffsetAndMetadata(7, -1, "", 1)})
+    b.shutdown()  # the transaction is still open
+    b = _broker(tmp_path)
+    try:
+        c = coordinator_of(b)
+        gc = b.group_coordinator
+        assert gc.fetch_offsets("g", [("t", 1)])[("t", 1)] is None
+        assert c.offsets.has_pending("g", ("t", 1))  # OffsetFetch(require_stable) must wait
+        assert c.end_txn("tx", pid, epoch, True)[0] == ErrorCode.NONE
+        got = gc.fetch_offsets("g", [("t", 1)])[("t", 1)]
+        assert got is not None and got.offset == 7
+    finally:
+        b.shutdown()
