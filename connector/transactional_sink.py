@@ -94,6 +94,7 @@ _CONSUMER_SETTING_PREFIXES = (
     "ssl.",
     "ssl_",
     "sasl.",
+    "enable.sasl.",  # enable.sasl.oauthbearer.unsecure.jwt: the unsecured OAUTHBEARER token
     "client.id",
     "client.dns.lookup",
     "socket.",

@@ -142,3 +142,21 @@ def test_tasks_without_rows_need_no_transaction() -> None:
     one = pa.RecordBatch.from_pydict({"key": [b"k"], "value": ["v"]})
     rest = _first_rows(iter([empty, one, empty, one]))
     assert rest is not None and sum(b.num_rows for b in rest) == 2
+
+
+def test_unsecured_oauthbearer_reaches_the_marker_reader() -> None:
+    cfg = parse_exactly_once_options(
+        {
+            **EOS,
+            "kafka.security.protocol": "SASL_PLAINTEXT",
+            "kafka.sasl.mechanism": "OAUTHBEARER",
+            "kafka.sasl.jaas.config": "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule "
+            'required unsecuredLoginStringClaim_sub="alice";',
+        },
+        streaming=True,
+    )
+    producer, consumer = cfg.sink.producer_dict(), cfg.consumer_config("g")
+    assert producer["enable.sasl.oauthbearer.unsecure.jwt"] == "true"
+    shared = ("security.protocol", "sasl.mechanisms", "enable.sasl.oauthbearer.unsecure.jwt", "sasl.oauthbearer.config")
+    for key in shared:
+        assert consumer.get(key) == producer.get(key), key
