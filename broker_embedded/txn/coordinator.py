@@ -331,7 +331,25 @@ class TransactionCoordinator:
         if meta.producer_epoch < MAX_PRODUCER_EPOCH - 1:
             nxt.producer_epoch = meta.producer_epoch + 1
         self._apply(nxt)
-        self.markers.send(nxt, False, self.coordinator_epoch(nxt.transactional_id))
+        self._send_markers_when_replicated(nxt, False)
+
+    def _send_markers_when_replicated(self, nxt: TransactionMetadata, commit: bool) -> None:
+        """Markers for a decision just written. Cluster mode: only once the decision is
+        replicated, so a new coordinator never reloads a state older than markers already sent
+        (e.g. an Ongoing transaction whose ABORT markers some partitions have)."""
+        transactional_id = nxt.transactional_id
+        epoch = self.coordinator_epoch(transactional_id)
+        wait = self.replication_wait(transactional_id)
+        if wait is None:
+            self.markers.send(nxt, commit, epoch)
+            return
+
+        def send_when_replicated(f: asyncio.Future[ErrorCode]) -> None:
+            # unless leadership moved (the next coordinator reloads the decision)
+            if f.result() != ErrorCode.NOT_COORDINATOR and self.txns.get(transactional_id) is nxt:
+                self.markers.send(nxt, commit, epoch)
+
+        wait.add_done_callback(send_when_replicated)
 
     # --- AddPartitionsToTxn / AddOffsetsToTxn --------------------------------------------------
     def _check_producer(self, meta: TransactionMetadata | None, producer_id: int, producer_epoch: int) -> ErrorCode:
@@ -433,20 +451,8 @@ class TransactionCoordinator:
             except KafkaError as e:
                 return e.code, NO_PRODUCER_ID, NO_PRODUCER_EPOCH
             # the client is answered once the decision is durable; the markers follow (and are
-            # retried) whatever happens to this request. Cluster mode: only once the decision is
-            # replicated, so a new coordinator never aborts what this one already committed
-            epoch = self.coordinator_epoch(transactional_id)
-            wait = self.replication_wait(transactional_id)
-            if wait is None:
-                self.markers.send(nxt, commit, epoch)
-            else:
-
-                def send_when_replicated(f: asyncio.Future[ErrorCode]) -> None:
-                    # unless leadership moved (the next coordinator reloads the decision)
-                    if f.result() != ErrorCode.NOT_COORDINATOR and self.txns.get(transactional_id) is nxt:
-                        self.markers.send(nxt, commit, epoch)
-
-                wait.add_done_callback(send_when_replicated)
+            # retried) whatever happens to this request
+            self._send_markers_when_replicated(nxt, commit)
             return ok
         if (state is S.COMPLETE_COMMIT and commit) or (state is S.COMPLETE_ABORT and not commit):
             return ok  # a retry of an EndTxn that already completed
