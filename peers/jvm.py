@@ -160,7 +160,12 @@ def _free_ports(n: int) -> list[int]:
 
 
 def _random_cluster_id() -> str:
-    return base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+    # Like Kafka's Uuid.randomUuid: never one starting with '-', which kafka-storage's argument
+    # parser would read as an option ("argument --cluster-id/-t: expected one argument")
+    while True:
+        cluster_id = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+        if not cluster_id.startswith("-"):
+            return cluster_id
 
 
 def spark_jars(kafka: bool = True, delta: bool = True) -> list[str]:

@@ -198,6 +198,9 @@ def test_slow_sender_is_closed_after_the_read_timeout() -> None:
                         break
                 except TimeoutError:
                     pass
+                except ConnectionError:  # a byte sent after the broker closed: the reset arrives here
+                    closed = True
+                    break
             elapsed = time.monotonic() - start
             assert closed, "a slow sender was never closed"
             assert timeout_ms / 1000 * 0.9 <= elapsed <= timeout_ms / 1000 + 3, elapsed

@@ -65,3 +65,14 @@ def test_delta_spark_only_in_the_spark_minor_it_was_built_for(tmp_path: Path, mo
     assert reason is not None and "built for Spark 1.0" in reason
     with pytest.raises(jvm.PeersMissing, match="built for Spark 1.0"):
         jvm.spark_conf(kafka=True, delta=True)
+
+
+def test_random_cluster_id_never_starts_with_a_dash(monkeypatch: pytest.MonkeyPatch) -> None:
+    """kafka-storage format -t <id> reads an id starting with '-' as an option (seen in CI)."""
+    import uuid
+
+    dash_first = uuid.UUID(bytes=bytes([0xF8]) + bytes(15))  # base64url of 0xF8... is "-..."
+    draws = iter([dash_first, uuid.UUID(int=1)])
+    monkeypatch.setattr(jvm.uuid, "uuid4", lambda: next(draws))
+    cluster_id = jvm._random_cluster_id()
+    assert not cluster_id.startswith("-") and len(cluster_id) == 22
