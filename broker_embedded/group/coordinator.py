@@ -57,13 +57,9 @@ class GroupCoordinator:
         create_topic: CreateTopic,
         cluster_image: Callable[[], ClusterImage | None] | None = None,
     ) -> None:
-        """`cluster_image`: the controller's latest image in cluster mode (None: a single node)."""
+        """`cluster_image`: the controller's latest image in cluster mode (None: a single node).
+        Everything about __consumer_offsets goes through `self.storage`."""
         self.config = config
-        self.node_id: int = config["broker.id"]
-        self.topics = topics
-        self.replicas = replicas
-        self.create_topic = create_topic
-        self.cluster_image = cluster_image
         self.groups: dict[str, GroupMetadata] = {}
         self.join_purgatory: DelayedOperationPurgatory[Any] = DelayedOperationPurgatory("Rebalance", timer)
         self.heartbeat_purgatory: DelayedOperationPurgatory[Any] = DelayedOperationPurgatory("Heartbeat", timer)
