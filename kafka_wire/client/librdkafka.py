@@ -24,7 +24,7 @@ import math
 from collections.abc import Mapping
 
 from kafka_wire.client.jaas import JaasConfigError, parse_jaas
-from kafka_wire.client.stores import StoreError, key_material, trusted_certs_pem
+from kafka_wire.client.stores import STORE_OPTIONS, StoreError, key_material, trusted_certs_pem
 
 # Java producer setting -> librdkafka setting, where only the name differs.
 JAVA_RENAMES = {
@@ -39,19 +39,6 @@ JAVA_PARTITIONERS = {
     "org.apache.kafka.clients.producer.UniformStickyPartitioner": "random",
 }
 
-# Java-only SSL settings consumed here (their content becomes ssl.ca.pem / ssl.certificate.pem / ...)
-STORE_OPTIONS = (
-    "ssl.truststore.location",
-    "ssl.truststore.password",
-    "ssl.truststore.type",
-    "ssl.truststore.certificates",
-    "ssl.keystore.location",
-    "ssl.keystore.password",
-    "ssl.keystore.type",
-    "ssl.keystore.certificate.chain",
-    "ssl.keystore.key",
-    "ssl.key.password",
-)
 OAUTH_CALLBACK_HANDLER = "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler"
 OAUTH_CALLBACK_HANDLER_OLD = "org.apache.kafka.common.security.oauthbearer.secured.OAuthBearerLoginCallbackHandler"
 

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
 from kafka_wire.client.jaas import JaasConfig, JaasConfigError, parse_jaas
-from kafka_wire.client.stores import StoreError, build_ssl_context, key_material, trusted_certs_pem
+from kafka_wire.client.stores import STORE_OPTIONS, StoreError, build_ssl_context, key_material, trusted_certs_pem
 from kafka_wire.errors import ErrorCode, KafkaError
 
 SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
@@ -32,16 +32,7 @@ SECURITY_OPTIONS = (
     "sasl.jaas.config",
     "sasl.oauthbearer.token.endpoint.url",
     "sasl.login.callback.handler.class",
-    "ssl.truststore.location",
-    "ssl.truststore.password",
-    "ssl.truststore.type",
-    "ssl.truststore.certificates",
-    "ssl.keystore.location",
-    "ssl.keystore.password",
-    "ssl.keystore.type",
-    "ssl.keystore.certificate.chain",
-    "ssl.keystore.key",
-    "ssl.key.password",
+    *STORE_OPTIONS,
     "ssl.endpoint.identification.algorithm",
 )
 _SECRET_FIELDS = frozenset({"truststore_password", "keystore_password", "key_password", "keystore_key"})

@@ -18,6 +18,20 @@ from dataclasses import dataclass
 from pathlib import Path
 
 STORE_TYPES = ("JKS", "PKCS12", "PEM")
+# the Java client settings that name the stores (read here into PEM: librdkafka gets ssl.ca.pem /
+# ssl.certificate.pem / ssl.key.pem from them, the client stack its TLS context)
+STORE_OPTIONS = (
+    "ssl.truststore.location",
+    "ssl.truststore.password",
+    "ssl.truststore.type",
+    "ssl.truststore.certificates",
+    "ssl.keystore.location",
+    "ssl.keystore.password",
+    "ssl.keystore.type",
+    "ssl.keystore.certificate.chain",
+    "ssl.keystore.key",
+    "ssl.key.password",
+)
 
 
 class StoreError(ValueError):
@@ -225,4 +239,12 @@ def build_ssl_context(trust_pem: str | None, key: KeyMaterial | None, check_host
     return ctx
 
 
-__all__ = ["STORE_TYPES", "KeyMaterial", "StoreError", "build_ssl_context", "key_material", "trusted_certs_pem"]
+__all__ = [
+    "STORE_OPTIONS",
+    "STORE_TYPES",
+    "KeyMaterial",
+    "StoreError",
+    "build_ssl_context",
+    "key_material",
+    "trusted_certs_pem",
+]
