@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from broker_embedded import EmbeddedBroker
+from broker_embedded.tiered.storage import RemoteLogSegmentMetadata, RemoteLogSegmentState
 from kafka_wire.errors import ErrorCode
 from tests.integration import wire_util as w
 from tests.integration.clients_util import wait_until
@@ -70,11 +71,18 @@ def test_failing_copies_keep_local_data_and_retry(tmp_path: Path) -> None:
         _, took = timed(produce, b.bootstrap_servers, "f", 100, n)
         assert took < 5
         check_all(ck_read_all(b.bootstrap_servers, "f", n + 100), n + 100)
-        # the failed attempts left nothing behind and nothing readable
-        assert not [
-            m for m in b.call(lambda br: list(br.remote_log_manager.rlmm.list_remote_log_segments(tip(br, "f"))))
-        ]
-        assert not list((tmp_path / "remote").glob("f-0-*/*"))
+
+        # the failed attempts left nothing readable behind; a retry may be in flight at any instant
+        # (its COPY_SEGMENT_STARTED metadata and partial file exist until it fails), so wait for a
+        # moment between attempts rather than catching one mid-copy
+        def remote_segments() -> list[RemoteLogSegmentMetadata]:
+            return b.call(lambda br: list(br.remote_log_manager.rlmm.list_remote_log_segments(tip(br, "f"))))
+
+        assert not [m for m in remote_segments() if m.state is RemoteLogSegmentState.COPY_SEGMENT_FINISHED]
+        wait_until(
+            lambda: not remote_segments() and not list((tmp_path / "remote").glob("f-0-*/*")),
+            what="failed copies cleaned up",
+        )
 
         rsm.fail_copies = False  # the store recovers: copies resume, then local retention trims
         wait_tiered(b, "f", n // 2)
