@@ -162,9 +162,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             remote_files = len(list((work / "remote").glob("tiered-0-*/*.log")))
             consume_range(bootstrap, "local", 1, args.size)  # warm-up: librdkafka's first-consumer start
             runs: dict[str, list[dict[str, float]]] = {"remote": [], "local": []}
-            for _ in range(args.runs):
-                runs["remote"].append(consume_range(bootstrap, "tiered", end, args.size))
-                runs["local"].append(consume_range(bootstrap, "local", end, args.size))
+            for i in range(args.runs):
+                # pairs back to back, the order swapped every run (neither tier always goes first)
+                order = (("remote", "tiered"), ("local", "local"))
+                for tier, topic in order if i % 2 == 0 else order[::-1]:
+                    r = consume_range(bootstrap, topic, end, args.size)
+                    runs[tier].append(r)
+                    print(f"run {i + 1} {tier}: {r['mb_per_s']:.1f} MB/s in {r['seconds']:.2f} s", file=sys.stderr)
         finally:
             broker.stop()
     info["load_avg_end"] = report.load_average()

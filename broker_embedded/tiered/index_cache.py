@@ -1,7 +1,9 @@
 """The remote index cache: a bounded LRU of remote segments' offset and time indexes, fetched from
 the RemoteStorageManager once and kept parsed (Kafka's RemoteIndexCache,
 `remote.log.index.file.cache.total.size.bytes`). The files have the local log's format, so they are
-read with the local log's own index classes (`broker_embedded.log.index`)."""
+read with the local log's own index classes (`broker_embedded.log.index`). A segment's transaction
+index is fetched on its first read_committed read and kept with the others: a read_committed
+consumer's every remote fetch looks at the transaction indexes of the segments after it."""
 
 from __future__ import annotations
 
@@ -11,8 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from broker_embedded.log.index import OffsetIndex, TimeIndex
+from broker_embedded.log.txn_index import AbortedTxn, decode_entries
 
-from .storage import IndexType, RemoteLogSegmentMetadata, RemoteStorageManager
+from .storage import IndexType, RemoteLogSegmentMetadata, RemoteResourceNotFoundException, RemoteStorageManager
 
 
 @dataclass(slots=True)
@@ -21,7 +24,8 @@ class RemoteIndexes:
 
     offset_index: OffsetIndex
     time_index: TimeIndex
-    size: int  # bytes of both files, what the cache's bound counts
+    size: int  # bytes of the files, what the cache's bound counts
+    aborted: list[AbortedTxn] | None = None  # the transaction index, once fetched
 
     def position_for(self, offset: int) -> int:
         """Position of the last indexed batch whose offset is <= `offset` (0 if none)."""
@@ -64,6 +68,25 @@ class RemoteIndexCache:
                     _, old = self._entries.popitem(last=False)
                     self._bytes -= old.size
         return entry
+
+    def aborted_transactions(self, rsm: RemoteStorageManager, md: RemoteLogSegmentMetadata) -> list[AbortedTxn]:
+        """The entries of the segment's transaction index (none if it was uploaded without one:
+        it had no aborted transaction). Remote segments never change, so one fetch serves all."""
+        entry = self.get(rsm, md)
+        if entry.aborted is not None:
+            return entry.aborted
+        try:
+            data = rsm.fetch_index(md, IndexType.TRANSACTION).read()
+        except RemoteResourceNotFoundException:
+            data = b""
+        aborted = decode_entries(data)
+        with self._lock:
+            if entry.aborted is None:
+                entry.aborted = aborted
+                if self._entries.get(md.remote_log_segment_id.id) is entry:
+                    entry.size += len(data)
+                    self._bytes += len(data)
+        return aborted
 
     def remove(self, segment_id: Any) -> None:
         with self._lock:

@@ -9,25 +9,24 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from kafka_wire.errors import ErrorCode, KafkaError, OffsetOutOfRangeError
 from kafka_wire.protocol.messages import fetch_response
 from kafka_wire.records import BATCH_HEADER_SIZE, parse_batch_header
 
-from ..log.txn_index import AbortedTxn, decode_entries
+from ..log.txn_index import AbortedTxn
 from .config import RemoteLogManagerConfig
 from .index_cache import RemoteIndexCache
 from .partitions import TieredPartition
 from .storage import (
-    IndexType,
     RemoteLogMetadataManager,
     RemoteLogSegmentMetadata,
     RemoteLogSegmentState,
-    RemoteResourceNotFoundException,
     RemoteStorageException,
     RemoteStorageManager,
     TopicIdPartition,
@@ -38,8 +37,14 @@ log = logging.getLogger(__name__)
 
 _FINISHED = RemoteLogSegmentState.COPY_SEGMENT_FINISHED
 READ_CHUNK = 64 * 1024
-_READ_AHEAD_ENTRIES = 16  # remote reads kept ready for the next fetch...
-_READ_AHEAD_MAX_BYTES = 4 << 20  # ...each of at most this many bytes: at most 64 MiB held
+# Read-ahead for sequential consumers: one ranged read of READ_AHEAD_RUN_BYTES serves the next
+# fetches of a (partition, max bytes) stream from memory. A stream keeps at most two runs' buffers
+# alive (the one being answered from and the next, read once less than half a run is left), and
+# at most READ_AHEAD_STREAMS streams are kept (least recently used dropped): at most
+# 16 x 2 x (4 MiB + 128 KiB), about 132 MiB, held for read-ahead.
+READ_AHEAD_RUN_BYTES = 4 << 20
+READ_AHEAD_STREAMS = 16
+_READ_AHEAD_MAX_BYTES = READ_AHEAD_RUN_BYTES  # a fetch asking more than this reads without read-ahead
 
 
 class RemoteStorageError(KafkaError):
@@ -75,7 +80,7 @@ class RemoteLogReader:
         self.rlmm = rlmm
         self.index_cache = index_cache
         self.pool = DaemonPool(config.reader_threads, "remote-log-reader")
-        self._read_ahead: dict[tuple[TopicIdPartition, int, int, bool], Future[Any]] = {}  # loop thread only
+        self._streams: OrderedDict[tuple[TopicIdPartition, int, bool, bool], _Stream] = OrderedDict()  # loop only
 
     def shutdown(self) -> None:
         self.pool.shutdown()
@@ -187,7 +192,7 @@ class RemoteLogReader:
         except RemoteStorageException as e:
             raise RemoteStorageError(f"remote storage: {e}") from e
 
-    def collect_aborted_transactions(self, info: RemoteFetchInfo, records: bytes) -> list[AbortedTxn]:
+    def collect_aborted_transactions(self, info: RemoteFetchInfo, records: bytes | memoryview) -> list[AbortedTxn]:
         """In a reader thread: the aborted transactions a read_committed consumer needs for
         `records` (read from the remote tier at info.fetch_offset): those in the transaction
         indexes of the remote segments from the one holding the fetch offset on, then of the local
@@ -209,11 +214,8 @@ class RemoteLogReader:
             if key in seen:
                 break
             seen.add(key)
-            try:
-                data = self.rsm.fetch_index(md, IndexType.TRANSACTION).read()
-            except RemoteResourceNotFoundException:
-                data = b""
-            out.extend(e for e in decode_entries(data) if e.last_offset >= info.fetch_offset and e.first_offset < upper)
+            entries = self.index_cache.aborted_transactions(self.rsm, md)
+            out.extend(e for e in entries if e.last_offset >= info.fetch_offset and e.first_offset < upper)
             offset = md.end_offset + 1
         out.extend(info.partition.log.collect_aborted_transactions(max(offset, info.fetch_offset), upper))
         return sorted(set(out), key=lambda e: (e.first_offset, e.producer_id))
@@ -225,58 +227,212 @@ class RemoteLogReader:
         """Fill each placeholder PartitionData with its remote records, or an error of its own.
 
         On the loop thread. A consumer reading the remote tier asks for the next offsets right
-        after, so each read also starts the next one (read-ahead, a few entries): the following
-        fetch then finds its data ready instead of waiting for a reader thread.
+        after, so the reads run ahead of it (`_Stream`): the next fetches are answered from memory,
+        without waiting for a reader thread. Answers that are ready are filled in at once.
         """
-
-        async def one(pd: Any, info: RemoteFetchInfo) -> None:
+        waits = []
+        for pd, info in pending:
+            read_committed = getattr(pd, "aborted_transactions", None) is not None
             try:
-                key = (info.tip, info.fetch_offset, info.max_bytes, info.min_one_batch)
-                fut = self._read_ahead.pop(key, None)
-                if fut is None or fut.cancelled() or (fut.done() and fut.exception() is not None):
-                    fut = self.submit(self.read, info)
-                data = await self.wait(fut)
-                if getattr(pd, "aborted_transactions", None) is not None and data:
-                    # read_committed: the consumer drops these transactions' records
-                    aborted = await self.run(self.collect_aborted_transactions, info, data)
-                    pd.aborted_transactions = [
-                        fetch_response.AbortedTransaction(producer_id=a.producer_id, first_offset=a.first_offset)
-                        for a in aborted
-                    ]
-                pd.records = data
-                self._start_read_ahead(info, data)
-            except KafkaError as e:
-                pd.error_code = e.code
-                pd.records = b""
-            except Exception as e:
-                log.warning("remote read of %s at %d failed: %s", info.tip, info.fetch_offset, e)
-                pd.error_code = ErrorCode.KAFKA_STORAGE_ERROR
-                pd.records = b""
+                answer = self._ready_answer(info, read_committed)
+            except Exception as e:  # noqa: BLE001 - never fail the whole response for one partition
+                _fail(pd, info, e)
+                continue
+            if answer is None:
+                waits.append(self._read_through(pd, info, read_committed))
+            else:
+                _fill(pd, answer)
+        if waits:
+            await asyncio.gather(*waits)
 
-        await asyncio.gather(*(one(pd, info) for pd, info in pending))
+    async def _read_through(self, pd: Any, info: RemoteFetchInfo, read_committed: bool) -> None:
+        """A fetch no read-ahead answered: wait for a run starting at its offset (the stream's run
+        in flight when it starts there, else a new one), then keep reading ahead."""
+        key = (info.tip, info.max_bytes, info.min_one_batch, read_committed)
+        try:
+            s = self._streams.get(key)
+            if s is not None and s.pending is not None and s.pending_from == info.fetch_offset and not s.claimed:
+                s.claimed = True  # one waiter per run: a timed-out waiter cancels what it waits on
+                fut = s.pending
+            else:
+                # a new stream at this offset (a first fetch, a seek, another consumer): its
+                # first run reads no more than this fetch needs
+                s = self._new_stream(key)
+                fut = self.submit(self.read_run, info, read_committed, info.max_bytes)
+                s.pending, s.pending_from, s.claimed = fut, info.fetch_offset, True
+            try:
+                await self.wait(fut)
+            except BaseException:
+                if self._streams.get(key) is s:
+                    del self._streams[key]  # never serve a run that failed or came too late
+                raise
+            self._absorb(s)
+            answer = s.ready.get(info.fetch_offset)
+            if answer is None:  # the stream moved on meanwhile (another consumer): read alone
+                answer = await self.run(self.read_run_one, info, read_committed)
+            else:
+                self._advance(key, s, info)
+            _fill(pd, answer)
+        except Exception as e:  # noqa: BLE001 - the partition answers an error of its own
+            _fail(pd, info, e)
 
-    def _start_read_ahead(self, info: RemoteFetchInfo, data: bytes) -> None:
+    def _ready_answer(self, info: RemoteFetchInfo, read_committed: bool) -> _Answer | None:
+        key = (info.tip, info.max_bytes, info.min_one_batch, read_committed)
+        s = self._streams.get(key)
+        if s is None:
+            return None
+        self._absorb(s)
+        answer = s.ready.get(info.fetch_offset)
+        if answer is not None:
+            self._advance(key, s, info)
+        return answer
+
+    def _new_stream(self, key: tuple[TopicIdPartition, int, bool, bool]) -> _Stream:
+        s = _Stream()
+        self._streams[key] = s
+        self._streams.move_to_end(key)
+        while len(self._streams) > READ_AHEAD_STREAMS:
+            self._streams.popitem(last=False)
+        return s
+
+    @staticmethod
+    def _absorb(s: _Stream) -> None:
+        """Take a finished run's answers into the stream (a failed one is dropped: the fetch that
+        needs its offset reads again and gets the error itself)."""
+        fut = s.pending
+        if fut is None or not fut.done():
+            return
+        s.pending = None
+        if fut.cancelled() or fut.exception() is not None:
+            return
+        answers, tail = fut.result()
+        s.ready.update(answers)
+        s.tail = tail
+
+    def _advance(self, key: tuple[TopicIdPartition, int, bool, bool], s: _Stream, info: RemoteFetchInfo) -> None:
+        """The consumer is at info.fetch_offset: forget what is behind it and, once less than half
+        a run is left ahead, read the next run from where the answers end."""
+        self._streams.move_to_end(key)
+        offset = info.fetch_offset
+        for o in [o for o in s.ready if o < offset]:
+            del s.ready[o]
         if (
-            not data
+            s.pending is not None
+            or s.tail < 0
             or info.max_bytes > _READ_AHEAD_MAX_BYTES
+            or s.tail >= info.partition.log.log_start_offset  # the rest is local
             or self.pool.pending >= self.config.reader_max_pending_tasks // 2
         ):
             return
-        pos = 0
-        next_offset = -1
-        while pos + BATCH_HEADER_SIZE <= len(data):
-            h = parse_batch_header(data, pos)
-            next_offset = h.next_offset
-            pos += h.size
-        if next_offset < 0 or next_offset >= info.partition.log.log_start_offset:
-            return  # the rest is local
-        key = (info.tip, next_offset, info.max_bytes, info.min_one_batch)
-        if key in self._read_ahead:
+        ahead = sum(len(a[0]) for o, a in s.ready.items() if o > offset)
+        if ahead > READ_AHEAD_RUN_BYTES // 2:
             return
-        while len(self._read_ahead) >= _READ_AHEAD_ENTRIES:
-            self._read_ahead.pop(next(iter(self._read_ahead)))
-        nxt = RemoteFetchInfo(info.partition, info.tip, next_offset, info.max_bytes, info.min_one_batch)
-        self._read_ahead[key] = self.pool.submit(self.read, nxt)
+        nxt = RemoteFetchInfo(info.partition, info.tip, s.tail, info.max_bytes, info.min_one_batch)
+        s.pending = self.pool.submit(self.read_run, nxt, key[3], READ_AHEAD_RUN_BYTES)
+        s.pending_from, s.claimed = s.tail, False
+
+    def read_run(self, info: RemoteFetchInfo, read_committed: bool, budget: int) -> tuple[dict[int, _Answer], int]:
+        """In a reader thread: the answers to info's fetch and to the fetches that follow it, read
+        with one ranged read of about `budget` bytes of one remote segment, and the offset after
+        the last answer (-1: none to read ahead). Each answer is exactly what `read` returns for
+        its offset: whole batches, at most max_bytes (the first whole with min_one_batch), ending
+        where the next batch would not fit or the segment ends."""
+        md = self.find_segment(info.partition, info.tip, info.fetch_offset)
+        if md is None:
+            raise OffsetOutOfRangeError(f"offset {info.fetch_offset} of {info.tip} is in no remote segment")
+        size = md.segment_size_in_bytes
+        position = self.index_cache.get(self.rsm, md).position_for(info.fetch_offset)
+        end_position = min(size, position + max(budget, info.max_bytes) + 2 * READ_CHUNK)
+        buf = memoryview(self.rsm.fetch_log_segment(md, position, end_position - 1).read())
+        whole = position + len(buf) >= size  # the read reached the segment's end
+        answers: dict[int, _Answer] = {}
+        offset = info.fetch_offset
+        p = 0
+        while p + BATCH_HEADER_SIZE <= len(buf):  # to the batch holding the fetch offset
+            h = parse_batch_header(buf, p)
+            if h.last_offset >= offset or p + h.size > len(buf):
+                break
+            p += h.size
+        tail = -1
+        while True:
+            start = p
+            full = False  # the answer ended because the next batch would pass max_bytes
+            next_offset = offset
+            while p + BATCH_HEADER_SIZE <= len(buf):
+                h = parse_batch_header(buf, p)
+                if p + h.size > len(buf):
+                    break
+                if p + h.size - start > info.max_bytes and not (p == start and info.min_one_batch):
+                    full = True
+                    break
+                p += h.size
+                next_offset = h.next_offset
+            if p == start:
+                break
+            if not (full or whole or not answers):
+                break  # cut by this read's range, not by max_bytes: the next run reads it whole
+            records = buf[start:p]
+            aborted = (
+                self.collect_aborted_transactions(
+                    RemoteFetchInfo(info.partition, info.tip, offset, info.max_bytes, info.min_one_batch), records
+                )
+                if read_committed
+                else None
+            )
+            answers[offset] = (records, aborted)
+            offset = tail = next_offset
+            if not full:
+                break  # the segment's end (or the range's, for the first answer)
+        if info.fetch_offset not in answers:
+            # a first batch larger than that read (or a sparse index): the chunked walk of `read`
+            return {info.fetch_offset: self.read_run_one(info, read_committed)}, -1
+        return answers, tail
+
+    def read_run_one(self, info: RemoteFetchInfo, read_committed: bool) -> _Answer:
+        """In a reader thread: one fetch's answer, read on its own."""
+        data = self.read(info)
+        return data, (self.collect_aborted_transactions(info, data) if read_committed and data else None)
 
 
-__all__ = ["READ_CHUNK", "RemoteFetchInfo", "RemoteLogReader", "RemoteStorageError"]
+_Answer = tuple[bytes | memoryview, "list[AbortedTxn] | None"]
+
+
+@dataclass
+class _Stream:
+    """Read-ahead of one consumer position: answers by fetch offset (whole batches, exactly what a
+    fetch at that offset gets) and the run in flight. On the loop thread only."""
+
+    ready: dict[int, _Answer] = field(default_factory=dict)
+    tail: int = -1  # the fetch offset after the last answer (-1: nothing to read ahead)
+    pending: Future[Any] | None = None  # a run of answers being read
+    pending_from: int = -1
+    claimed: bool = False  # a fetch waits on `pending` (it cancels it when it times out)
+
+
+def _fill(pd: Any, answer: _Answer) -> None:
+    records, aborted = answer
+    if aborted is not None and pd.aborted_transactions is not None:
+        # read_committed: the consumer drops these transactions' records
+        pd.aborted_transactions = [
+            fetch_response.AbortedTransaction(producer_id=a.producer_id, first_offset=a.first_offset) for a in aborted
+        ]
+    pd.records = records
+
+
+def _fail(pd: Any, info: RemoteFetchInfo, e: BaseException) -> None:
+    if isinstance(e, KafkaError):
+        pd.error_code = e.code
+    else:
+        log.warning("remote read of %s at %d failed: %s", info.tip, info.fetch_offset, e)
+        pd.error_code = ErrorCode.KAFKA_STORAGE_ERROR
+    pd.records = b""
+
+
+__all__ = [
+    "READ_AHEAD_RUN_BYTES",
+    "READ_AHEAD_STREAMS",
+    "READ_CHUNK",
+    "RemoteFetchInfo",
+    "RemoteLogReader",
+    "RemoteStorageError",
+]
