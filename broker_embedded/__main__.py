@@ -24,10 +24,14 @@ import signal
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from broker_embedded.config import BROKER_CONFIGS, BrokerConfig, ConfigError, read_properties
 from broker_embedded.embedded import BrokerRunner, new_event_loop
-from broker_embedded.security.secure_setup import SecureSetup
+
+if TYPE_CHECKING:
+    # Only --secure needs it, and it pulls in cryptography's X.509 (~60 ms of every start).
+    from broker_embedded.security.secure_setup import SecureSetup
 
 
 def _config_help() -> str:
@@ -286,6 +290,8 @@ def main(argv: list[str] | None = None) -> int:
         values["controller.quorum.bootstrap.servers"] = args.controller
     secure: SecureSetup | None = None
     if args.secure is not None:
+        from broker_embedded.security.secure_setup import SecureSetup
+
         secure = SecureSetup.create(args.secure)
         _write_secure_settings(secure)
         values = {**secure.broker_configs(), **values}

@@ -8,7 +8,7 @@ guess wrong.
 
 from __future__ import annotations
 
-from kafka_wire.protocol.messages import REQUESTS, RESPONSES
+from kafka_wire.protocol.messages import REQUEST_VERSIONS, RESPONSE_VERSIONS
 
 RELEASE = "4.0"
 
@@ -25,13 +25,17 @@ KAFKA_4_0: dict[int, tuple[int, int]] = {
 
 
 def advertised_versions(implemented: set[int]) -> dict[int, tuple[int, int]]:
-    """Ranges to advertise: the profile ∩ implemented APIs ∩ codec ranges (request and response)."""
+    """Ranges to advertise: the profile ∩ implemented APIs ∩ codec ranges (request and response).
+
+    The codec ranges come from the generated tables (the modules' ``VALID_VERSIONS``), so this runs
+    at start without importing a codec.
+    """
     out: dict[int, tuple[int, int]] = {}
     for key in sorted(implemented):
-        if key not in KAFKA_4_0 or key not in REQUESTS or key not in RESPONSES:
+        if key not in KAFKA_4_0 or key not in REQUEST_VERSIONS or key not in RESPONSE_VERSIONS:
             continue
         lo, hi = KAFKA_4_0[key]
-        rq, rs = REQUESTS[key].VALID_VERSIONS, RESPONSES[key].VALID_VERSIONS
+        rq, rs = REQUEST_VERSIONS[key], RESPONSE_VERSIONS[key]
         lo = max(lo, rq[0], rs[0])
         hi = min(hi, rq[1], rs[1])
         if lo <= hi:

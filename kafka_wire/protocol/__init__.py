@@ -13,7 +13,14 @@ from types import ModuleType
 from typing import Any
 
 from kafka_wire.errors import ProtocolDecodeError
-from kafka_wire.protocol.messages import REQUESTS, RESPONSES, request_header, response_header
+from kafka_wire.protocol.messages import (
+    REQUEST_FLEXIBLE_VERSIONS,
+    REQUESTS,
+    RESPONSE_FLEXIBLE_VERSIONS,
+    RESPONSES,
+    request_header,
+    response_header,
+)
 from kafka_wire.protocol.primitives import Buffer, read_string, skip_tagged_fields
 
 API_VERSIONS_KEY = 18
@@ -30,8 +37,9 @@ class UnsupportedVersionError(Exception):
         self.api_version = api_version
 
 
-def _is_flexible(module: ModuleType, version: int) -> bool:
-    flex = module.FLEXIBLE_VERSIONS
+def _is_flexible(flexible_versions: dict[int, tuple[int, int] | None], api_key: int, version: int) -> bool:
+    # From the generated table, not the codec module: a header decodes without importing it.
+    flex = flexible_versions.get(api_key)
     return flex is not None and flex[0] <= version <= flex[1]
 
 
@@ -44,10 +52,7 @@ def response_module(api_key: int) -> ModuleType | None:
 
 
 def request_header_version(api_key: int, api_version: int) -> int:
-    module = REQUESTS.get(api_key)
-    if module is None:
-        return 1
-    return 2 if _is_flexible(module, api_version) else 1
+    return 2 if _is_flexible(REQUEST_FLEXIBLE_VERSIONS, api_key, api_version) else 1
 
 
 def response_header_version(api_key: int, api_version: int) -> int:
@@ -55,10 +60,7 @@ def response_header_version(api_key: int, api_version: int) -> int:
     # version the broker does not know can still read the error.
     if api_key == API_VERSIONS_KEY:
         return 0
-    module = RESPONSES.get(api_key)
-    if module is None:
-        return 0
-    return 1 if _is_flexible(module, api_version) else 0
+    return 1 if _is_flexible(RESPONSE_FLEXIBLE_VERSIONS, api_key, api_version) else 0
 
 
 @dataclass(slots=True)

@@ -525,8 +525,7 @@ class ModuleWriter:
             f"NAME = {m.name!r}",
             f"API_KEY = {m.api_key!r}",
             f"VALID_VERSIONS = ({m.valid.lo}, {m.valid.hi})",
-            "FLEXIBLE_VERSIONS = "
-            + ("None" if m.flexible.empty else f"({m.flexible.lo}, {min(m.flexible.hi, MAX_VERSION)})"),
+            f"FLEXIBLE_VERSIONS = {_flexible_text(m)}",
             "",
         ]
         for fmt, var in self.struct_formats.items():
@@ -557,46 +556,97 @@ def default_spec_dir() -> Path:
     return Path(str(importlib.resources.files("kafka.protocol.schemas.resources")))
 
 
+def _flexible_text(m: SpecModel) -> str:
+    return "None" if m.flexible.empty else f"({m.flexible.lo}, {min(m.flexible.hi, MAX_VERSION)})"
+
+
 def generate(spec_dir: Path) -> dict[str, str]:
     """All generated files, by file name, as text."""
     files: dict[str, str] = {}
-    requests: dict[int, str] = {}
-    responses: dict[int, str] = {}
-    others: list[str] = []
+    requests: dict[int, SpecModel] = {}
+    responses: dict[int, SpecModel] = {}
+    modules: list[str] = []
     for path in sorted(spec_dir.glob("*.json")):
         model = SpecModel(load_spec(path))
         mod = module_name(model.name)
         files[f"{mod}.py"] = ModuleWriter(model).render()
+        modules.append(mod)
         if model.kind == "request" and model.api_key is not None:
-            requests[model.api_key] = mod
+            requests[model.api_key] = model
         elif model.kind == "response" and model.api_key is not None:
-            responses[model.api_key] = mod
-        else:
-            others.append(mod)
+            responses[model.api_key] = model
+    files["__init__.py"] = render_init(sorted(modules), requests, responses)
+    return files
+
+
+def render_init(modules: list[str], requests: dict[int, SpecModel], responses: dict[int, SpecModel]) -> str:
+    """The package's tables: module names, version ranges and flexible versions per API key.
+
+    The codec modules themselves load on first use (``LazyModules``; PEP 562 ``__getattr__`` for
+    ``messages.fetch_request``): importing all of them costs more than the rest of a broker's
+    start. The version tables let ``ApiVersions`` and header decoding work without importing any.
+    """
     init = [
-        '"""Generated message codecs, one module per Kafka JSON spec: do not edit."""',
+        '"""Generated message codecs, one module per Kafka JSON spec: do not edit.',
+        "",
+        "``REQUESTS``/``RESPONSES`` map an API key to its codec module, imported on first lookup;",
+        "``REQUEST_VERSIONS``/``RESPONSE_VERSIONS`` and the ``*_FLEXIBLE_VERSIONS`` tables repeat each",
+        "module's ``VALID_VERSIONS``/``FLEXIBLE_VERSIONS`` so that answering ApiVersions or decoding a",
+        "header imports nothing.",
+        '"""',
         "",
         "# ruff: noqa",
         "from __future__ import annotations",
         "",
+        "import importlib",
         "from types import ModuleType",
+        "from typing import TYPE_CHECKING",
         "",
-        "from . import (",
+        "from kafka_wire.protocol.lazy import LazyModules",
+        "",
+        "if TYPE_CHECKING:",
+        "    from . import (",
     ]
-    for mod in sorted([*requests.values(), *responses.values(), *others]):
-        init.append(f"    {mod},")
-    init.append(")")
+    for mod in modules:
+        init.append(f"        {mod},")
+    init.append("    )")
     init.append("")
-    init.append("REQUESTS: dict[int, ModuleType] = {")
-    for k in sorted(requests):
-        init.append(f"    {k}: {requests[k]},")
-    init.append("}")
-    init.append("RESPONSES: dict[int, ModuleType] = {")
-    for k in sorted(responses):
-        init.append(f"    {k}: {responses[k]},")
-    init.append("}")
-    files["__init__.py"] = "\n".join(init) + "\n"
-    return files
+    init.append("MODULES: tuple[str, ...] = (")
+    for mod in modules:
+        init.append(f"    {mod!r},")
+    init.append(")")
+    for label, table in (("REQUEST", requests), ("RESPONSE", responses)):
+        init.append("")
+        init.append(f"{label}_MODULES: dict[int, str] = {{")
+        for k in sorted(table):
+            init.append(f"    {k}: {module_name(table[k].name)!r},")
+        init.append("}")
+        init.append(f"{label}_VERSIONS: dict[int, tuple[int, int]] = {{")
+        for k in sorted(table):
+            init.append(f"    {k}: ({table[k].valid.lo}, {table[k].valid.hi}),")
+        init.append("}")
+        init.append(f"{label}_FLEXIBLE_VERSIONS: dict[int, tuple[int, int] | None] = {{")
+        for k in sorted(table):
+            init.append(f"    {k}: {_flexible_text(table[k])},")
+        init.append("}")
+    init += [
+        "",
+        "REQUESTS: LazyModules[int] = LazyModules(__name__, REQUEST_MODULES)",
+        "RESPONSES: LazyModules[int] = LazyModules(__name__, RESPONSE_MODULES)",
+        "_MODULE_SET = frozenset(MODULES)",
+        "",
+        "",
+        "def __getattr__(name: str) -> ModuleType:",
+        "    # PEP 562: `messages.fetch_request` and `from ... import fetch_request` import on first use.",
+        "    if name in _MODULE_SET:",
+        '        return importlib.import_module(f"{__name__}.{name}")',
+        '    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")',
+        "",
+        "",
+        "def __dir__() -> list[str]:",
+        "    return sorted({*globals(), *MODULES})",
+    ]
+    return "\n".join(init) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
