@@ -16,6 +16,7 @@ the table gives the median of each and the ratio remote/local.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -110,12 +111,22 @@ def wait_tiered(bootstrap: str, timeout: float = 300) -> int:
     raise RuntimeError(f"tiering did not settle within {timeout}s (local start, latest tiered = {last})")
 
 
-def consume_range(bootstrap: str, topic: str, end: int, size: int) -> dict[str, float]:
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process so far (Linux /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def consume_range(bootstrap: str, topic: str, end: int, size: int, broker_pid: int = -1) -> dict[str, float]:
     c = Consumer({"bootstrap.servers": bootstrap, **CONSUMER_CONFIG})
     try:
         c.assign([TopicPartition(topic, 0, 0)])
         got = 0
         nbytes = 0
+        cpu0 = cpu_seconds(broker_pid)
         t0 = time.perf_counter()
         deadline = time.monotonic() + 300
         while got < end and time.monotonic() < deadline:
@@ -126,9 +137,15 @@ def consume_range(bootstrap: str, topic: str, end: int, size: int) -> dict[str, 
                     got += 1
                     nbytes += len(m.value())
         elapsed = time.perf_counter() - t0
+        broker_cpu = cpu_seconds(broker_pid) - cpu0
         if got < end:
             raise RuntimeError(f"{topic}: only {got} of {end} records within 300 s")
-        return {"seconds": elapsed, "records_per_s": got / elapsed, "mb_per_s": nbytes / elapsed / 1e6}
+        return {
+            "seconds": elapsed,
+            "records_per_s": got / elapsed,
+            "mb_per_s": nbytes / elapsed / 1e6,
+            "broker_cpu_s": broker_cpu,
+        }
     finally:
         c.close()
 
@@ -160,20 +177,26 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 produce(bootstrap, topic, args.records, args.size)
             end = wait_tiered(bootstrap)
             remote_files = len(list((work / "remote").glob("tiered-0-*/*.log")))
+            # (the broker's own process: its CPU seconds per run are the cost of each path)
+            broker_pid = broker._proc.pid if broker._proc is not None else -1  # noqa: SLF001
             consume_range(bootstrap, "local", 1, args.size)  # warm-up: librdkafka's first-consumer start
             runs: dict[str, list[dict[str, float]]] = {"remote": [], "local": []}
             for i in range(args.runs):
                 # pairs back to back, the order swapped every run (neither tier always goes first)
                 order = (("remote", "tiered"), ("local", "local"))
                 for tier, topic in order if i % 2 == 0 else order[::-1]:
-                    r = consume_range(bootstrap, topic, end, args.size)
+                    r = consume_range(bootstrap, topic, end, args.size, broker_pid)
                     runs[tier].append(r)
-                    print(f"run {i + 1} {tier}: {r['mb_per_s']:.1f} MB/s in {r['seconds']:.2f} s", file=sys.stderr)
+                    print(
+                        f"run {i + 1} {tier}: {r['mb_per_s']:.1f} MB/s in {r['seconds']:.2f} s,"
+                        f" broker CPU {r['broker_cpu_s']:.2f} s",
+                        file=sys.stderr,
+                    )
         finally:
             broker.stop()
     info["load_avg_end"] = report.load_average()
     medians = {
-        tier: {k: statistics.median(r[k] for r in rs) for k in ("seconds", "records_per_s", "mb_per_s")}
+        tier: {k: statistics.median(r[k] for r in rs) for k in ("seconds", "records_per_s", "mb_per_s", "broker_cpu_s")}
         for tier, rs in runs.items()
     }
     return {
@@ -217,6 +240,8 @@ def render(result: dict[str, Any], argv: Sequence[str]) -> str:
         f"| consume records/s | {r['records_per_s']:,.0f} | {loc['records_per_s']:,.0f} |"
         f" {r['records_per_s'] / loc['records_per_s']:.2f} |",
         f"| seconds | {r['seconds']:.2f} | {loc['seconds']:.2f} | {r['seconds'] / loc['seconds']:.2f} |",
+        f"| broker CPU seconds | {r['broker_cpu_s']:.2f} | {loc['broker_cpu_s']:.2f} |"
+        f" {r['broker_cpu_s'] / max(loc['broker_cpu_s'], 1e-9):.2f} |",
         "",
         "MB/s counts record values only (1 MB = 10^6 bytes). Each remote fetch is served by a reader thread (off"
         " the event loop): the segment's offset index (cached after the first read) gives the position, one ranged"

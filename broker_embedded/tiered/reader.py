@@ -144,6 +144,7 @@ class RemoteLogReader:
         end_position = min(md.segment_size_in_bytes, position + info.max_bytes + 2 * READ_CHUNK)
         buf = self.rsm.fetch_log_segment(md, position, end_position - 1).read()
         start = stop = -1
+        full = False  # the answer ended because the next batch would pass max_bytes
         p = 0
         while p + BATCH_HEADER_SIZE <= len(buf):
             h = parse_batch_header(buf, p)
@@ -156,14 +157,16 @@ class RemoteLogReader:
                     p += h.size
                     continue
             if p + h.size - start > info.max_bytes and not (p == start and info.min_one_batch):
+                full = True
                 break
             p += h.size
             stop = p
-        if stop > start >= 0:
+        if stop > start >= 0 and (full or position + len(buf) >= md.segment_size_in_bytes):
             return bytes(memoryview(buf)[start:stop])
-        # A first batch larger than that read (or a sparse index): walk the segment in chunks.
+        # A first batch larger than that read, or a sparse index (the answer was cut by the range,
+        # not by max_bytes): walk the segment in chunks from the batch holding the offset.
         out = bytearray()
-        for _, batch in self.iter_batches(md, position):
+        for _, batch in self.iter_batches(md, position + start if start >= 0 else position):
             h = parse_batch_header(batch, 0)
             if h.last_offset < info.fetch_offset:
                 continue
@@ -369,8 +372,8 @@ class RemoteLogReader:
                 next_offset = h.next_offset
             if p == start:
                 break
-            if not (full or whole or not answers):
-                break  # cut by this read's range, not by max_bytes: the next run reads it whole
+            if not (full or whole):
+                break  # cut by this read's range, not by max_bytes: the next run (or `read`) reads it whole
             records = buf[start:p]
             aborted = (
                 self.collect_aborted_transactions(
@@ -382,9 +385,9 @@ class RemoteLogReader:
             answers[offset] = (records, aborted)
             offset = tail = next_offset
             if not full:
-                break  # the segment's end (or the range's, for the first answer)
+                break  # the segment's end
         if info.fetch_offset not in answers:
-            # a first batch larger than that read (or a sparse index): the chunked walk of `read`
+            # a first batch larger than that read, or a sparse index: the chunked walk of `read`
             return {info.fetch_offset: self.read_run_one(info, read_committed)}, -1
         return answers, tail
 

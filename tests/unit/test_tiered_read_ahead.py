@@ -124,3 +124,71 @@ def test_one_ranged_read_serves_several_fetches() -> None:
         assert tail == parse_batch_header(records, len(records) - parse_batch_header(records, 0).size).next_offset
     finally:
         reader.shutdown()
+
+
+class _Pd:
+    """The placeholder PartitionData the fetch path hands over."""
+
+    def __init__(self) -> None:
+        self.records: bytes | memoryview = b""
+        self.error_code = 0
+        self.aborted_transactions = None
+
+
+class _Log:
+    log_start_offset = 1 << 40  # everything below is remote
+
+
+class _Partition:
+    log = _Log()
+
+
+def test_sequential_fetches_through_read_ahead_and_a_failing_store() -> None:
+    import asyncio
+
+    out = bytearray()
+    for i in range(200):
+        out += build_batch([(0, None, b"y" * 500, None)] * 8, base_offset=i * 8)
+    reader, store = _reader(bytes(out), [], 200 * 8 - 1)
+    part = _Partition()
+
+    async def fetch(offset: int) -> _Pd:
+        pd = _Pd()
+        await reader.read_fetches([(pd, RemoteFetchInfo(part, TIP, offset, 30_000, True))])  # type: ignore[arg-type]
+        return pd
+
+    async def scenario() -> None:
+        offset, answers = 0, {}
+        while offset < 200 * 8:
+            pd = await fetch(offset)
+            assert pd.error_code == 0 and pd.records
+            answers[offset] = bytes(pd.records)
+            h = None
+            p = 0
+            while p < len(pd.records):
+                h = parse_batch_header(pd.records, p)
+                p += h.size
+            assert h is not None
+            offset = h.next_offset
+            await asyncio.sleep(0.002)  # the consumer's turn: the read-ahead runs meanwhile
+        assert store.reads * 3 < len(answers)  # one ranged read served several fetches
+        assert b"".join(answers.values()) == bytes(out)
+        for o, records in answers.items():
+            assert records == reader.read(RemoteFetchInfo(part, TIP, o, 30_000, True))  # type: ignore[arg-type]
+
+        # a store that fails: no answer read before is served for a new stream, and errors are clean
+        def failing(md: Any, start: int, end: int | None = None) -> BinaryIO:
+            raise OSError("injected")
+
+        good = store.fetch_log_segment
+        store.fetch_log_segment = failing  # type: ignore[method-assign]
+        pd = await fetch(0)
+        assert pd.error_code != 0 and pd.records == b""
+        store.fetch_log_segment = good  # type: ignore[method-assign]
+        pd = await fetch(0)
+        assert pd.error_code == 0 and bytes(pd.records) == reader.read(RemoteFetchInfo(part, TIP, 0, 30_000, True))  # type: ignore[arg-type]
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        reader.shutdown()
