@@ -195,12 +195,18 @@ class RemoteLogReader:
         except RemoteStorageException as e:
             raise RemoteStorageError(f"remote storage: {e}") from e
 
-    def collect_aborted_transactions(self, info: RemoteFetchInfo, records: bytes | memoryview) -> list[AbortedTxn]:
+    def collect_aborted_transactions(
+        self,
+        info: RemoteFetchInfo,
+        records: bytes | memoryview,
+        chain: tuple[list[AbortedTxn], int] | None = None,
+    ) -> list[AbortedTxn]:
         """In a reader thread: the aborted transactions a read_committed consumer needs for
         `records` (read from the remote tier at info.fetch_offset): those in the transaction
         indexes of the remote segments from the one holding the fetch offset on, then of the local
         log (an ABORT marker may be anywhere after the data it ends). A segment uploaded without a
-        transaction index had no aborted transaction."""
+        transaction index had no aborted transaction. `chain`: `remote_aborted_chain` of an offset
+        of the same remote segment (the answers of one run share it)."""
         upper = info.fetch_offset
         p = 0
         while p + BATCH_HEADER_SIZE <= len(records):
@@ -209,6 +215,14 @@ class RemoteLogReader:
             p += h.size
         if upper <= info.fetch_offset:
             return []
+        entries, offset = self.remote_aborted_chain(info) if chain is None else chain
+        out = [e for e in entries if e.last_offset >= info.fetch_offset and e.first_offset < upper]
+        out.extend(info.partition.log.collect_aborted_transactions(max(offset, info.fetch_offset), upper))
+        return sorted(set(out), key=lambda e: (e.first_offset, e.producer_id))
+
+    def remote_aborted_chain(self, info: RemoteFetchInfo) -> tuple[list[AbortedTxn], int]:
+        """The transaction index entries of the remote segments from the one holding the fetch
+        offset on, and the offset after the last of them (where the local log's take over)."""
         out: list[AbortedTxn] = []
         offset = info.fetch_offset
         seen: set[str] = set()
@@ -217,11 +231,9 @@ class RemoteLogReader:
             if key in seen:
                 break
             seen.add(key)
-            entries = self.index_cache.aborted_transactions(self.rsm, md)
-            out.extend(e for e in entries if e.last_offset >= info.fetch_offset and e.first_offset < upper)
+            out.extend(self.index_cache.aborted_transactions(self.rsm, md))
             offset = md.end_offset + 1
-        out.extend(info.partition.log.collect_aborted_transactions(max(offset, info.fetch_offset), upper))
-        return sorted(set(out), key=lambda e: (e.first_offset, e.producer_id))
+        return out, offset
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await self.wait(self.submit(fn, *args))
@@ -357,6 +369,7 @@ class RemoteLogReader:
                 break
             p += h.size
         tail = -1
+        chain: tuple[list[AbortedTxn], int] | None = None
         while True:
             start = p
             full = False  # the answer ended because the next batch would pass max_bytes
@@ -375,13 +388,11 @@ class RemoteLogReader:
             if not (full or whole):
                 break  # cut by this read's range, not by max_bytes: the next run (or `read`) reads it whole
             records = buf[start:p]
-            aborted = (
-                self.collect_aborted_transactions(
-                    RemoteFetchInfo(info.partition, info.tip, offset, info.max_bytes, info.min_one_batch), records
-                )
-                if read_committed
-                else None
-            )
+            aborted = None
+            if read_committed:
+                at = RemoteFetchInfo(info.partition, info.tip, offset, info.max_bytes, info.min_one_batch)
+                chain = chain or self.remote_aborted_chain(at)  # the same for every answer of the run
+                aborted = self.collect_aborted_transactions(at, records, chain)
             answers[offset] = (records, aborted)
             offset = tail = next_offset
             if not full:
