@@ -188,6 +188,17 @@ def decode_ours(topic: str, raw: list[tuple[int, bytes]]) -> int:
     return sum(ours_to_arrow(topic, p, data).num_rows for p, data in raw)
 
 
+def decode_ours_python(topic: str, raw: list[tuple[int, bytes]]) -> int:
+    """The same without the C record loop (kafka_wire._columnar_ext): the pure-Python fallback."""
+    import kafka_wire.columnar as columnar
+
+    native, columnar._native = columnar._native, None
+    try:
+        return decode_ours(topic, raw)
+    finally:
+        columnar._native = native
+
+
 def decode_confluent(chunks: list[list[Any]]) -> int:
     return sum(confluent_to_arrow(msgs).num_rows for msgs in chunks)
 
@@ -327,6 +338,12 @@ def render(results: dict[str, Any], info: dict[str, str], argv: list[str], load_
             f"| {label} | {r['records']:,} | decode path: records → Arrow, records/s | {fmt_rate(r['decode_ours'])} | "
             f"{fmt_rate(r['decode_confluent'])} | **{r['decode_ours'] / r['decode_confluent']:.2f}** |"
         )
+        if "decode_ours_python" in r:
+            lines.append(
+                f"| {label} | {r['records']:,} | decode path without the C record loop (pure-Python fallback), "
+                f"records/s | {fmt_rate(r['decode_ours_python'])} | {fmt_rate(r['decode_confluent'])} | "
+                f"{r['decode_ours_python'] / r['decode_confluent']:.2f} |"
+            )
         lines.append(
             f"| {label} | {r['records']:,} | consume → Arrow in one process, records/s | "
             f"{fmt_rate(r['consume_ours'])} | {fmt_rate(r['consume_confluent'])} | "
@@ -375,17 +392,23 @@ def measure_size(args: argparse.Namespace, bootstrap: str, spark: Any, size: int
     produce(bootstrap, topic, n, size)
     raw = fetch_raw(bootstrap, topic)
     chunks = consume_messages(bootstrap, topic, n)
-    samples: dict[str, list[float]] = {k: [] for k in ("decode_ours", "decode_confluent", "consume_ours",
-                                                       "consume_confluent", "spark_batch", "spark_stream")}  # fmt: skip
+    samples: dict[str, list[float]] = {k: [] for k in ("decode_ours", "decode_confluent", "decode_ours_python",
+                                                       "consume_ours", "consume_confluent", "spark_batch",
+                                                       "spark_stream")}  # fmt: skip
 
     def sample(key: str, fn: Callable[[], int]) -> None:
         el, got = timed(fn)
         assert got == n, (key, got, n)
         samples[key].append(n / el)
 
-    for _ in range(args.repeat):  # interleaved, so a burst of outside load hits both sides
-        sample("decode_ours", partial(decode_ours, topic, raw))
-        sample("decode_confluent", partial(decode_confluent, chunks))
+    for i in range(args.repeat):  # interleaved, alternating order, so a burst of outside load hits both sides
+        pair = [
+            ("decode_ours", partial(decode_ours, topic, raw)),
+            ("decode_confluent", partial(decode_confluent, chunks)),
+        ]
+        for key, fn in pair if i % 2 == 0 else pair[::-1]:
+            sample(key, fn)
+        sample("decode_ours_python", partial(decode_ours_python, topic, raw))
     del raw, chunks
     for _ in range(max(1, args.repeat // 2)):
         sample("consume_ours", partial(consume_ours, bootstrap, topic))

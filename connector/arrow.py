@@ -19,7 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from connector.schema import SCHEMA_DDL, SCHEMA_DDL_WITH_HEADERS, spark_schema
-from kafka_wire.columnar import Columns, RecordIndex, decode_headers
+from kafka_wire.columnar import ArrowBuffers, Columns, RecordIndex, decode_headers
 
 HEADER_TYPE = pa.struct([pa.field("key", pa.string()), pa.field("value", pa.binary())])
 HEADERS_TYPE = pa.list_(pa.field("element", HEADER_TYPE))
@@ -334,3 +334,73 @@ def _vector_headers(data: bytes, u8: pa.Array, hpos: pa.Array, end: pa.Array, la
         [pa.array(keys, pa.string()), pa.array(values, pa.binary())], fields=list(HEADER_TYPE)
     )
     return pa.ListArray.from_arrays(offsets, entries, type=HEADERS_TYPE, mask=pc.invert(with_headers))
+
+
+# --------------------------------------------------------------------------------------------
+# Native decode: kafka_wire.columnar.decode_to_buffers wrote the Arrow buffers; wrap them (no copy).
+# --------------------------------------------------------------------------------------------
+
+
+def buffers_to_record_batch(
+    b: ArrowBuffers, topic: str, partition: int, *, include_headers: bool
+) -> pa.RecordBatch | None:
+    """The records of `b` as one batch in the source schema (None if there are none)."""
+    n = b.length
+    if n == 0:
+        return None
+    buf = _as_buffer
+    arrays = [
+        pa.Array.from_buffers(
+            pa.binary(),
+            n,
+            [None if b.key_validity is None else buf(b.key_validity), buf(b.key_offsets), buf(b.key_data)],
+            b.key_nulls,
+        ),
+        pa.Array.from_buffers(
+            pa.binary(),
+            n,
+            [None if b.value_validity is None else buf(b.value_validity), buf(b.value_offsets), buf(b.value_data)],
+            b.value_nulls,
+        ),
+        pa.repeat(pa.scalar(topic, pa.string()), n),
+        pa.repeat(pa.scalar(partition, pa.int32()), n),
+        pa.Array.from_buffers(_I64, n, [None, buf(b.offsets)]),
+        pa.Array.from_buffers(TIMESTAMP_TYPE, n, [None, buf(b.timestamps_us)]),
+        pa.Array.from_buffers(pa.int32(), n, [None, buf(b.timestamp_types)]),
+    ]
+    if include_headers:
+        arrays.append(_buffers_headers(b))
+    return pa.RecordBatch.from_arrays(arrays, schema=arrow_schema(include_headers))
+
+
+def _as_buffer(b: object) -> pa.Buffer:
+    return b if isinstance(b, pa.Buffer) else pa.py_buffer(b)  # (py_buffer does not copy either)
+
+
+def allocate(size: int) -> pa.ResizableBuffer:
+    """Output buffers of `kafka_wire.columnar.decode_to_buffers`, from Arrow's memory pool."""
+    return pa.allocate_buffer(size, resizable=True)
+
+
+def trim(buf: pa.ResizableBuffer, size: int) -> pa.ResizableBuffer:
+    """Cut an `allocate`d buffer to `size` (in place when it shrinks little, as the values' does)."""
+    if buf.size != size:
+        buf.resize(size, shrink_to_fit=True)
+    return buf
+
+
+def _buffers_headers(b: ArrowBuffers) -> pa.Array:
+    n = b.length
+    if not b.header_indexes:
+        return pa.nulls(n, HEADERS_TYPE)
+    counts = [0] * n
+    valid = [False] * n
+    for i, c in zip(b.header_indexes, b.header_counts, strict=True):
+        counts[i] = c
+        valid[i] = True
+    offsets = pa.array([0, *accumulate(counts)], pa.int32())
+    entries = pa.StructArray.from_arrays(
+        [pa.array(b.header_keys, pa.string()), pa.array(b.header_values, pa.binary())], fields=list(HEADER_TYPE)
+    )
+    # Spark's Kafka source gives null, not an empty array, for a record without headers
+    return pa.ListArray.from_arrays(offsets, entries, type=HEADERS_TYPE, mask=pc.invert(pa.array(valid)))

@@ -22,8 +22,9 @@ from __future__ import annotations
 import bisect
 import struct
 from array import array
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 import crc32c as _crc32c_mod
 
@@ -42,6 +43,11 @@ from kafka_wire.records import (
 )
 from kafka_wire.varint import ZIGZAG1, decode_varint
 
+try:  # the record loop of decode_to_buffers in C (kafka_wire/_columnar_ext.c): optional, built by pip install
+    from kafka_wire import _columnar_ext as _native
+except ImportError:
+    _native = None
+
 _crc32c = _crc32c_mod.crc32c
 # baseOffset, batchLength, partitionLeaderEpoch, magic, crc, attributes, lastOffsetDelta,
 # baseTimestamp, maxTimestamp, producerId, producerEpoch, baseSequence, recordCount
@@ -53,6 +59,8 @@ CREATE_TIME = 0
 LOG_APPEND_TIME = 1
 
 Buffer = bytes | bytearray | memoryview
+# an object with the writable buffer protocol (bytearray, a pyarrow Buffer from allocate_buffer, ...)
+WritableBuffer = Any
 
 # Positions are int32 (Arrow binary offsets); a fetch response never comes near 2 GiB.
 _MAX_POSITION = 0x7FFFFFFF
@@ -361,6 +369,142 @@ def scan_records(
     return idx
 
 
+class NativeDecodeError(ValueError):
+    """The C record loop refused the records (corrupt, or a layout it does not handle): decode them with
+    the all-Python `decode_columns`, which gives the right answer or the exact CorruptRecordError."""
+
+
+@dataclass(slots=True)
+class ArrowBuffers:
+    """Records of a fetch response within an offset range, as the buffers of Arrow arrays.
+
+    Each buffer is what the caller's `allocate(size)` returned, of exactly the size needed:
+    `offsets`/`timestamps_us` hold an int64 per record, `timestamp_types` an int32; keys and values
+    are Arrow binary arrays: int32 offsets (n + 1), data, and a validity bitmap (None when there is
+    no null). Headers are decoded only when asked for: `header_indexes` are the records that have
+    some, `header_counts` how many each, in the order of `header_keys`/`header_values`.
+    """
+
+    length: int
+    offsets: WritableBuffer
+    timestamps_us: WritableBuffer
+    timestamp_types: WritableBuffer
+    key_offsets: WritableBuffer
+    key_data: WritableBuffer
+    key_validity: WritableBuffer | None
+    key_nulls: int
+    value_offsets: WritableBuffer
+    value_data: WritableBuffer
+    value_validity: WritableBuffer | None
+    value_nulls: int
+    header_indexes: list[int]
+    header_counts: list[int]
+    header_keys: list[str]
+    header_values: list[bytes | None]
+    next_offset: int
+
+
+def _clamp64(v: int) -> int:
+    return min(max(v, -(2**63)), 2**63 - 1)
+
+
+def native_decoder_available() -> bool:
+    """True when the C record loop (kafka_wire._columnar_ext) was built: `decode_to_buffers` needs it."""
+    return _native is not None
+
+
+def _trim_bytearray(buf: bytearray, size: int) -> bytearray:
+    del buf[size:]
+    return buf
+
+
+def decode_to_buffers(
+    buf: Buffer,
+    *,
+    from_offset: int,
+    until_offset: int,
+    verify_crc: bool = True,
+    aborted: Iterable[tuple[int, int]] | None = None,
+    headers: bool = False,
+    start: int = 0,
+    stop: int | None = None,
+    allocate: Callable[[int], WritableBuffer] = bytearray,
+    trim: Callable[[WritableBuffer, int], WritableBuffer] = _trim_bytearray,
+    on_scanned: Callable[[int], None] | None = None,
+) -> ArrowBuffers:
+    """Records of buf[start:stop] with from_offset <= offset < until_offset, straight into Arrow buffers.
+
+    Batches are found, CRC-checked, filtered (control, aborted) and decompressed in Python as for
+    `scan_records` (CorruptRecordError from there as well); `on_scanned(next_offset)` is called then,
+    before the records are decoded. The records go through the C loop in one call (one pass over
+    the data), which writes into buffers of the largest size the batches could need
+    (`allocate(size)`: Arrow's memory pool reuses its pages, where fresh `bytes` would fault 8 MB of
+    pages in for every response), then cut to what was used (`trim(buffer, size)`). Raises
+    NativeDecodeError on anything the C loop does not fully understand.
+    """
+    if _native is None:
+        raise NativeDecodeError("kafka_wire._columnar_ext is not built")
+    next_offset, data, spans = _data_spans(buf, verify_crc, aborted, start, stop)
+    if on_scanned is not None:
+        on_scanned(next_offset)
+    packed = array("q")
+    n_max = size_max = 0
+    for b, lo, hi in spans:
+        log_append = b.attributes & TIMESTAMP_TYPE_MASK
+        ts_base = b.max_timestamp if log_append else b.base_timestamp
+        packed.extend((lo, hi, b.record_count, b.base_offset, ts_base, 1 if log_append else 0))
+        n_max += b.record_count
+        size_max += hi - lo
+    # (record counts come from the batch headers: the C loop checks them, and a count that does
+    # not fit its batch's bytes is refused before anything is allocated from it)
+    if n_max > size_max // 7:
+        raise NativeDecodeError("record counts do not fit their batches")
+    bitmap = (n_max + 7) // 8
+    out = [
+        allocate(8 * n_max),  # offsets
+        allocate(8 * n_max),  # timestamps (µs)
+        allocate(4 * n_max),  # timestamp types
+        allocate(4 * (n_max + 1)),  # key offsets
+        allocate(size_max),  # key data
+        allocate(bitmap),  # key validity
+        allocate(4 * (n_max + 1)),  # value offsets
+        allocate(size_max),  # value data
+        allocate(bitmap),  # value validity
+        allocate(16 * n_max),  # (index, position) of records with headers
+    ]
+    try:
+        n, key_bytes, value_bytes, key_nulls, value_nulls, with_headers = _native.decode(
+            data, packed, _clamp64(from_offset), _clamp64(until_offset), *out
+        )
+    except ValueError as e:
+        raise NativeDecodeError(str(e)) from None
+    h_indexes: list[int] = []
+    h_counts: list[int] = []
+    h_keys: list[str] = []
+    h_values: list[bytes | None] = []
+    if with_headers:
+        # headers are rare: decode those records' headers in Python (the C loop checked their framing;
+        # this also checks that keys are UTF-8, as decode_columns does for every record)
+        pairs = memoryview(out[9]).cast("B").cast("q")
+        for j in range(0, 2 * with_headers, 2):
+            index, pos = pairs[j], pairs[j + 1]
+            if headers and index >= 0:
+                before = len(h_keys)
+                decode_headers(data, pos, h_keys, h_values)
+                h_indexes.append(index)
+                h_counts.append(len(h_keys) - before)
+            else:
+                decode_headers(data, pos, [], [])
+        pairs.release()
+    bitmap = (n + 7) // 8
+    sizes = (8 * n, 8 * n, 4 * n, 4 * (n + 1), key_bytes, bitmap, 4 * (n + 1), value_bytes, bitmap)
+    o = [trim(b, size) for b, size in zip(out, sizes, strict=False)]
+    return ArrowBuffers(
+        n, o[0], o[1], o[2], o[3], o[4], o[5] if key_nulls else None, key_nulls, o[6], o[7],
+        o[8] if value_nulls else None, value_nulls, h_indexes, h_counts, h_keys, h_values, next_offset,
+    )  # fmt: skip
+
+
 def _decode_into(
     cols: Columns,
     data: bytes,
@@ -530,9 +674,13 @@ def decode_headers(data: bytes, pos: int, keys: list[str], values: list[bytes | 
 __all__ = [
     "CREATE_TIME",
     "LOG_APPEND_TIME",
+    "ArrowBuffers",
     "Columns",
+    "NativeDecodeError",
     "RecordIndex",
     "decode_columns",
     "decode_headers",
+    "decode_to_buffers",
+    "native_decoder_available",
     "scan_records",
 ]
