@@ -3,7 +3,8 @@
 Everything a task needs travels in the pickled `KafkaInputPartition` (client settings, offsets,
 read options); it fetches from the partition's leader with a per-process cached client, one
 Fetch ahead of decoding, and skips gaps (compaction, transaction markers, aborted records under
-read_committed). Spark pickles `KafkaInputPartition` by module path: it must stay importable here.
+read_committed). The task's `KafkaInputPartition` and `ReadSpec` live in `connector.input_partition`
+(the driver plans with them without importing this decoder) and are re-exported here.
 """
 
 from __future__ import annotations
@@ -11,81 +12,42 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
 import pyarrow as pa
-from pyspark.sql.datasource import InputPartition
 
-from connector.arrow import VectorDecodeError, index_to_record_batch, to_record_batch
+from connector.arrow import (
+    VectorDecodeError,
+    allocate,
+    buffers_to_record_batch,
+    index_to_record_batch,
+    to_record_batch,
+    trim,
+)
+from connector.input_partition import KafkaInputPartition, ReadSpec
 from connector.kafka_client import (
     READ_COMMITTED,
-    ClientConfig,
     KafkaClient,
     KafkaClientError,
     PendingFetch,
     drop_shared_client,
     shared_client,
 )
-from connector.options import (
-    SourceOptions,
-)
 from connector.source_offsets import OffsetFetcher, report_data_loss
 from kafka_wire.client.bootstrap import format_addrs
-from kafka_wire.columnar import decode_columns, scan_records
+from kafka_wire.columnar import (
+    NativeDecodeError,
+    decode_columns,
+    decode_to_buffers,
+    native_decoder_available,
+    scan_records,
+)
 from kafka_wire.errors import ErrorCode
-from offsets.ranges import OffsetRange, split_ranges
 from offsets.spec import (
     TopicPartition,
     tp_str,
 )
 
 log = logging.getLogger("connector.source")
-
-
-@dataclass(frozen=True)
-class ReadSpec:
-    """What an executor needs besides the offset range; the same for every task of a query."""
-
-    client: ClientConfig
-    include_headers: bool
-    fail_on_data_loss: bool
-    poll_timeout_ms: int
-    retries: int
-    retry_interval_ms: int
-
-
-class KafkaInputPartition(InputPartition):
-    """One task: offsets [from_offset, until_offset) of one topic-partition."""
-
-    def __init__(self, topic: str, partition: int, from_offset: int, until_offset: int, spec: ReadSpec) -> None:
-        super().__init__((topic, partition, from_offset, until_offset))
-        self.topic = topic
-        self.partition = partition
-        self.from_offset = from_offset
-        self.until_offset = until_offset
-        self.spec = spec
-
-    def __repr__(self) -> str:
-        return f"KafkaInputPartition({self.topic}-{self.partition} [{self.from_offset}, {self.until_offset}))"
-
-
-def read_spec_from(opts: SourceOptions) -> ReadSpec:
-    return ReadSpec(
-        client=opts.client,
-        include_headers=opts.include_headers,
-        fail_on_data_loss=opts.fail_on_data_loss,
-        poll_timeout_ms=opts.poll_timeout_ms,
-        retries=opts.fetch_offset_num_retries,
-        retry_interval_ms=opts.fetch_offset_retry_interval_ms,
-    )
-
-
-def make_partitions(
-    ranges: list[OffsetRange], opts: SourceOptions, spec: ReadSpec | None = None
-) -> list[KafkaInputPartition]:
-    spec = spec or read_spec_from(opts)
-    pieces = split_ranges(ranges, opts.min_partitions, opts.max_records_per_partition)
-    return [KafkaInputPartition(r.topic, r.partition, r.from_offset, r.until_offset, spec) for r in pieces]
 
 
 _RETRY_SLEEP_S = 0.1
@@ -118,24 +80,44 @@ def records_to_arrow(
 ) -> tuple[pa.RecordBatch | None, int]:
     """Records of one Fetch response with from <= offset < until as Arrow, and where to fetch next.
 
-    The bulk path scans record boundaries in Python and decodes everything else with Arrow
-    kernels; small responses, and anything the bulk path finds inconsistent, go through the
-    exact all-Python decoder (which raises CorruptRecordError on corrupt data).
+    With the C record loop built (kafka_wire._columnar_ext), records go straight into Arrow buffers in
+    one pass. Without it, the bulk path scans record boundaries in Python and decodes everything else
+    with Arrow kernels. Small responses (Python path), and anything the fast paths find inconsistent,
+    go through the exact all-Python decoder (which raises CorruptRecordError on corrupt data).
     """
     frame, start, stop = _in_place(records)
-    idx = scan_records(frame, verify_crc=verify_crc, aborted=aborted, start=start, stop=stop)
-    if on_scanned is not None:
-        on_scanned(idx.next_offset)
-    if len(idx) >= _VECTOR_MIN_RECORDS:
+    if native_decoder_available():
         try:
-            return (
-                index_to_record_batch(
-                    idx, topic, partition, from_offset, until_offset, include_headers=include_headers
-                ),
-                idx.next_offset,
+            bufs = decode_to_buffers(
+                frame,
+                from_offset=from_offset,
+                until_offset=until_offset,
+                verify_crc=verify_crc,
+                aborted=aborted,
+                headers=include_headers,
+                start=start,
+                stop=stop,
+                allocate=allocate,
+                trim=trim,
+                on_scanned=on_scanned,
             )
-        except VectorDecodeError as e:
-            log.warning("vectorized decode of %s-%d failed (%s): decoding record by record", topic, partition, e)
+            return buffers_to_record_batch(bufs, topic, partition, include_headers=include_headers), bufs.next_offset
+        except NativeDecodeError as e:
+            log.warning("native decode of %s-%d failed (%s): decoding record by record", topic, partition, e)
+    else:
+        idx = scan_records(frame, verify_crc=verify_crc, aborted=aborted, start=start, stop=stop)
+        if on_scanned is not None:
+            on_scanned(idx.next_offset)
+        if len(idx) >= _VECTOR_MIN_RECORDS:
+            try:
+                return (
+                    index_to_record_batch(
+                        idx, topic, partition, from_offset, until_offset, include_headers=include_headers
+                    ),
+                    idx.next_offset,
+                )
+            except VectorDecodeError as e:
+                log.warning("vectorized decode of %s-%d failed (%s): decoding record by record", topic, partition, e)
     cols = decode_columns(records, verify_crc=False, aborted=aborted, headers=include_headers)
     i0 = cols.index_of(from_offset)
     i1 = cols.index_of(until_offset)

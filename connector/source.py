@@ -26,8 +26,8 @@ import logging
 import os
 import time
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-import pyarrow as pa
 from pyspark.sql.datasource import DataSourceReader, DataSourceStreamReader, InputPartition
 from pyspark.sql.streaming.datasource import (
     ReadAllAvailable,
@@ -37,11 +37,10 @@ from pyspark.sql.streaming.datasource import (
     SupportsTriggerAvailableNow,
 )
 
-from connector.group_mode import GroupSession, write_plan_log
+from connector.input_partition import KafkaInputPartition, ReadSpec, make_partitions, read_spec_from
 from connector.kafka_client import (
     KafkaClient,
 )
-from connector.offset_mirror import FinishedBatchCommits
 from connector.options import (
     SourceOptionError,
     SourceOptions,
@@ -49,7 +48,6 @@ from connector.options import (
     batch_starting,
     stream_starting,
 )
-from connector.partition_reader import KafkaInputPartition, ReadSpec, make_partitions, read_partition, read_spec_from
 from connector.source_offsets import (
     DataLossError,
     OffsetFetcher,
@@ -73,7 +71,28 @@ from offsets.spec import (
     tp_str,
 )
 
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from connector.group_mode import GroupSession
+    from connector.offset_mirror import FinishedBatchCommits
+
 log = logging.getLogger("connector.source")
+
+# The stream reader runs in a Python process Spark starts for each query (pyspark's
+# python_streaming_source_runner), and what this module imports is paid at every query start,
+# before the first trigger. So the driver side imports only what planning needs: the executor's
+# read path (`connector.partition_reader`: decoder, pyarrow.compute, crc32c, and pandas, which
+# pyarrow loads at the decoder's first `pa.array`), group mode and the group-offset mirror are
+# imported where they are used.
+
+
+def read_partition(part: KafkaInputPartition) -> Iterator[pa.RecordBatch]:
+    """`connector.partition_reader.read_partition`, imported on first use (executors only)."""
+    from connector.partition_reader import read_partition as read
+
+    return read(part)
+
 
 # --------------------------------------------------------------------------------------------
 # Batch
@@ -177,6 +196,8 @@ class PyKafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
 
     def _group_session(self) -> GroupSession:
         if self._group is None or self._group.closed:
+            from connector.group_mode import GroupSession
+
             topics = sorted({t for t, _ in self._partitions_now()})
             self._group = GroupSession(self.opts, topics).start()
         return self._group
@@ -229,6 +250,8 @@ class PyKafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         if self.opts.commit_group is None:
             return
         if self._commits is None:
+            from connector.offset_mirror import FinishedBatchCommits
+
             self._commits = FinishedBatchCommits(
                 self.opts.commit_group, self.opts.client, self.opts.checkpoint_location
             )
@@ -480,6 +503,8 @@ class PyKafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
             [f"{r.topic}-{r.partition}[{r.from_offset},{r.until_offset})" for r in ranges],
         )
         if g is not None and g.plan_log:
+            from connector.group_mode import write_plan_log
+
             write_plan_log(
                 g.plan_log,
                 {
