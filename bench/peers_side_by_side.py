@@ -346,6 +346,8 @@ def bench_spark(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
                     "from_json → sum": lambda f, t=topic, b=bootstrap: _from_json(spark, f, b, t),
                 }
                 for case, fn in cases.items():
+                    if args.spark_cases and case.split()[0] not in args.spark_cases:
+                        continue
                     samples: dict[str, list[float]] = {"kafka": [], "pykafka": []}
                     for fmt in ("kafka", "pykafka"):
                         fn(fmt)  # warm-up
@@ -358,7 +360,7 @@ def bench_spark(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
                     row = {fmt: statistics.median(v) for fmt, v in samples.items()}
                     out["source"][f"{label}|{size}|{case}"] = row
                     print(f"[spark source] {label} {size} B {case}: {row}", file=sys.stderr)
-            if label == "pykafka broker":
+            if label == "pykafka broker" and not args.spark_cases:
                 for size in args.sizes:
                     n = args.spark_records if size < 1024 else args.spark_records // 2
                     df = spark.range(0, n, numPartitions=2).selectExpr(
@@ -495,6 +497,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--spark-records", type=int, default=200_000, help="Spark runs (half from 1 KiB)")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--source-brokers", choices=["ours", "both"], default="both")
+    ap.add_argument(
+        "--spark-cases",
+        type=lambda s: set(s.split(",")),
+        default=set(),
+        help="only these source queries: batch,stream,from_json (default all, and the sink rows)",
+    )
     ap.add_argument("--out", type=Path)
     ap.add_argument("--json", type=Path)
     ap.add_argument("--note", action="append", default=[], help="extra bullet under the tables (repeatable)")
