@@ -148,16 +148,20 @@ class RemoteLogReader:
         p = 0
         while p + BATCH_HEADER_SIZE <= len(buf):
             h = parse_batch_header(buf, p)
-            if p + h.size > len(buf):
-                break
             if start < 0:
+                if p + h.size > len(buf):
+                    break
                 if h.last_offset >= info.fetch_offset:
                     start = p
                 else:
                     p += h.size
                     continue
+            # (the header tells a batch's size: one that would pass max_bytes ends the answer
+            # even when this read holds only its beginning)
             if p + h.size - start > info.max_bytes and not (p == start and info.min_one_batch):
                 full = True
+                break
+            if p + h.size > len(buf):
                 break
             p += h.size
             stop = p
@@ -376,10 +380,10 @@ class RemoteLogReader:
             next_offset = offset
             while p + BATCH_HEADER_SIZE <= len(buf):
                 h = parse_batch_header(buf, p)
-                if p + h.size > len(buf):
-                    break
                 if p + h.size - start > info.max_bytes and not (p == start and info.min_one_batch):
                     full = True
+                    break
+                if p + h.size > len(buf):
                     break
                 p += h.size
                 next_offset = h.next_offset

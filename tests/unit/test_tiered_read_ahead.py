@@ -126,6 +126,31 @@ def test_one_ranged_read_serves_several_fetches() -> None:
         reader.shutdown()
 
 
+def test_batches_near_max_bytes_take_one_ranged_read() -> None:
+    # each answer is one batch of about max_bytes: the next batch's header (within the read's
+    # slack) shows it would not fit, so no answer needs a second, chunked read of the segment
+    out = bytearray()
+    for i in range(8):
+        # (batches larger than the read's slack of 2 x READ_CHUNK beyond max_bytes)
+        out += build_batch([(0, None, b"z" * 3000, None)] * 100, base_offset=i * 100)
+    size = len(out) // 8
+    reader, store = _reader(bytes(out), [(i * 100, i * size) for i in range(8)], 8 * 100 - 1)
+    try:
+        max_bytes = size + 1000
+        for o in (0, 100, 700):
+            before = store.reads
+            data = reader.read(RemoteFetchInfo(None, TIP, o, max_bytes, True))  # type: ignore[arg-type]
+            assert parse_batch_header(data, 0).base_offset == o and store.reads == before + 1
+        before = store.reads
+        answers, tail = reader.read_run(RemoteFetchInfo(None, TIP, 0, max_bytes, True), False, max_bytes)  # type: ignore[arg-type]
+        assert list(answers) == [0] and tail == 100 and store.reads == before + 1
+        before = store.reads
+        answers, tail = reader.read_run(RemoteFetchInfo(None, TIP, 100, max_bytes, True), False, 4 * max_bytes)  # type: ignore[arg-type]
+        assert list(answers) == [100, 200, 300, 400] and tail == 500 and store.reads == before + 1
+    finally:
+        reader.shutdown()
+
+
 class _Pd:
     """The placeholder PartitionData the fetch path hands over."""
 
