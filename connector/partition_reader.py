@@ -86,6 +86,7 @@ def records_to_arrow(
     go through the exact all-Python decoder (which raises CorruptRecordError on corrupt data).
     """
     frame, start, stop = _in_place(records)
+    crc_checked = False
     if native_decoder_available():
         try:
             bufs = decode_to_buffers(
@@ -106,6 +107,7 @@ def records_to_arrow(
             log.warning("native decode of %s-%d failed (%s): decoding record by record", topic, partition, e)
     else:
         idx = scan_records(frame, verify_crc=verify_crc, aborted=aborted, start=start, stop=stop)
+        crc_checked = True
         if on_scanned is not None:
             on_scanned(idx.next_offset)
         if len(idx) >= _VECTOR_MIN_RECORDS:
@@ -118,7 +120,8 @@ def records_to_arrow(
                 )
             except VectorDecodeError as e:
                 log.warning("vectorized decode of %s-%d failed (%s): decoding record by record", topic, partition, e)
-    cols = decode_columns(records, verify_crc=False, aborted=aborted, headers=include_headers)
+    # (the native path may have stopped before checking every CRC: this decoder checks them then)
+    cols = decode_columns(records, verify_crc=verify_crc and not crc_checked, aborted=aborted, headers=include_headers)
     i0 = cols.index_of(from_offset)
     i1 = cols.index_of(until_offset)
     if i1 <= i0:

@@ -222,23 +222,34 @@ static int check_input(input_t *in)
     return 0;
 }
 
-static int walk(input_t *in, out_t *o)
+/* `check`, when not None, is called with each batch's number before its records are read (the CRC-32C
+   check: done batch by batch, the batch is still in the CPU caches when its records are copied). */
+static int walk(input_t *in, out_t *o, PyObject *check)
 {
     int64_t prev = INT64_MIN;
-    int failed = 0;
-    Py_BEGIN_ALLOW_THREADS;
-    for (Py_ssize_t j = 0; j < in->n_spans && !failed; j++)
+    for (Py_ssize_t j = 0; j < in->n_spans; j++) {
+        if (check != Py_None) {
+            PyObject *r = PyObject_CallFunction(check, "n", j);
+            if (!r)
+                return -1;
+            Py_DECREF(r);
+        }
+        int failed;
+        Py_BEGIN_ALLOW_THREADS;
         failed = walk_batch((const uint8_t *)in->data.buf, (const int64_t *)in->spans.buf + SPAN_FIELDS * j, in->from,
                             in->until, &prev, o);
-    Py_END_ALLOW_THREADS;
-    if (failed)
-        PyErr_SetString(PyExc_ValueError, o->error);
-    return failed;
+        Py_END_ALLOW_THREADS;
+        if (failed) {
+            PyErr_SetString(PyExc_ValueError, o->error);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 PyDoc_STRVAR(decode_doc,
              "decode(data, spans, from_offset, until_offset, offsets, timestamps_us, timestamp_types, key_offsets,\n"
-             "       key_data, key_validity, value_offsets, value_data, value_validity, headers)\n"
+             "       key_data, key_validity, value_offsets, value_data, value_validity, headers, check=None)\n"
              "    -> (records, key_bytes, value_bytes, key_nulls, value_nulls, records_with_headers)\n\n"
              "Walks every record of the data batches `spans` (int64 x 6 each: start, stop, record count, base\n"
              "offset, timestamp base, LogAppendTime flag) and writes those with from_offset <= offset < until_offset\n"
@@ -246,18 +257,20 @@ PyDoc_STRVAR(decode_doc,
              "keys and values int32 Arrow offsets (records + 1), data and a validity bitmap; `headers` gets int64\n"
              "pairs (output index or -1, position of the header count) of every record with headers. The buffers\n"
              "are at least as large as the batches could need (their sizes bound what is written); the result\n"
-             "says how much of them is used. Raises ValueError on anything it does not fully understand.");
+             "says how much of them is used. `check(j)`, if given, is called before the records of span j are\n"
+             "read (what it raises is passed on). Raises ValueError on anything it does not fully understand.");
 
 static PyObject *decode(PyObject *Py_UNUSED(self), PyObject *args)
 {
     input_t in = {0};
     out_t o = {0};
     PyObject *objs[10];
+    PyObject *check = Py_None;
     Py_buffer views[10];
     int got = 0;
     PyObject *result = NULL;
-    if (!PyArg_ParseTuple(args, "y*y*LLOOOOOOOOOO", &in.data, &in.spans, &in.from, &in.until, &objs[0], &objs[1],
-                          &objs[2], &objs[3], &objs[4], &objs[5], &objs[6], &objs[7], &objs[8], &objs[9]))
+    if (!PyArg_ParseTuple(args, "y*y*LLOOOOOOOOOO|O", &in.data, &in.spans, &in.from, &in.until, &objs[0], &objs[1],
+                          &objs[2], &objs[3], &objs[4], &objs[5], &objs[6], &objs[7], &objs[8], &objs[9], &check))
         return NULL;
     if (check_input(&in))
         goto done;
@@ -293,7 +306,7 @@ static PyObject *decode(PyObject *Py_UNUSED(self), PyObject *args)
     memset(o.key_valid, 0, (size_t)views[5].len);
     memset(o.value_valid, 0, (size_t)views[8].len);
     o.key_offsets[0] = o.value_offsets[0] = 0;
-    if (walk(&in, &o) == 0)
+    if (walk(&in, &o, check) == 0)
         result = Py_BuildValue("(nLLnnn)", o.n, (long long)o.key_bytes, (long long)o.value_bytes, o.key_nulls,
                                o.value_nulls, o.n_headers);
 done:

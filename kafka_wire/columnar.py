@@ -129,6 +129,15 @@ class _Batch:
     producer_id: int
     record_count: int
     size: int
+    crc: int
+
+
+def _check_crc(mv: memoryview, b: _Batch) -> None:
+    actual = _crc32c(mv[b.pos + 21 : b.pos + b.size])
+    if actual != b.crc:
+        raise CorruptRecordError(
+            f"record batch at offset {b.base_offset} fails its CRC: stored {b.crc:#010x}, computed {actual:#010x}"
+        )
 
 
 def _walk(buf: Buffer, verify_crc: bool, start: int = 0, stop: int | None = None) -> list[_Batch]:
@@ -152,16 +161,13 @@ def _walk(buf: Buffer, verify_crc: bool, start: int = 0, stop: int | None = None
             break  # partial batch at the end of a fetch response: normal, fetch again from here
         if count < 0 or lod < 0:
             raise CorruptRecordError(f"negative record count or offset delta in batch at offset {base}")
+        b = _Batch(pos, base, base + lod + 1, attrs, bts, mts, pid, count, size, crc)
         if verify_crc:
             assert mv is not None
-            actual = _crc32c(mv[pos + 21 : pos + size])
-            if actual != crc:
-                raise CorruptRecordError(
-                    f"record batch at offset {base} fails its CRC: stored {crc:#010x}, computed {actual:#010x}"
-                )
+            _check_crc(mv, b)
         if attrs & COMPRESSION_MASK > MAX_CODEC:
             raise UnsupportedCompressionTypeError(f"record batch uses unknown compression codec {attrs & 7}")
-        out.append(_Batch(pos, base, base + lod + 1, attrs, bts, mts, pid, count, size))
+        out.append(b)
         pos += size
     return out
 
@@ -216,7 +222,12 @@ def _data_spans(
     Uncompressed responses are used in place (positions into `buf` itself, when it is `bytes`);
     otherwise every data batch's records are decompressed (or copied) into one buffer.
     """
-    batches = _walk(buf, verify_crc, start, stop)
+    return _select(buf, _walk(buf, verify_crc, start, stop), aborted)
+
+
+def _select(
+    buf: Buffer, batches: list[_Batch], aborted: Iterable[tuple[int, int]] | None
+) -> tuple[int, bytes, list[tuple[_Batch, int, int]]]:
     if not batches:
         return -1, b"", []
     next_offset = batches[-1].next_offset
@@ -434,19 +445,42 @@ def decode_to_buffers(
 ) -> ArrowBuffers:
     """Records of buf[start:stop] with from_offset <= offset < until_offset, straight into Arrow buffers.
 
-    Batches are found, CRC-checked, filtered (control, aborted) and decompressed in Python as for
-    `scan_records` (CorruptRecordError from there as well); `on_scanned(next_offset)` is called then,
-    before the records are decoded. The records go through the C loop in one call (one pass over
-    the data), which writes into buffers of the largest size the batches could need
+    Batches are found, filtered (control, aborted) and decompressed in Python as for `scan_records`;
+    `on_scanned(next_offset)` is called then, before the records are decoded. The records go through
+    the C loop in one call (one pass over the data, each uncompressed batch CRC-checked just before
+    its records are read), which writes into buffers of the largest size the batches could need
     (`allocate(size)`: Arrow's memory pool reuses its pages, where fresh `bytes` would fault 8 MB of
     pages in for every response), then cut to what was used (`trim(buffer, size)`). Raises
-    NativeDecodeError on anything the C loop does not fully understand.
+    NativeDecodeError on corrupt input (CRC mismatch included) and on anything the C loop does not
+    fully understand: `decode_columns` then gives the right answer or the exact CorruptRecordError.
     """
     if _native is None:
         raise NativeDecodeError("kafka_wire._columnar_ext is not built")
-    next_offset, data, spans = _data_spans(buf, verify_crc, aborted, start, stop)
+    mv = memoryview(buf)
+    try:
+        batches = _walk(buf, False, start, stop)
+        # Uncompressed batches are CRC-checked one by one just before the C loop reads their records
+        # (`check` below: the batch is then still in the CPU caches); compressed ones before anything
+        # is decompressed, as on the Python path.
+        verify_now = verify_crc and any(b.attributes & COMPRESSION_MASK for b in batches)
+        for b in batches if verify_now else ():
+            _check_crc(mv, b)
+        next_offset, data, spans = _select(buf, batches, aborted)
+        if verify_crc and not verify_now:
+            in_spans = {b.pos for b, _, _ in spans}
+            for b in batches:
+                if b.pos not in in_spans:  # control and aborted batches
+                    _check_crc(mv, b)
+    except (CorruptRecordError, UnsupportedCompressionTypeError) as e:
+        # which error comes first may differ from the Python path's walk: the caller's decode_columns
+        # gives the exact one
+        raise NativeDecodeError(str(e)) from e
     if on_scanned is not None:
         on_scanned(next_offset)
+
+    def check(j: int) -> None:
+        _check_crc(mv, spans[j][0])
+
     packed = array("q")
     n_max = size_max = 0
     for b, lo, hi in spans:
@@ -474,9 +508,14 @@ def decode_to_buffers(
     ]
     try:
         n, key_bytes, value_bytes, key_nulls, value_nulls, with_headers = _native.decode(
-            data, packed, _clamp64(from_offset), _clamp64(until_offset), *out
+            data,
+            packed,
+            _clamp64(from_offset),
+            _clamp64(until_offset),
+            *out,
+            check if verify_crc and not verify_now else None,
         )
-    except ValueError as e:
+    except (ValueError, CorruptRecordError) as e:
         raise NativeDecodeError(str(e)) from None
     h_indexes: list[int] = []
     h_counts: list[int] = []

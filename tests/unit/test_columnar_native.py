@@ -69,10 +69,10 @@ def responses(draw: st.DrawFn) -> tuple[bytes, list[tuple[int, int]] | None]:
 
 
 def _reference(
-    buf: bytes, lo: int, hi: int, aborted: list[tuple[int, int]] | None, include_headers: bool
+    buf: bytes, lo: int, hi: int, aborted: list[tuple[int, int]] | None, include_headers: bool, crc: bool = False
 ) -> tuple[pa.RecordBatch | None, int]:
     """What the all-Python decoder gives (it raises CorruptRecordError on corrupt input)."""
-    cols = decode_columns(buf, verify_crc=False, aborted=aborted, headers=include_headers)
+    cols = decode_columns(buf, verify_crc=crc, aborted=aborted, headers=include_headers)
     i0, i1 = cols.index_of(lo), cols.index_of(hi)
     if i1 <= i0:
         return None, cols.next_offset
@@ -142,23 +142,36 @@ def test_many_records_multi_byte_varints_and_nulls() -> None:
             _both_paths(buf, 100, 1020, None, hdrs)
 
 
-@given(st.lists(st.tuples(st.integers(0, 2**31), st.integers(0, 255)), min_size=1, max_size=8), st.booleans())
-@settings(max_examples=200, deadline=None)
-def test_corrupt_records_give_the_python_decoders_answer(flips: list[tuple[int, int]], hdrs: bool) -> None:
-    """Bytes flipped anywhere (CRC not checked, so the record loop sees them): records_to_arrow gives
-    exactly what decode_columns gives, a RecordBatch or the same CorruptRecordError."""
+@given(
+    st.lists(st.tuples(st.integers(0, 2**31), st.integers(0, 255)), min_size=1, max_size=8),
+    st.booleans(),
+    st.booleans(),
+    st.integers(0, 4),
+)
+@settings(max_examples=250, deadline=None)
+def test_corrupt_records_give_the_python_decoders_answer(
+    flips: list[tuple[int, int]], hdrs: bool, crc: bool, codec: int
+) -> None:
+    """Bytes flipped anywhere past the first batch header: records_to_arrow gives exactly what
+    decode_columns gives, a RecordBatch or the same CorruptRecordError (without the CRC check the
+    record loop sees the damage; with it, the first failing batch must be the one reported)."""
     recs = [(1000 + i, b"key-%d" % i, b"v" * (i % 150), [("a", b"b")] if i % 9 == 0 else None) for i in range(60)]
-    buf = bytearray(build_batch(recs, base_offset=5) + build_batch(recs[:20], base_offset=70, timestamp_type=1))
+    buf = bytearray(
+        build_batch(recs, base_offset=5)
+        + build_control_batch(3, 0, True, 0, 1, base_offset=65)
+        + build_batch(recs[:20], base_offset=70, timestamp_type=1, compression=codec)
+        + build_batch(recs[:30], base_offset=90)
+    )
     for pos, byte in flips:
-        buf[61 + pos % (len(buf) - 61)] = byte  # past the first batch header: keep it a batch
+        buf[61 + pos % (len(buf) - 61)] = byte
     data = bytes(buf)
     try:
-        exp: tuple[pa.RecordBatch | None, int] | Exception = _reference(data, 0, 1 << 40, None, hdrs)
-    except (CorruptRecordError, OverflowError) as e:
+        exp: tuple[pa.RecordBatch | None, int] | Exception = _reference(data, 0, 1 << 40, None, hdrs, crc)
+    except Exception as e:  # whatever the Python decoder raises, the other path must raise too
         exp = e
     try:
-        got = records_to_arrow(data, "tp", 3, 0, 1 << 40, verify_crc=False, aborted=None, include_headers=hdrs)
-    except (CorruptRecordError, OverflowError) as e:
+        got = records_to_arrow(data, "tp", 3, 0, 1 << 40, verify_crc=crc, aborted=None, include_headers=hdrs)
+    except Exception as e:
         assert isinstance(exp, Exception) and type(e) is type(exp) and str(e) == str(exp)
         return
     assert not isinstance(exp, Exception), f"native path returned a batch where the Python decoder raised {exp!r}"
@@ -175,11 +188,13 @@ def test_refuses_and_the_caller_falls_back() -> None:
         decode_to_buffers(bytes(bad), from_offset=0, until_offset=10, verify_crc=False)
     with pytest.raises(CorruptRecordError):
         records_to_arrow(bytes(bad), "t", 0, 0, 10, verify_crc=False, aborted=None, include_headers=False)
-    # a CRC mismatch is found before the record loop, as on the Python path
+    # a CRC mismatch: refused by the native path, reported by the Python decoder
     bad = bytearray(good)
     bad[-1] ^= 1
-    with pytest.raises(CorruptRecordError, match="CRC"):
+    with pytest.raises(NativeDecodeError, match="CRC"):
         decode_to_buffers(bytes(bad), from_offset=0, until_offset=10)
+    with pytest.raises(CorruptRecordError, match="CRC"):
+        records_to_arrow(bytes(bad), "t", 0, 0, 10, verify_crc=True, aborted=None, include_headers=False)
 
 
 def test_output_buffers_are_never_overrun() -> None:
