@@ -324,6 +324,21 @@ def _timed(fn: Callable[[], int]) -> tuple[float, int]:
     return time.perf_counter() - t0, n
 
 
+def _timed_retrying(fn: Callable[[], int], what: str, out: dict[str, Any]) -> tuple[float, int]:
+    """`_timed`, run again (up to twice) when pyspark's Python streaming source worker did not
+    connect back within the 10 s PythonWorkerFactory allows a fresh worker (its imports of pyspark
+    on a machine loaded far beyond its cores); each such failure is listed in the results."""
+    for attempt in range(3):
+        try:
+            return _timed(fn)
+        except Exception as e:  # noqa: BLE001
+            if "failed to connect back" not in str(e) or attempt == 2:
+                raise
+            out.setdefault("worker_start_failures", []).append(what)
+            print(f"[spark source] {what}: Python worker did not connect back; measured again", file=sys.stderr)
+    raise AssertionError("unreachable")
+
+
 def bench_spark(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
     out: dict[str, Any] = {"source": {}, "sink": {}}
     targets: list[tuple[str, Any]] = []
@@ -353,7 +368,8 @@ def bench_spark(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
                         fn(fmt)  # warm-up
                     for _ in range(args.repeat):
                         for fmt in ("kafka", "pykafka"):
-                            seconds, got = _timed(lambda f=fmt, g=fn: g(f))
+                            what = f"{label} {size} B {case} {fmt}"
+                            seconds, got = _timed_retrying(lambda f=fmt, g=fn: g(f), what, out)
                             if got != n:
                                 raise RuntimeError(f"{case} {fmt}: {got} rows, expected {n}")
                             samples[fmt].append(n / seconds)
