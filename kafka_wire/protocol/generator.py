@@ -582,9 +582,10 @@ def generate(spec_dir: Path) -> dict[str, str]:
 def render_init(modules: list[str], requests: dict[int, SpecModel], responses: dict[int, SpecModel]) -> str:
     """The package's tables: module names, version ranges and flexible versions per API key.
 
-    The codec modules themselves load on first use (``LazyModules``; PEP 562 ``__getattr__`` for
-    ``messages.fetch_request``): importing all of them costs more than the rest of a broker's
-    start. The version tables let ``ApiVersions`` and header decoding work without importing any.
+    The codec modules themselves load on first use (``LazyModules``; PEP 562 ``__getattr__`` with
+    ``deferred_submodule`` for ``messages.fetch_request`` and ``from ... import``): importing all of
+    them costs more than the rest of a broker's start. The version tables let ``ApiVersions`` and
+    header decoding work without importing any.
     """
     init = [
         '"""Generated message codecs, one module per Kafka JSON spec: do not edit.',
@@ -598,11 +599,11 @@ def render_init(modules: list[str], requests: dict[int, SpecModel], responses: d
         "# ruff: noqa",
         "from __future__ import annotations",
         "",
-        "import importlib",
+        "import sys",
         "from types import ModuleType",
         "from typing import TYPE_CHECKING",
         "",
-        "from kafka_wire.protocol.lazy import LazyModules",
+        "from kafka_wire.protocol.lazy import LazyModules, deferred_submodule",
         "",
         "if TYPE_CHECKING:",
         "    from . import (",
@@ -637,9 +638,10 @@ def render_init(modules: list[str], requests: dict[int, SpecModel], responses: d
         "",
         "",
         "def __getattr__(name: str) -> ModuleType:",
-        "    # PEP 562: `messages.fetch_request` and `from ... import fetch_request` import on first use.",
+        "    # PEP 562: `messages.fetch_request` and `from ... import fetch_request` bind the module at once",
+        "    # and run its code on its first attribute read (kafka_wire.protocol.lazy.deferred_submodule).",
         "    if name in _MODULE_SET:",
-        '        return importlib.import_module(f"{__name__}.{name}")',
+        "        return deferred_submodule(sys.modules[__name__], name)",
         '    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")',
         "",
         "",

@@ -82,16 +82,20 @@ def test_lazy_modules_mapping() -> None:
 
 
 # Run in a fresh interpreter: what the CLI's start imports, then what one ApiVersions and one
-# Metadata request add. Prints the loaded handler and codec modules at both points.
+# Metadata request add. Prints the handler and codec modules that have run their code at each point.
 _START_SCRIPT = r"""
-import asyncio, json, socket, struct, sys, tempfile, threading
+import json, socket, struct, sys, tempfile, threading
 from pathlib import Path
 import broker_embedded.__main__  # everything `python -m broker_embedded` imports before it listens
 from broker_embedded.config import BrokerConfig
 from broker_embedded.embedded import BrokerRunner, new_event_loop
+from kafka_wire.protocol.lazy import is_executed
 
 def loaded():
-    return sorted(m for m in sys.modules if m.startswith(("broker_embedded.apis.", "kafka_wire.protocol.messages.")))
+    return sorted(
+        name for name, module in list(sys.modules.items())
+        if name.startswith(("broker_embedded.apis.", "kafka_wire.protocol.messages.")) and is_executed(module)
+    )
 
 out = {"imported": loaded()}
 loop = new_event_loop()
@@ -131,9 +135,8 @@ def test_start_imports_only_what_is_asked_for_and_advertises_every_api() -> None
     for when in ("imported", "started"):
         handlers = [m for m in out[when] if m.startswith("broker_embedded.apis.")]
         assert handlers == [], f"handlers imported before their first request: {handlers}"
-        # some codecs are imported by the parts that use them (client stack, group coordinator,
-        # tiered reader, ...: 15 today); all 109 were before
-        assert len(out[when]) <= 20, out[when]
+        # none today: parts that keep a codec module bind it deferred (all 109 ran at start before)
+        assert len(out[when]) <= 4, f"codecs run at start: {out[when]}"
     served = set(out["served"])
     assert {"broker_embedded.apis.api_versions", "broker_embedded.apis.metadata"} <= served
     assert {f"kafka_wire.protocol.messages.{m}" for m in ("metadata_request", "metadata_response")} <= served
@@ -141,3 +144,46 @@ def test_start_imports_only_what_is_asked_for_and_advertises_every_api() -> None
         "broker_embedded.apis.api_versions",
         "broker_embedded.apis.metadata",
     })  # fmt: skip
+
+
+_DEFERRED_SCRIPT = r"""
+import sys, threading
+from kafka_wire.protocol import messages
+from kafka_wire.protocol.lazy import is_executed
+from kafka_wire.protocol.messages import describe_quorum_response as bound
+
+name = "kafka_wire.protocol.messages.describe_quorum_response"
+assert sys.modules[name] is bound is messages.describe_quorum_response, "one module object"
+assert not is_executed(bound), "bound but not run"
+assert messages.RESPONSES[55] is bound and not is_executed(bound), "the table hands out the same object"
+barrier = threading.Barrier(8)
+seen, errors = [], []
+def first_use():
+    barrier.wait()
+    try:
+        seen.append(bound.DECODERS)
+    except BaseException as e:
+        errors.append(repr(e))
+threads = [threading.Thread(target=first_use) for _ in range(8)]
+for t in threads: t.start()
+for t in threads: t.join()
+assert not errors, errors
+assert len(seen) == 8 and all(d is seen[0] for d in seen), "ran once, the same DECODERS everywhere"
+assert is_executed(bound) and type(bound) is type(sys), "a plain module once run"
+import kafka_wire.protocol.messages.describe_quorum_response as again
+assert again is bound
+try:
+    bound.no_such_name
+except AttributeError:
+    pass
+else:
+    raise AssertionError("missing attribute")
+print("ok")
+"""
+
+
+def test_deferred_codec_modules_run_once_and_keep_their_identity() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-c", _DEFERRED_SCRIPT], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr

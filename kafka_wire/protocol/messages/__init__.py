@@ -9,11 +9,11 @@ header imports nothing.
 # ruff: noqa
 from __future__ import annotations
 
-import importlib
+import sys
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from kafka_wire.protocol.lazy import LazyModules
+from kafka_wire.protocol.lazy import LazyModules, deferred_submodule
 
 if TYPE_CHECKING:
     from . import (
@@ -570,9 +570,10 @@ _MODULE_SET = frozenset(MODULES)
 
 
 def __getattr__(name: str) -> ModuleType:
-    # PEP 562: `messages.fetch_request` and `from ... import fetch_request` import on first use.
+    # PEP 562: `messages.fetch_request` and `from ... import fetch_request` bind the module at once
+    # and run its code on its first attribute read (kafka_wire.protocol.lazy.deferred_submodule).
     if name in _MODULE_SET:
-        return importlib.import_module(f"{__name__}.{name}")
+        return deferred_submodule(sys.modules[__name__], name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
