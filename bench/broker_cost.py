@@ -6,7 +6,8 @@
 * **start**: ``python -m broker_embedded`` (the CLI, imports included) from spawn to the first
   Metadata answer, median of ``--start-runs``; Tansu the same way; Apache Kafka's start (spawn to
   a Metadata answer, storage formatted before) from the cost run. ``--start-baseline DIR`` also
-  measures another checkout (e.g. ``git archive`` of the commit before a change), interleaved.
+  measures another checkout (e.g. ``git archive`` of the commit before a change), interleaved;
+  ``--start-compare LABEL=DIR`` (repeatable) more of them, e.g. an experiment.
 * **cpu**: CPU seconds of the broker process (utime + stime of every thread, /proc/<pid>/stat)
   per GB of record values produced and per GB consumed, with bench/workload.py's confluent-kafka
   measurements unchanged (the same clients and settings as ``bench.broker_throughput``). The
@@ -187,6 +188,9 @@ def bench_start(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
     roots = {"pykafka": REPO_ROOT}
     if args.start_baseline:
         roots["pykafka (before)"] = Path(args.start_baseline).resolve()
+    for item in args.start_compare:
+        label, _, directory = item.partition("=")
+        roots[f"pykafka ({label})"] = Path(directory).resolve()
     runners: dict[str, Callable[[], dict[str, float]]] = {}
     for name, root in roots.items():
         runners[name] = functools.partial(start_pykafka_once, root)
@@ -670,6 +674,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--idle-seconds", type=float, default=5.0)
     p.add_argument("--start-runs", type=int, default=7)
     p.add_argument("--start-baseline", default=None, metavar="DIR", help="another checkout to time, interleaved")
+    p.add_argument(
+        "--start-compare", action="append", default=[], metavar="LABEL=DIR", help="more checkouts to time (repeatable)"
+    )
     p.add_argument("--connections", type=int, default=1000)
     p.add_argument("--topics", type=int, default=100)
     p.add_argument("--partitions-per-topic", type=int, default=10)
