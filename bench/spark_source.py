@@ -6,9 +6,10 @@
 For 100 B and 1 KiB records (one topic each, 4 partitions, written by confluent-kafka into the
 embedded broker running as its own process, `python -m broker_embedded`), it measures:
 
-* **decode path** (the bar of issue 5): records → Arrow `RecordBatch` in Spark's Kafka schema,
+* **decode path** (the bar of issues 5 and 17): records → Arrow `RecordBatch` in Spark's Kafka schema,
   from data already in memory. Ours: raw Fetch responses (fetched beforehand over `kafka_wire`)
-  through `kafka_wire.columnar.decode_columns` + `connector.arrow.to_record_batch`. Theirs: the
+  through `connector.partition_reader.records_to_arrow` (the C record loop
+  `kafka_wire._columnar_ext` when built; also measured without it, the pure-Python fallback). Theirs: the
   `Message` objects confluent-kafka returned (consumed beforehand), through the loop a Python
   source on librdkafka would run: `key()`, `value()`, `offset()`, `timestamp()` per message into
   lists, then `pyarrow.array` per column.
@@ -359,19 +360,23 @@ def render(results: dict[str, Any], info: dict[str, str], argv: list[str], load_
         "",
         "**How to read it:**",
         "",
-        "- *decode path* is the bar of issue 5: both sides start from data already in memory (our raw Fetch "
-        "responses; confluent's `Message` objects) and end with the same `pyarrow.RecordBatch` (Spark's Kafka "
-        "schema). Ours (`connector.source.records_to_arrow`) verifies each batch's CRC-32C, walks the record "
-        "boundaries in Python (one length varint per record: `kafka_wire.columnar.scan_records`) and decodes "
-        "everything else for all records of the response at once with Arrow kernels "
-        "(`connector.arrow.index_to_record_batch`: varints, offsets, timestamps, and the key/value columns as one "
-        "`take` over the response buffer, no per-record `bytes`). The confluent loop makes 7 method calls per "
-        "message and `pyarrow.array` copies the `bytes` objects librdkafka created; librdkafka's parsing runs in "
-        "its background thread and is not counted.",
-        "- *What limits ours:* the per-record step of the boundary walk in the interpreter (~0.2-0.3 µs), then "
-        "memory bandwidth: the value bytes are copied once into the Arrow array (as on the confluent side) and the "
-        "CRC reads them once more; the Arrow-kernel part has a fixed cost of ~50 kernel calls per Fetch response, "
-        "which is why the source fetches 8 MiB per partition by default (`kafka.max.partition.fetch.bytes`).",
+        "- *decode path* is the bar of issues 5 and 17: both sides start from data already in memory (our raw "
+        "Fetch responses; confluent's `Message` objects) and end with the same `pyarrow.RecordBatch` (Spark's "
+        "Kafka schema). Ours (`connector.partition_reader.records_to_arrow`) finds the batches in Python and, with "
+        "the C record loop built (`kafka_wire/_columnar_ext.c`, an optional extension `pip install` compiles), "
+        "decodes every record in one pass straight into Arrow buffers from Arrow's memory pool "
+        "(`kafka_wire.columnar.decode_to_buffers`), checking each uncompressed batch's CRC-32C just before its "
+        "records are copied; anything it does not fully understand goes to the exact Python decoder. Without the "
+        "extension (the *pure-Python fallback* row, which is the path before issue 17): the record boundaries are "
+        "walked in the interpreter (one length varint per record, `scan_records`) and everything else is decoded "
+        "with ~50 Arrow kernel calls per response (`connector.arrow.index_to_record_batch`). The confluent loop "
+        "makes 7 method calls per message and `pyarrow.array` copies the `bytes` objects librdkafka created; "
+        "librdkafka's parsing runs in its background thread and is not counted (nor does it check CRCs: "
+        "`check.crcs` is false by default, ours is on as in Kafka's Java consumer).",
+        "- *What limits ours:* memory bandwidth. Per 8 MiB response the CRC-32C reads every byte and the values are "
+        "copied once into the Arrow array (as on the confluent side); the record loop itself costs a few tens of ns "
+        "per record, and the Python around it (batch headers, ~20 calls per response) is fixed per response. The "
+        "pure-Python fallback is limited by the per-record boundary walk in the interpreter (~0.2-0.3 µs).",
         "- *consume → Arrow* adds the network and the broker (a separate Python process) to both sides, reading all "
         f"{PARTITIONS} partitions: librdkafka fetches in a background thread; ours reads partition after partition "
         "(as Spark tasks do, one partition each) with one Fetch in flight ahead of the decode.",
