@@ -8,6 +8,7 @@ except the waiting.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -80,7 +81,8 @@ class RemoteLogReader:
         self.rlmm = rlmm
         self.index_cache = index_cache
         self.pool = DaemonPool(config.reader_threads, "remote-log-reader")
-        self._streams: OrderedDict[tuple[TopicIdPartition, int, bool, bool], _Stream] = OrderedDict()  # loop only
+        self._streams: OrderedDict[int, _Stream] = OrderedDict()  # by stream id, least recently used first
+        self._stream_ids = itertools.count()
 
     def shutdown(self) -> None:
         self.pool.shutdown()
@@ -265,11 +267,11 @@ class RemoteLogReader:
             await asyncio.gather(*waits)
 
     async def _read_through(self, pd: Any, info: RemoteFetchInfo, read_committed: bool) -> None:
-        """A fetch no read-ahead answered: wait for a run starting at its offset (the stream's run
-        in flight when it starts there, else a new one), then keep reading ahead."""
+        """A fetch no read-ahead answered: wait for a run starting at its offset (a stream's run
+        in flight when one starts there, else a new stream's), then keep reading ahead."""
         key = (info.tip, info.max_bytes, info.min_one_batch, read_committed)
         try:
-            s = self._streams.get(key)
+            s = self._find_stream(key, info.fetch_offset)
             if s is not None and s.pending is not None and s.pending_from == info.fetch_offset and not s.claimed:
                 s.claimed = True  # one waiter per run: a timed-out waiter cancels what it waits on
                 fut = s.pending
@@ -282,36 +284,43 @@ class RemoteLogReader:
             try:
                 await self.wait(fut)
             except BaseException:
-                if self._streams.get(key) is s:
-                    del self._streams[key]  # never serve a run that failed or came too late
+                if self._streams.get(s.id) is s:
+                    del self._streams[s.id]  # never serve a run that failed or came too late
                 raise
             self._absorb(s)
             answer = s.ready.get(info.fetch_offset)
-            if answer is None:  # the stream moved on meanwhile (another consumer): read alone
+            if answer is None:  # the stream was dropped meanwhile: read alone
                 answer = await self.run(self.read_run_one, info, read_committed)
             else:
-                self._advance(key, s, info)
+                self._advance(s, info)
             _fill(pd, answer)
         except Exception as e:  # noqa: BLE001 - the partition answers an error of its own
             _fail(pd, info, e)
 
     def _ready_answer(self, info: RemoteFetchInfo, read_committed: bool) -> _Answer | None:
-        key = (info.tip, info.max_bytes, info.min_one_batch, read_committed)
-        s = self._streams.get(key)
+        s = self._find_stream((info.tip, info.max_bytes, info.min_one_batch, read_committed), info.fetch_offset)
         if s is None:
             return None
-        self._absorb(s)
         answer = s.ready.get(info.fetch_offset)
         if answer is not None:
-            self._advance(key, s, info)
+            self._advance(s, info)
         return answer
 
-    def _new_stream(self, key: tuple[TopicIdPartition, int, bool, bool]) -> _Stream:
-        s = _Stream()
-        self._streams[key] = s
-        self._streams.move_to_end(key)
+    def _find_stream(self, key: _StreamKey, offset: int) -> _Stream | None:
+        """The stream that has the answer at `offset` ready or is reading it (several consumers
+        of a partition at different positions each have their own)."""
+        for s in self._streams.values():
+            if s.key == key:
+                self._absorb(s)
+                if offset in s.ready or (s.pending is not None and s.pending_from == offset):
+                    return s
+        return None
+
+    def _new_stream(self, key: _StreamKey) -> _Stream:
+        s = _Stream(key, next(self._stream_ids))
+        self._streams[s.id] = s
         while len(self._streams) > READ_AHEAD_STREAMS:
-            self._streams.popitem(last=False)
+            self._streams.popitem(last=False)  # the least recently used
         return s
 
     @staticmethod
@@ -328,10 +337,11 @@ class RemoteLogReader:
         s.ready.update(answers)
         s.tail = tail
 
-    def _advance(self, key: tuple[TopicIdPartition, int, bool, bool], s: _Stream, info: RemoteFetchInfo) -> None:
+    def _advance(self, s: _Stream, info: RemoteFetchInfo) -> None:
         """The consumer is at info.fetch_offset: forget what is behind it and, once less than half
         a run is left ahead, read the next run from where the answers end."""
-        self._streams.move_to_end(key)
+        if s.id in self._streams:
+            self._streams.move_to_end(s.id)
         offset = info.fetch_offset
         for o in [o for o in s.ready if o < offset]:
             del s.ready[o]
@@ -347,7 +357,7 @@ class RemoteLogReader:
         if ahead > READ_AHEAD_RUN_BYTES // 2:
             return
         nxt = RemoteFetchInfo(info.partition, info.tip, s.tail, info.max_bytes, info.min_one_batch)
-        s.pending = self.pool.submit(self.read_run, nxt, key[3], READ_AHEAD_RUN_BYTES)
+        s.pending = self.pool.submit(self.read_run, nxt, s.key[3], READ_AHEAD_RUN_BYTES)
         s.pending_from, s.claimed = s.tail, False
 
     def read_run(self, info: RemoteFetchInfo, read_committed: bool, budget: int) -> tuple[dict[int, _Answer], int]:
@@ -415,11 +425,16 @@ class RemoteLogReader:
 _Answer = tuple[bytes | memoryview, "list[AbortedTxn] | None"]
 
 
+_StreamKey = tuple[TopicIdPartition, int, bool, bool]  # partition, max bytes, min one batch, read_committed
+
+
 @dataclass
 class _Stream:
     """Read-ahead of one consumer position: answers by fetch offset (whole batches, exactly what a
     fetch at that offset gets) and the run in flight. On the loop thread only."""
 
+    key: _StreamKey
+    id: int
     ready: dict[int, _Answer] = field(default_factory=dict)
     tail: int = -1  # the fetch offset after the last answer (-1: nothing to read ahead)
     pending: Future[Any] | None = None  # a run of answers being read

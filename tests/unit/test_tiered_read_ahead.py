@@ -151,6 +151,14 @@ def test_batches_near_max_bytes_take_one_ranged_read() -> None:
         reader.shutdown()
 
 
+def _next_offset(records: bytes | memoryview) -> int:
+    p, nxt = 0, -1
+    while p < len(records):
+        h = parse_batch_header(records, p)
+        p, nxt = p + h.size, h.next_offset
+    return nxt
+
+
 class _Pd:
     """The placeholder PartitionData the fetch path hands over."""
 
@@ -172,9 +180,11 @@ def test_sequential_fetches_through_read_ahead_and_a_failing_store() -> None:
     import asyncio
 
     out = bytearray()
+    index = []
     for i in range(200):
+        index.append((i * 8, len(out)))  # every batch indexed: a first fetch takes one ranged read
         out += build_batch([(0, None, b"y" * 500, None)] * 8, base_offset=i * 8)
-    reader, store = _reader(bytes(out), [], 200 * 8 - 1)
+    reader, store = _reader(bytes(out), index, 200 * 8 - 1)
     part = _Partition()
 
     async def fetch(offset: int) -> _Pd:
@@ -199,6 +209,22 @@ def test_sequential_fetches_through_read_ahead_and_a_failing_store() -> None:
         assert store.reads * 3 < len(answers)  # one ranged read served several fetches
         assert b"".join(answers.values()) == bytes(out)
         for o, records in answers.items():
+            assert records == reader.read(RemoteFetchInfo(part, TIP, o, 30_000, True))  # type: ignore[arg-type]
+
+        # two consumers of the partition at different positions, interleaved: each keeps its own
+        # read-ahead (they do not take turns dropping each other's)
+        reads, got = store.reads, []
+        middle = sorted(answers)[len(answers) // 2]
+        positions = [0, middle]
+        while positions[0] < middle and positions[1] < 200 * 8:
+            for k in (0, 1):
+                pd = await fetch(positions[k])
+                assert pd.error_code == 0
+                got.append((positions[k], bytes(pd.records)))
+                positions[k] = _next_offset(pd.records)
+            await asyncio.sleep(0.002)
+        assert (store.reads - reads) * 3 < len(got)
+        for o, records in got:
             assert records == reader.read(RemoteFetchInfo(part, TIP, o, 30_000, True))  # type: ignore[arg-type]
 
         # a store that fails: no answer read before is served for a new stream, and errors are clean
