@@ -2,13 +2,17 @@
 
     .venv/bin/python -m bench.group_mode [--repeat 1] [--out bench/RESULTS.md]
 
-Two (then three) pykafka streaming queries, each in its own Spark driver process (local[1]), share a
+Two (then three, then four) pykafka streaming queries, each in its own Spark driver process (local[1]), share a
 12-partition topic of an embedded broker through the consumer group protocol (cooperative-sticky,
 session timeout 6 s, heartbeat 1 s, trigger 1 s) and write one Delta table with the pykafka-delta
 sink, while a producer writes 80 records/s. Measured from the moment a query is killed with
 SIGKILL, or stopped with SIGTERM (its driver calls `query.stop()`), to (1) the group's new
 assignment giving its partitions to the survivor (DescribeGroups, polled every 250 ms) and (2) the
-survivor's first micro-batch that reads one of them (its plan log). The drivers are the ones of
+survivor's first micro-batch that reads one of them (its plan log). Three cases: a query killed
+right after both queries planned their first batch (the survivor's first micro-batch is then in
+flight: the original case of issue 17), one stopped, and one killed in steady state (both queries
+past a batch of the 6/6 split). For the first case it also records which batch of the survivor was
+in flight and when the survivor planned its next one. The drivers are the ones of
 the group-mode proof (`testsupport/group_mode_procs.py`; group mode switched on with `groupMode` = `true` and
 `kafka.group.id`: a group id alone no longer turns it on).
 """
@@ -16,6 +20,7 @@ the group-mode proof (`testsupport/group_mode_procs.py`; group mode switched on 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import tempfile
@@ -58,8 +63,13 @@ def one_run(base: Path) -> dict[str, float]:
             "lifetime_s": 300,
         }
         plan_log = Path(common["plan_log"])
-        drivers = [Driver("A", base, common), Driver("B", base, common), Driver("C", base, common, gated=True)]
-        a, bq, c = drivers
+        drivers = [
+            Driver("A", base, common),
+            Driver("B", base, common),
+            Driver("C", base, common, gated=True),
+            Driver("D", base, common, gated=True),
+        ]
+        a, bq, c, d = drivers
         watch = GroupWatch(b.bootstrap_servers, group)
         producer = None
         try:
@@ -75,6 +85,12 @@ def one_run(base: Path) -> dict[str, float]:
             kill_assigned = time.monotonic() - killed
             wait_for(lambda: _read_since(plan_log, a_parts, killed_wall, "A"), 90, "B reading A's partitions")
             kill_read = first_read_of(plan_log, a_parts, killed_wall, "A") - killed_wall
+            # where the time after the reassignment goes: Spark asks the source for the next batch only
+            # once the batch in flight is committed; here that batch is the survivor's first one
+            b_plans = _plans(plan_log, "B")
+            kill_inflight = max(t for t in b_plans if t <= killed_wall)
+            kill_next_plan = min(t for t in b_plans if t > killed_wall) - killed_wall
+            kill_inflight_nth = sum(1 for t in b_plans if t <= killed_wall)
 
             c.wait_ready(180, c.warm)
             c.go()
@@ -87,18 +103,53 @@ def one_run(base: Path) -> dict[str, float]:
             stop_assigned = time.monotonic() - stopped
             wait_for(lambda: _read_since(plan_log, c_parts, stopped_wall, "C"), 90, "B reading C's partitions")
             stop_read = first_read_of(plan_log, c_parts, stopped_wall, "C") - stopped_wall
+
+            # the same kill once both queries are past their first micro-batch (steady state)
+            d.wait_ready(180, d.warm)
+            d.go()
+            wait_for(lambda: split_is(watch, [6, 6]), 90, "B and D splitting 6/6")
+            split_wall = time.time()
+
+            def past_first_batches() -> bool:
+                b_since = [t for t in _plans(plan_log, "B") if t > split_wall]
+                return len(_plans(plan_log, "D")) >= 2 and len(b_since) >= 2
+
+            wait_for(past_first_batches, 180, "B and D each past a batch of the 6/6 split")
+            d_parts = owned_by(watch, "D")
+            killed2, killed2_wall = time.monotonic(), time.time()
+            d.kill9()
+            wait_for(lambda: split_is(watch, [12]), 90, "B owning every partition after D's kill")
+            steady_assigned = time.monotonic() - killed2
+            wait_for(lambda: _read_since(plan_log, d_parts, killed2_wall, "D"), 90, "B reading D's partitions")
+            steady_read = first_read_of(plan_log, d_parts, killed2_wall, "D") - killed2_wall
         finally:
             watch.stop()
             if producer is not None:
                 producer.stop()
-            for d in drivers:
-                d.close()
+            for drv in drivers:
+                drv.close()
     return {
         "kill_assigned": kill_assigned,
         "kill_read": kill_read,
+        "kill_next_plan": kill_next_plan,
+        "kill_inflight_age": killed_wall - kill_inflight,
+        "kill_inflight_nth": float(kill_inflight_nth),
         "stop_assigned": stop_assigned,
         "stop_read": stop_read,
+        "steady_assigned": steady_assigned,
+        "steady_read": steady_read,
     }
+
+
+def _plans(plan_log: Path, client_id: str) -> list[float]:
+    """Wall-clock times at which a driver planned a batch (any, empty ranges included)."""
+    if not plan_log.exists():
+        return []
+    return sorted(
+        rec["time"]
+        for rec in map(json.loads, plan_log.read_text().splitlines())
+        if rec["member"].startswith(client_id + "-")
+    )
 
 
 def _read_since(plan_log: Path, parts: set[tuple[str, int]], after: float, old: str) -> bool:
@@ -131,8 +182,18 @@ def render(runs: list[dict[str, float]], argv: list[str]) -> str:
         "",
         "| the other query ... | partitions reassigned to the survivor | survivor's first batch reading them |",
         "|---|---|---|",
-        f"| killed (SIGKILL) | {med('kill_assigned')} | {med('kill_read')} |",
+        f"| killed (SIGKILL) while the survivor runs its first micro-batch | {med('kill_assigned')} "
+        f"| {med('kill_read')} |",
         f"| stopped (`query.stop()`) | {med('stop_assigned')} | {med('stop_read')} |",
+        f"| killed (SIGKILL) in steady state (both past their first batch) | {med('steady_assigned')} "
+        f"| {med('steady_read')} |",
+        "",
+        "Where the time of the first row goes (medians): the survivor's batch in flight at the kill was its "
+        f"batch #{statistics.median(r['kill_inflight_nth'] for r in runs):.0f}, planned "
+        f"{med('kill_inflight_age')} before the kill; the survivor planned its next batch {med('kill_next_plan')} "
+        "after the kill, and that batch reads the moved partitions. Spark asks the source for a new batch only "
+        "once the batch in flight is committed, so after the reassignment (session timeout + at most one "
+        "heartbeat) the handover waits for the rest of the survivor's batch in flight.",
         "",
         "A killed driver is detected by its session timeout; a stopped one sends LeaveGroup (Spark SIGTERMs",
         "the reader process), so the handover then takes one rebalance plus the survivor's next trigger.",
