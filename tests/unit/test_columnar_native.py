@@ -226,3 +226,13 @@ def test_decode_to_buffers_into_arrow_pool() -> None:
     assert rb.column("timestampType").to_pylist() == [1] * 10
     assert rb.column("timestamp").cast(pa.int64()).to_pylist() == [104_000] * 10  # max timestamp, in µs
     assert b.next_offset == 110 and b.key_data.size == sum(len(b"k%d" % i) for i in range(10, 20))
+
+
+def test_pure_python_path_on_request() -> None:
+    import subprocess
+    import sys
+
+    code = "from kafka_wire.columnar import native_decoder_available as a; print(a())"
+    env = {**os.environ, "PYKAFKA_NO_EXTENSIONS": "1"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
