@@ -243,14 +243,15 @@ def render(result: dict[str, Any], argv: Sequence[str]) -> str:
         f"| broker CPU seconds | {r['broker_cpu_s']:.2f} | {loc['broker_cpu_s']:.2f} |"
         f" {r['broker_cpu_s'] / max(loc['broker_cpu_s'], 1e-9):.2f} |",
         "",
-        "MB/s counts record values only (1 MB = 10^6 bytes); broker CPU seconds are the broker process's user +"
-        " system time during the run (/proc). Remote fetches are served by `broker_embedded/tiered/reader.py`: a"
-        " consumer's first remote fetch waits for a reader thread (one ranged read of the segment, position from the"
-        " cached offset index); from then on a read-ahead per (partition, max bytes) keeps the next fetches' answers"
-        " in memory (one ranged read of 4 MiB per run, split into exactly the answers single reads would give, the"
-        " aborted transactions of read_committed computed with them from cached transaction indexes), started once"
-        " less than half a run is left, so a fetch is answered on the event loop with no thread hand-off. Bounded:"
-        " at most 2 runs per stream and 16 streams (about 132 MiB). Local fetches are a pread on the event loop.",
+        "MB/s counts record values only (1 MB = 10^6 bytes); broker CPU seconds are the broker process's user + "
+        "system time during the run (/proc). Remote fetches are served by `broker_embedded/tiered/reader.py`: a "
+        "consumer's first remote fetch waits for a reader thread (one ranged read of the segment, position from "
+        "the cached offset index); from then on a read-ahead per consumer position (partition, max bytes, offset)"
+        " keeps the next fetches' answers in memory (one ranged read of 4 MiB per run, split into exactly the "
+        "answers single reads would give, the aborted transactions of read_committed computed with them from "
+        "cached transaction indexes), started once the consumer is into the last run read, so a fetch is "
+        "answered on the event loop with no thread hand-off. Bounded: at most 2 runs per stream and 16 streams "
+        "(about 132 MiB). Local fetches are a pread on the event loop.",
         "",
         "Before the read-ahead runs (commit c849528, same bench, same session, 2026-11-25, load average 19-20):"
         " remote/local 0.44 / 0.75 / 0.65 in three invocations of `--runs 5`, broker CPU 0.44-0.47 s per remote"

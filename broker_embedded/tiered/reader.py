@@ -2,7 +2,9 @@
 served from the remote tier by the reader pool (`remote.log.reader.threads`, at most
 `remote.log.reader.max.pending.tasks` queued). The request waits at most `remote.fetch.max.wait.ms`,
 then that partition alone answers KAFKA_STORAGE_ERROR. Nothing here runs on the broker's event loop
-except the waiting.
+except the waiting and handing out answers read ahead: a sequential consumer's fetches are answered
+from runs of consecutive answers read in one ranged read by a reader thread (`read_run`), each
+exactly what a single read (`read`) at its offset returns, so the fetch needs no thread hand-off.
 """
 
 from __future__ import annotations
@@ -39,10 +41,11 @@ log = logging.getLogger(__name__)
 _FINISHED = RemoteLogSegmentState.COPY_SEGMENT_FINISHED
 READ_CHUNK = 64 * 1024
 # Read-ahead for sequential consumers: one ranged read of READ_AHEAD_RUN_BYTES serves the next
-# fetches of a (partition, max bytes) stream from memory. A stream keeps at most two runs' buffers
-# alive (the one being answered from and the next, read once less than half a run is left), and
-# at most READ_AHEAD_STREAMS streams are kept (least recently used dropped): at most
-# 16 x 2 x (4 MiB + 128 KiB), about 132 MiB, held for read-ahead.
+# fetches of a stream (one consumer position: partition, max bytes, next offset) from memory. A
+# stream keeps at most two runs' buffers alive (the one being answered from and the next, read as
+# soon as the consumer is into the current run: at most a run is left ahead, so the reader thread
+# has a run's worth of fetches to finish the next), and at most READ_AHEAD_STREAMS streams are kept
+# (least recently used dropped): at most 16 x 2 x (4 MiB + 128 KiB), about 132 MiB, held.
 READ_AHEAD_RUN_BYTES = 4 << 20
 READ_AHEAD_STREAMS = 16
 _READ_AHEAD_MAX_BYTES = READ_AHEAD_RUN_BYTES  # a fetch asking more than this reads without read-ahead
@@ -338,8 +341,8 @@ class RemoteLogReader:
         s.tail = tail
 
     def _advance(self, s: _Stream, info: RemoteFetchInfo) -> None:
-        """The consumer is at info.fetch_offset: forget what is behind it and, once less than half
-        a run is left ahead, read the next run from where the answers end."""
+        """The consumer is at info.fetch_offset: forget what is behind it and, once at most a run
+        is left ahead (it is into the last run read), read the next run from where the answers end."""
         if s.id in self._streams:
             self._streams.move_to_end(s.id)
         offset = info.fetch_offset
@@ -354,7 +357,7 @@ class RemoteLogReader:
         ):
             return
         ahead = sum(len(a[0]) for o, a in s.ready.items() if o > offset)
-        if ahead > READ_AHEAD_RUN_BYTES // 2:
+        if ahead > READ_AHEAD_RUN_BYTES:
             return
         nxt = RemoteFetchInfo(info.partition, info.tip, s.tail, info.max_bytes, info.min_one_batch)
         s.pending = self.pool.submit(self.read_run, nxt, s.key[3], READ_AHEAD_RUN_BYTES)
