@@ -42,10 +42,10 @@ _FINISHED = RemoteLogSegmentState.COPY_SEGMENT_FINISHED
 READ_CHUNK = 64 * 1024
 # Read-ahead for sequential consumers: one ranged read of READ_AHEAD_RUN_BYTES serves the next
 # fetches of a stream (one consumer position: partition, max bytes, next offset) from memory. A
-# stream keeps at most two runs' buffers alive (the one being answered from and the next, read as
-# soon as the consumer is into the current run: at most a run is left ahead, so the reader thread
-# has a run's worth of fetches to finish the next), and at most READ_AHEAD_STREAMS streams are kept
-# (least recently used dropped): at most 16 x 2 x (4 MiB + 128 KiB), about 132 MiB, held.
+# stream keeps at most two runs' buffers (the one being answered from and the next, read as soon as
+# the consumer is into the current run, so the reader thread has a run's worth of fetches to finish
+# it), and at most READ_AHEAD_STREAMS streams are kept (least recently used dropped): at most
+# 16 x 2 x (4 MiB + 128 KiB), about 132 MiB, held besides the responses being written.
 READ_AHEAD_RUN_BYTES = 4 << 20
 READ_AHEAD_STREAMS = 16
 _READ_AHEAD_MAX_BYTES = READ_AHEAD_RUN_BYTES  # a fetch asking more than this reads without read-ahead
@@ -339,10 +339,13 @@ class RemoteLogReader:
         answers, tail = fut.result()
         s.ready.update(answers)
         s.tail = tail
+        if answers:
+            s.last_run_from = min(answers)
 
     def _advance(self, s: _Stream, info: RemoteFetchInfo) -> None:
-        """The consumer is at info.fetch_offset: forget what is behind it and, once at most a run
-        is left ahead (it is into the last run read), read the next run from where the answers end."""
+        """The consumer is at info.fetch_offset: forget what is behind it and, once it is into the
+        last run read (the runs before are then dropped), read the next run from where the answers
+        end."""
         if s.id in self._streams:
             self._streams.move_to_end(s.id)
         offset = info.fetch_offset
@@ -356,9 +359,8 @@ class RemoteLogReader:
             or self.pool.pending >= self.config.reader_max_pending_tasks // 2
         ):
             return
-        ahead = sum(len(a[0]) for o, a in s.ready.items() if o > offset)
-        if ahead > READ_AHEAD_RUN_BYTES:
-            return
+        if offset < s.last_run_from:
+            return  # still answering from the run before: its buffer and the last run's are held
         nxt = RemoteFetchInfo(info.partition, info.tip, s.tail, info.max_bytes, info.min_one_batch)
         s.pending = self.pool.submit(self.read_run, nxt, s.key[3], READ_AHEAD_RUN_BYTES)
         s.pending_from, s.claimed = s.tail, False
@@ -440,6 +442,7 @@ class _Stream:
     id: int
     ready: dict[int, _Answer] = field(default_factory=dict)
     tail: int = -1  # the fetch offset after the last answer (-1: nothing to read ahead)
+    last_run_from: int = -1  # the first answer's offset of the last run read
     pending: Future[Any] | None = None  # a run of answers being read
     pending_from: int = -1
     claimed: bool = False  # a fetch waits on `pending` (it cancels it when it times out)
