@@ -176,7 +176,7 @@ def render(runs: list[dict[str, float]], argv: list[str]) -> str:
         f"commit {m['repo_commit']}, {m['date_utc']}; load average (1/5/15 min) at the end: {load_average()} "
         "(with other jobs running, the times include Spark's micro-batch overhead on a busy machine).",
         "",
-        "Two (after the kill: a new second one) pykafka queries in separate Spark drivers (local[1]) share a "
+        "Two pykafka queries (after each kill or stop: a new second one) in separate Spark drivers (local[1]) share a "
         f"{PARTITIONS}-partition topic (cooperative-sticky, session timeout {SESSION_TIMEOUT_MS / 1000:.0f} s, "
         "heartbeat 1 s, trigger 1 s, pykafka-delta sink, 80 records/s produced).",
         "",
@@ -197,6 +197,11 @@ def render(runs: list[dict[str, float]], argv: list[str]) -> str:
         "",
         "A killed driver is detected by its session timeout; a stopped one sends LeaveGroup (Spark SIGTERMs",
         "the reader process), so the handover then takes one rebalance plus the survivor's next trigger.",
+        "What limits us: the group protocol hands the partitions over at session timeout + at most one heartbeat",
+        "(one join/sync round: a dead member's partitions are unowned, no cooperative second round); the rest",
+        "is the survivor's micro-batch in flight, which Spark finishes before it asks the source again. In the",
+        "first case that batch is the survivor's first one, which pays Spark's cold start of its Python data",
+        "source processes (see the trace section below).",
         SECTION_END,
         "",
     ]
