@@ -55,8 +55,9 @@ def test_dead_members_partitions_reach_the_survivor_in_one_round() -> None:
             elapsed = done - dead
             # not before the session expires (a's last heartbeat came up to one interval before it died) ...
             assert elapsed >= (SESSION_MS - HEARTBEAT_MS) / 1000 - 0.3, elapsed
-            # ... and then one heartbeat of b at most, plus slack for a loaded machine
-            assert elapsed < (SESSION_MS + HEARTBEAT_MS) / 1000 + 1.5, elapsed
+            # ... and then one heartbeat of b at most, plus slack for a loaded machine (well below the
+            # 10 s rebalance timeout a coordinator waiting for the dead member would add)
+            assert elapsed < (SESSION_MS + HEARTBEAT_MS) / 1000 + 3.0, elapsed
             assert b.rebalance_count == rounds + 1  # one join/sync round, no cooperative follow-up
         finally:
             a.close()
