@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Callable
+from typing import Any
 
 from broker_embedded import EmbeddedBroker
 from consumer_group import GroupMember
@@ -21,9 +23,9 @@ HEARTBEAT_MS = 500
 PARTITIONS = 12
 
 
-def _wait(pred: object, timeout: float, what: str) -> float:
+def _wait(pred: Callable[[], bool], timeout: float, what: str) -> float:
     deadline = time.monotonic() + timeout
-    while not pred():  # type: ignore[operator]
+    while not pred():
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout}s waiting for {what}")
         time.sleep(0.02)
@@ -34,14 +36,14 @@ def test_dead_members_partitions_reach_the_survivor_in_one_round() -> None:
     with EmbeddedBroker(**{"group.min.session.timeout.ms": 1000}) as broker:
         topic, group = f"handover-{uuid.uuid4().hex[:6]}", f"handover-{uuid.uuid4().hex[:6]}"
         create_topic(broker, topic, PARTITIONS)
-        opts = {
+        opts: dict[str, Any] = {
             "assignors": ["cooperative-sticky"],
             "session_timeout_ms": SESSION_MS,
             "heartbeat_interval_ms": HEARTBEAT_MS,
             "rebalance_timeout_ms": 10_000,
         }
-        a = GroupMember(broker.bootstrap_servers, group, [topic], client_id="a", **opts).start()  # type: ignore[arg-type]
-        b = GroupMember(broker.bootstrap_servers, group, [topic], client_id="b", **opts).start()  # type: ignore[arg-type]
+        a = GroupMember(broker.bootstrap_servers, group, [topic], client_id="a", **opts).start()
+        b = GroupMember(broker.bootstrap_servers, group, [topic], client_id="b", **opts).start()
         try:
             _wait(
                 lambda: a.is_stable() and b.is_stable() and len(a.assignment()) == len(b.assignment()) == 6,
