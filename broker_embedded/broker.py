@@ -16,7 +16,7 @@ import os
 import time
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from broker_embedded import apis
 from broker_embedded.config import BrokerConfig
@@ -27,15 +27,19 @@ from broker_embedded.network.server import RequestContext, RequestRejected
 from broker_embedded.partition import Partition
 from broker_embedded.producer_ids import ProducerIdManager
 from broker_embedded.purgatory import ExpirationReaper, SystemTimer
-from broker_embedded.replication.controller_client import ClusterImage, ControllerClient
 from broker_embedded.replication.replica_manager import ReplicaManager
-from broker_embedded.tiered import RemoteLogManager, remote_log_manager_from_config
 from broker_embedded.topic_admin import TopicAdmin, TopicConfigs
 from broker_embedded.txn.coordinator import TransactionCoordinator
 from broker_embedded.versions import advertised_versions
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol import decode_request_body, encode_response
 from kafka_wire.protocol.messages import api_versions_response
+
+# the controller client (cluster mode) and tiered storage are imported when configured: a single
+# broker without them starts faster (issue 17: start -> ready)
+if TYPE_CHECKING:
+    from broker_embedded.replication.controller_client import ClusterImage, ControllerClient
+    from broker_embedded.tiered import RemoteLogManager
 
 log = logging.getLogger(__name__)
 
@@ -60,9 +64,13 @@ class Broker:
         # the partitions hosted here, produce/fetch, leader/follower roles, ISR (broker_embedded.replication)
         self.replica_manager = ReplicaManager(config, self.topics, self.log_manager, self.topic_configs, self.timer)
         # tiered storage (KIP-405): None unless remote.log.storage.system.enable=true
-        self.remote_log_manager: RemoteLogManager | None = remote_log_manager_from_config(
-            config, log_dir, self.node_id, lambda: list(self.replica_manager.partitions.values())
-        )
+        self.remote_log_manager: RemoteLogManager | None = None
+        if config["remote.log.storage.system.enable"]:
+            from broker_embedded.tiered import remote_log_manager_from_config
+
+            self.remote_log_manager = remote_log_manager_from_config(
+                config, log_dir, self.node_id, lambda: list(self.replica_manager.partitions.values())
+            )
         self.replica_manager.remote_log_manager = self.remote_log_manager
         self.producer_ids = ProducerIdManager(log_dir)
         self.advertised = advertised_versions(set(apis.HANDLERS))
@@ -87,6 +95,8 @@ class Broker:
         self.replica_manager.txn_verifier = self.txn_coordinator.verify_partition
         self.controller_client: ControllerClient | None = None
         if controller:
+            from broker_embedded.replication.controller_client import ControllerClient
+
             self.controller_client = ControllerClient(
                 controller,
                 config,

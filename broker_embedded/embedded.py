@@ -17,7 +17,7 @@ import threading
 import weakref
 from concurrent.futures import Future
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from broker_embedded.broker import Broker
 from broker_embedded.config import BrokerConfig
@@ -25,7 +25,9 @@ from broker_embedded.network.server import KafkaServer, Listener
 from broker_embedded.security.client import InterBrokerSecurity
 from broker_embedded.security.listeners import Endpoint
 from broker_embedded.security.manager import SecurityManager
-from broker_embedded.security.secure_setup import SecureSetup
+
+if TYPE_CHECKING:  # imported with secure=True only: it generates certificates with cryptography
+    from broker_embedded.security.secure_setup import SecureSetup
 
 log = logging.getLogger(__name__)
 
@@ -124,6 +126,8 @@ class EmbeddedBroker:
         values: dict[str, Any] = {}
         self.secure: SecureSetup | None = None
         if secure:
+            from broker_embedded.security.secure_setup import SecureSetup
+
             self._secrets_dir = Path(tempfile.mkdtemp(prefix="pykafka-secure-"))
             self.secure = SecureSetup.create(self._secrets_dir)
             # the certificates outlive a stop(): the broker may be started again with them

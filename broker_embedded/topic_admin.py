@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 from broker_embedded.config import effective_topic_configs, validate_topic_configs
 from broker_embedded.log.config import LogConfig
 from broker_embedded.metadata import TopicMetadata, TopicRegistry, validate_topic_name
-from broker_embedded.tiered import validate_topic_tiering
 from kafka_wire.errors import ErrorCode, KafkaError
 
 if TYPE_CHECKING:
@@ -54,6 +53,8 @@ class TopicConfigs:
 
     def check_tiering(self, effective: dict[str, Any], previous: dict[str, Any] | None) -> None:
         """Tiering needs the broker switch, and is switched off only with its remote data deleted."""
+        from broker_embedded.tiered import validate_topic_tiering  # not at start: tiered is optional
+
         problem = validate_topic_tiering(self.config["remote.log.storage.system.enable"], effective, previous)
         if problem is not None:
             raise KafkaError(problem, ErrorCode.INVALID_CONFIG)

@@ -15,8 +15,6 @@ import ssl
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import scramp
-
 from broker_embedded.config import BrokerConfig, ConfigError
 from broker_embedded.security.listeners import ListenerConfig, parse_protocol_map
 from broker_embedded.security.sasl import parse_jaas_options
@@ -79,6 +77,8 @@ class InterBrokerSecurity:
         if self.mechanism == "PLAIN":
             await step(f"\x00{self._username}\x00{self._password}".encode())
             return
+        import scramp  # only inter-broker SCRAM needs it (start time of a plaintext broker)
+
         client = scramp.ScramClient([self.mechanism], self._username, self._password)
         client.set_server_first((await step(client.get_client_first().encode())).decode())
         final = await step(client.get_client_final().encode())

@@ -13,8 +13,6 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-import scramp
-
 # Kafka's ScramMechanism ids (DescribeUserScramCredentials / AlterUserScramCredentials)
 MECHANISMS: dict[str, int] = {"SCRAM-SHA-256": 1, "SCRAM-SHA-512": 2}
 MECHANISM_NAMES: dict[int, str] = {v: k for k, v in MECHANISMS.items()}
@@ -98,6 +96,8 @@ class ScramServer:
     """One SCRAM exchange (client-first → server-first, client-final → server-final)."""
 
     def __init__(self, mechanism: str, store: ScramCredentialStore) -> None:
+        import scramp  # on the first SCRAM exchange: a broker without SASL never loads it (start time)
+
         self.mechanism = mechanism
         self.store = store
         self.username: str | None = None
@@ -114,6 +114,8 @@ class ScramServer:
 
     def evaluate(self, token: bytes) -> tuple[bytes, bool]:
         """(the challenge to send, whether the exchange is complete); raises ValueError on failure."""
+        import scramp
+
         try:
             if self._step == 0:
                 self._step = 1

@@ -16,21 +16,28 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-from cryptography import x509
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.serialization import pkcs12
+from typing import TYPE_CHECKING, Any
 
 from broker_embedded.config import ConfigError
 
+# cryptography is imported where a keystore or a peer certificate is read: a plaintext broker never
+# needs it, and it is a fifth of the broker's import time (issue 17: start -> ready)
+if TYPE_CHECKING:
+    from cryptography import x509
+
 
 def _pem_certs(certs: list[x509.Certificate]) -> bytes:
+    from cryptography.hazmat.primitives import serialization
+
     return b"".join(c.public_bytes(serialization.Encoding.PEM) for c in certs)
 
 
 def _keystore_pem(location: str, store_type: str, password: str | None, key_password: str | None) -> bytes:
     """The keystore's key (unencrypted PKCS#8, kept in memory only) followed by its chain, as PEM."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.serialization import pkcs12
+
     data = Path(location).read_bytes()
     t = store_type.upper()
     if t == "PEM":
@@ -76,6 +83,9 @@ def _first_pem_block(data: bytes, kind: bytes) -> bytes:
 
 
 def _truststore_pem(location: str, store_type: str, password: str | None) -> bytes:
+    from cryptography import x509
+    from cryptography.hazmat.primitives.serialization import pkcs12
+
     data = Path(location).read_bytes()
     t = store_type.upper()
     if t == "PEM":
@@ -210,6 +220,8 @@ def peer_dn(ssl_object: Any) -> str | None:
     der = ssl_object.getpeercert(binary_form=True)
     if not der:
         return None
+    from cryptography import x509
+
     return x509.load_der_x509_certificate(der).subject.rfc4514_string()
 
 
