@@ -64,7 +64,7 @@ def _emit(obj: dict[str, Any]) -> None:
 
 
 def _get_json(url: str) -> Any:
-    with urllib.request.urlopen(url, timeout=10) as r:
+    with urllib.request.urlopen(url, timeout=30) as r:
         return json.loads(r.read())
 
 
@@ -165,7 +165,10 @@ def worker(args: argparse.Namespace) -> int:
                     continue
                 seen.add(bid)
                 start = datetime.strptime(p["timestamp"].replace("Z", "+0000"), "%Y-%m-%dT%H:%M:%S.%f%z").timestamp()
-                launch = _read_stage_launch(ui, app, bid, str(q.runId))
+                try:
+                    launch = _read_stage_launch(ui, app, bid, str(q.runId))
+                except OSError as e:  # the UI did not answer in time (a loaded machine): no value
+                    launch = {"first_task_launch": None, "stages": [], "error": repr(e)}
                 _emit(
                     {
                         "event": "batch",
