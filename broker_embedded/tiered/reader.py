@@ -148,34 +148,15 @@ class RemoteLogReader:
         # Common case: one ranged read covers the index gap and max_bytes of whole batches.
         end_position = min(md.segment_size_in_bytes, position + info.max_bytes + 2 * READ_CHUNK)
         buf = self.rsm.fetch_log_segment(md, position, end_position - 1).read()
-        start = stop = -1
-        full = False  # the answer ended because the next batch would pass max_bytes
-        p = 0
-        while p + BATCH_HEADER_SIZE <= len(buf):
-            h = parse_batch_header(buf, p)
-            if start < 0:
-                if p + h.size > len(buf):
-                    break
-                if h.last_offset >= info.fetch_offset:
-                    start = p
-                else:
-                    p += h.size
-                    continue
-            # (the header tells a batch's size: one that would pass max_bytes ends the answer
-            # even when this read holds only its beginning)
-            if p + h.size - start > info.max_bytes and not (p == start and info.min_one_batch):
-                full = True
-                break
-            if p + h.size > len(buf):
-                break
-            p += h.size
-            stop = p
-        if stop > start >= 0 and (full or position + len(buf) >= md.segment_size_in_bytes):
+        start = _batch_holding(buf, info.fetch_offset)
+        stop, _, full = _answer_end(buf, start, info.max_bytes, info.min_one_batch)
+        if stop > start and (full or position + len(buf) >= md.segment_size_in_bytes):
             return bytes(memoryview(buf)[start:stop])
         # A first batch larger than that read, or a sparse index (the answer was cut by the range,
-        # not by max_bytes): walk the segment in chunks from the batch holding the offset.
+        # not by max_bytes): walk the segment in chunks from the batch holding the offset (or
+        # from where this read stopped holding whole batches below it).
         out = bytearray()
-        for _, batch in self.iter_batches(md, position + start if start >= 0 else position):
+        for _, batch in self.iter_batches(md, position + start):
             h = parse_batch_header(batch, 0)
             if h.last_offset < info.fetch_offset:
                 continue
@@ -381,27 +362,12 @@ class RemoteLogReader:
         whole = position + len(buf) >= size  # the read reached the segment's end
         answers: dict[int, _Answer] = {}
         offset = info.fetch_offset
-        p = 0
-        while p + BATCH_HEADER_SIZE <= len(buf):  # to the batch holding the fetch offset
-            h = parse_batch_header(buf, p)
-            if h.last_offset >= offset or p + h.size > len(buf):
-                break
-            p += h.size
+        p = _batch_holding(buf, offset)
         tail = -1
         chain: tuple[list[AbortedTxn], int] | None = None
         while True:
             start = p
-            full = False  # the answer ended because the next batch would pass max_bytes
-            next_offset = offset
-            while p + BATCH_HEADER_SIZE <= len(buf):
-                h = parse_batch_header(buf, p)
-                if p + h.size - start > info.max_bytes and not (p == start and info.min_one_batch):
-                    full = True
-                    break
-                if p + h.size > len(buf):
-                    break
-                p += h.size
-                next_offset = h.next_offset
+            p, next_offset, full = _answer_end(buf, start, info.max_bytes, info.min_one_batch)
             if p == start:
                 break
             if not (full or whole):
@@ -428,6 +394,36 @@ class RemoteLogReader:
 
 
 _Answer = tuple[bytes | memoryview, "list[AbortedTxn] | None"]
+
+
+def _batch_holding(buf: bytes | memoryview, offset: int) -> int:
+    """Position in `buf` (whole batches from its start) of the batch holding `offset`, or of the
+    first batch this read does not hold whole (its header or its end is past `buf`)."""
+    p = 0
+    while p + BATCH_HEADER_SIZE <= len(buf):
+        h = parse_batch_header(buf, p)
+        if h.last_offset >= offset or p + h.size > len(buf):
+            break
+        p += h.size
+    return p
+
+
+def _answer_end(buf: bytes | memoryview, start: int, max_bytes: int, min_one_batch: bool) -> tuple[int, int, bool]:
+    """Where a fetch's answer from `start` ends: (end position, offset after its last batch or -1
+    without one, whether it ended because the next batch would pass max_bytes). Whole batches of
+    `buf`, at most max_bytes, the first whole with min_one_batch. A header tells its batch's size,
+    so a batch that would pass max_bytes ends the answer even when `buf` holds only its beginning;
+    an answer of read and of read-ahead alike (they must agree to the byte)."""
+    p, next_offset = start, -1
+    while p + BATCH_HEADER_SIZE <= len(buf):
+        h = parse_batch_header(buf, p)
+        if p + h.size - start > max_bytes and not (p == start and min_one_batch):
+            return p, next_offset, True
+        if p + h.size > len(buf):
+            break
+        p += h.size
+        next_offset = h.next_offset
+    return p, next_offset, False
 
 
 _StreamKey = tuple[TopicIdPartition, int, bool, bool]  # partition, max bytes, min one batch, read_committed

@@ -62,6 +62,19 @@ def _segment(rng: random.Random) -> tuple[bytes, list[tuple[int, int]]]:
     return bytes(out), batches
 
 
+def _expected(data: bytes, batches: list[tuple[int, int]], offset: int, max_bytes: int, min_one: bool) -> bytes:
+    """A fetch's answer worked out from the batch list alone (not by the reader's cutting code):
+    whole batches from the one holding `offset`, at most max_bytes, the first whole with min_one."""
+    bounds = [pos for _, pos in batches] + [len(data)]
+    first = max(i for i, (base, _) in enumerate(batches) if base <= offset)
+    end = bounds[first]
+    for i in range(first, len(batches)):
+        if bounds[i + 1] - bounds[first] > max_bytes and not (i == first and min_one):
+            break
+        end = bounds[i + 1]
+    return data[bounds[first] : end]
+
+
 def _reader(data: bytes, index: list[tuple[int, int]], end_offset: int) -> tuple[RemoteLogReader, _Store]:
     store = _Store(data)
     md = RemoteLogSegmentMetadata(RemoteLogSegmentId(TIP, uuid.uuid4()), 0, end_offset, 0, 0, 1, len(data), ((0, 0),))
@@ -92,6 +105,7 @@ def test_run_answers_equal_single_reads(seed: int) -> None:
                 assert aborted is None
                 single = reader.read(RemoteFetchInfo(None, TIP, o, max_bytes, min_one))  # type: ignore[arg-type]
                 assert bytes(records) == single, (seed, o)
+                assert single == _expected(data, batches, o, max_bytes, min_one), (seed, o)
                 seen += 1
             if not answers[offset][0] or tail < 0:
                 break
