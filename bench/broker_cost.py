@@ -48,25 +48,19 @@ from typing import Any
 
 from bench import report, workload
 from bench.peers_side_by_side import rss_mib
+from bench.report import cpu_seconds
 from bench.targets import REPO_ROOT, BrokerProcess, TargetStartError, die_with_parent, free_loopback_port
 from peers import jvm
 
 SECTION_BEGIN = "<!-- BEGIN bench.broker_cost -->"
 SECTION_END = "<!-- END bench.broker_cost -->"
 TARGETS = ("pykafka", "tansu", "apache")
-CLK_TCK = os.sysconf("SC_CLK_TCK")
 GB = 1_000_000_000  # CPU-s per GB of record values, 1 GB = 10^9 bytes (the bench's MB is 10^6)
 
 
 # --------------------------------------------------------------------------------------------
 # process counters
 # --------------------------------------------------------------------------------------------
-
-
-def cpu_seconds(pid: int) -> float:
-    """utime + stime of the process, all threads, exited ones included (/proc/<pid>/stat)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLK_TCK
 
 
 # --------------------------------------------------------------------------------------------
@@ -147,15 +141,9 @@ def start_pykafka_once(root: Path, pycache: Path | None = None) -> dict[str, flo
             if not line.startswith("bootstrap.servers="):
                 raise TargetStartError(f"pykafka from {root} printed {line!r}")
             host, port = line.split("=", 1)[1].split(",")[0].rsplit(":", 1)
-            metadata_answered(host, int(port), 30)
-            ready = time.perf_counter() - t0
-            cpu = cpu_seconds(proc.pid)
-            rss = rss_mib(proc.pid)
+            return _ready(proc, t0, host, int(port))
         finally:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, 15)
-            proc.wait(10)
-    return {"ready_s": ready, "cpu_s": cpu, "rss_mib": rss}
+            _stop(proc)
 
 
 def start_tansu_once(workdir: Path) -> dict[str, float]:
@@ -171,15 +159,22 @@ def start_tansu_once(workdir: Path) -> dict[str, float]:
             argv, stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True, preexec_fn=die_with_parent
         )  # noqa: PLW1509
         try:
-            metadata_answered("127.0.0.1", port, 30)
-            ready = time.perf_counter() - t0
-            cpu = cpu_seconds(proc.pid)
-            rss = rss_mib(proc.pid)
+            return _ready(proc, t0, "127.0.0.1", port)
         finally:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, 15)
-            proc.wait(10)
-    return {"ready_s": ready, "cpu_s": cpu, "rss_mib": rss}
+            _stop(proc)
+
+
+def _ready(proc: subprocess.Popen[bytes], t0: float, host: str, port: int) -> dict[str, float]:
+    """Once the first Metadata is answered: seconds since `t0`, the process's CPU-s and RSS then."""
+    metadata_answered(host, port, 30)
+    ready = time.perf_counter() - t0
+    return {"ready_s": ready, "cpu_s": cpu_seconds(proc.pid), "rss_mib": rss_mib(proc.pid)}
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, 15)
+    proc.wait(10)
 
 
 def bench_start(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:

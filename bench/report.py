@@ -105,6 +105,12 @@ def load_average() -> str:
         return "unknown"
 
 
+def cpu_seconds(pid: int) -> float:
+    """utime + stime of a process so far, all threads, exited ones included (/proc/<pid>/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 # -- table -------------------------------------------------------------------------------
 Formatter = Callable[[float], str]
 

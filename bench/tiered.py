@@ -16,7 +16,6 @@ the table gives the median of each and the ratio remote/local.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import tempfile
@@ -29,6 +28,7 @@ from confluent_kafka import Consumer, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 
 from bench import report
+from bench.report import cpu_seconds
 from bench.targets import BrokerProcess
 
 SECTION_BEGIN = "<!-- BEGIN tiered (generated; edits inside are overwritten) -->"
@@ -111,22 +111,13 @@ def wait_tiered(bootstrap: str, timeout: float = 300) -> int:
     raise RuntimeError(f"tiering did not settle within {timeout}s (local start, latest tiered = {last})")
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of a process so far (Linux /proc)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return float("nan")
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def consume_range(bootstrap: str, topic: str, end: int, size: int, broker_pid: int = -1) -> dict[str, float]:
     c = Consumer({"bootstrap.servers": bootstrap, **CONSUMER_CONFIG})
     try:
         c.assign([TopicPartition(topic, 0, 0)])
         got = 0
         nbytes = 0
-        cpu0 = cpu_seconds(broker_pid)
+        cpu0 = cpu_seconds(broker_pid) if broker_pid > 0 else float("nan")  # the warm-up has none
         t0 = time.perf_counter()
         deadline = time.monotonic() + 300
         while got < end and time.monotonic() < deadline:
@@ -137,7 +128,7 @@ def consume_range(bootstrap: str, topic: str, end: int, size: int, broker_pid: i
                     got += 1
                     nbytes += len(m.value())
         elapsed = time.perf_counter() - t0
-        broker_cpu = cpu_seconds(broker_pid) - cpu0
+        broker_cpu = cpu_seconds(broker_pid) - cpu0 if broker_pid > 0 else float("nan")
         if got < end:
             raise RuntimeError(f"{topic}: only {got} of {end} records within 300 s")
         return {
