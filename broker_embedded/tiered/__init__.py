@@ -104,11 +104,10 @@ def validate_topic_tiering(
 
 def remote_log_manager_from_config(
     config: Any, log_dir: Path, broker_id: int, partitions: Callable[[], Iterable[TieredPartition]]
-) -> RemoteLogManager | None:
-    """The broker's RemoteLogManager, or None unless remote.log.storage.system.enable=true.
-    `config` is a BrokerConfig (its `unknown` map carries the plugins' prefixed settings)."""
-    if not config["remote.log.storage.system.enable"]:
-        return None
+) -> RemoteLogManager:
+    """The broker's RemoteLogManager. The broker calls this only with remote.log.storage.system.enable
+    =true (and imports this package only then). `config` is a BrokerConfig (its `unknown` map carries
+    the plugins' prefixed settings)."""
     all_items: dict[str, Any] = {**getattr(config, "unknown", {}), **getattr(config, "explicit", {})}
     rlm_config = RemoteLogManagerConfig.from_configs(config.__getitem__, all_items)
     return RemoteLogManager(rlm_config, log_dir, broker_id, partitions)
