@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from confluent_kafka import Consumer, KafkaException, Producer, TopicPartition
@@ -82,7 +83,17 @@ def test_replication_factor_beyond_brokers_and_defaults(c: EmbeddedCluster) -> N
 
 
 def test_admin_through_each_broker(c: EmbeddedCluster) -> None:
-    """Requests sent to any one broker are forwarded to the controller; every broker sees the result."""
+    """Requests sent to any one broker are forwarded to the controller; every broker sees the result.
+
+    The broker that forwarded the request has the new metadata when it answers (the controller pushes
+    its image before it answers); the others learn it from the same push a moment later, as Kafka's
+    brokers do, so they are given a bounded time to see it.
+    """
+
+    def topic_metadata(broker_id: int, name: str) -> Any:
+        with w.connect(c.bootstrap(broker_id)) as conn:
+            return w.metadata(conn, [name]).topics[0]
+
     for creator in c.broker_ids:
         name = f"via-{creator}"
         with w.connect(c.bootstrap(creator)) as conn:
@@ -96,11 +107,15 @@ def test_admin_through_each_broker(c: EmbeddedCluster) -> None:
             )
             assert resp.topics[0].error_code == ErrorCode.NONE, resp.topics[0].error_message
             assert resp.topics[0].replication_factor == 3
+        md = topic_metadata(creator, name)
+        assert md.error_code == ErrorCode.NONE, (creator, md)
         for other in c.broker_ids:
-            with w.connect(c.bootstrap(other)) as conn:
-                md = w.metadata(conn, [name])
-                assert md.topics[0].error_code == ErrorCode.NONE, (other, md.topics[0])
-                assert sorted(md.topics[0].partitions[0].replica_nodes) == [1, 2, 3]
+            md = c.wait_for(
+                lambda o=other, n=name: (m := topic_metadata(o, n)).error_code == ErrorCode.NONE and m,
+                timeout=10,
+                what=f"broker {other} to see topic {name}",
+            )
+            assert sorted(md.partitions[0].replica_nodes) == [1, 2, 3]
     # grow a topic through broker 2, alter its configs through broker 3, delete it through broker 1
     a2 = AdminClient({"bootstrap.servers": c.bootstrap(2)})
     a2.create_partitions([NewPartitions("via-1", 3)])["via-1"].result(10)
@@ -113,17 +128,26 @@ def test_admin_through_each_broker(c: EmbeddedCluster) -> None:
     assert e.value.args[0].code() == ErrorCode.INVALID_CONFIG
     for b in c.broker_ids:
         ab = AdminClient({"bootstrap.servers": c.bootstrap(b)})
-        md = ab.list_topics("via-1", timeout=10)
-        assert len(md.topics["via-1"].partitions) == 3
-        got = ab.describe_configs([ConfigResource(ConfigResource.Type.TOPIC, "via-1")])
-        entries = next(iter(got.values())).result(10)
-        assert entries["retention.ms"].value == "123456", f"broker {b} does not see the new config"
+        c.wait_for(
+            lambda ab=ab: len(ab.list_topics("via-1", timeout=10).topics["via-1"].partitions) == 3,
+            timeout=10,
+            what=f"broker {b} to see via-1's 3 partitions",
+        )
+
+        def retention_ms(ab: AdminClient = ab) -> str:
+            got = ab.describe_configs([ConfigResource(ConfigResource.Type.TOPIC, "via-1")])
+            return str(next(iter(got.values())).result(10)["retention.ms"].value)
+
+        c.wait_for(lambda r=retention_ms: r() == "123456", timeout=10, what=f"broker {b} to see the new config")
     a1 = AdminClient({"bootstrap.servers": c.bootstrap(1)})
     a1.delete_topics(["via-1"])["via-1"].result(10)
+    assert topic_metadata(1, "via-1").error_code == ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
     for b in c.broker_ids:
-        with w.connect(c.bootstrap(b)) as conn:
-            md = w.metadata(conn, ["via-1"])
-            assert md.topics[0].error_code == ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+        c.wait_for(
+            lambda b=b: topic_metadata(b, "via-1").error_code == ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+            timeout=10,
+            what=f"broker {b} to forget via-1",
+        )
     with pytest.raises(KafkaException) as e:
         a1.delete_topics(["via-1"])["via-1"].result(10)
     assert e.value.args[0].code() == ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
