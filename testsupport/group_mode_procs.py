@@ -55,6 +55,9 @@ def driver_main(cfg: dict[str, Any]) -> None:
         .config("spark.sql.shuffle.partitions", "1")
         .config("spark.driver.memory", "768m")
         .config("spark.sql.streaming.stopTimeout", "20s")
+        # three drivers share two cores here: pyspark's 15 s default for its local socket
+        # handshake (JVM <-> this process) ran out once in CI ("Authentication failed")
+        .config("spark.python.authenticate.socketTimeout", "60s")
         .getOrCreate()
     )
     spark.sparkContext.setLogLevel("WARN")
