@@ -130,9 +130,20 @@ class Listener:
     security_protocol: str = "PLAINTEXT"
 
 
-class KafkaConnection(asyncio.Protocol):
+class KafkaConnection(asyncio.BufferedProtocol):
+    """One client connection: frames in, responses out in request order.
+
+    The transport reads straight into our buffers (a BufferedProtocol): small frames and size
+    prefixes land in a reused staging buffer and are copied out once each; a frame larger than
+    DIRECT_FRAME gets its own bytearray as soon as its size is known and admitted, and the rest of
+    it is received into that bytearray directly, so a produce request's bytes are copied once on
+    their way in (not appended to a growing buffer, then sliced out of it).
+    """
+
     # Bound how much unanswered work one client can queue before we stop reading from it.
     MAX_IN_FLIGHT_REQUESTS = 100
+    STAGING_BYTES = 256 * 1024
+    DIRECT_FRAME = 64 * 1024  # below STAGING_BYTES: a partial small frame always leaves room to read
 
     def __init__(self, server: KafkaServer, connection_id: int, listener: Listener = Listener()) -> None:
         self.server = server
@@ -141,8 +152,10 @@ class KafkaConnection(asyncio.Protocol):
         self.transport: asyncio.Transport | None = None
         self.peer = "?"
         self.session = ConnectionSession(self.peer)
-        self._buf = bytearray()
-        self._need: int | None = None
+        self._stage = bytearray(self.STAGING_BYTES)
+        self._staged = 0  # bytes received into _stage and not yet handed on, from offset 0
+        self._frame: bytearray | None = None  # a large frame being received in place
+        self._frame_filled = 0
         self._pending: deque[Any] = deque()  # response chunks, or futures of them, in request order
         self._paused = False  # too many requests in flight
         self._write_paused = False  # the transport's send buffer is over its high-water mark (muted)
@@ -186,7 +199,9 @@ class KafkaConnection(asyncio.Protocol):
         self._release_request_memory()
 
     def _release_request_memory(self) -> None:
-        self._buf = bytearray()
+        self._stage = bytearray()
+        self._staged = 0
+        self._frame = None
         if self._reserved:
             reserved, self._reserved = self._reserved, 0
             self.server.request_pool.release(reserved)
@@ -215,7 +230,7 @@ class KafkaConnection(asyncio.Protocol):
             self.transport.resume_reading()
             if self._frame_started is not None:
                 self._frame_started = time.monotonic()
-            if self._buf:
+            if self._staged:
                 asyncio.get_running_loop().call_soon(self._process_buffer)
 
     def is_idle(self, now: float, max_idle: float) -> bool:
@@ -230,11 +245,11 @@ class KafkaConnection(asyncio.Protocol):
     def _retry_reservation(self) -> bool:
         """The pool released memory: admit the frame this connection waits to receive (True if
         admitted, or nothing to wait for any more)."""
-        if len(self._buf) < 4:
+        if self._closed or self._staged < 4:
             self._pool_wait = False
             self._update_reading()
             return True
-        (size,) = _i32.unpack_from(self._buf, 0)
+        (size,) = _i32.unpack_from(self._stage, 0)
         if not self.server.request_pool.try_reserve(size):
             return False
         self._reserved = size
@@ -243,28 +258,57 @@ class KafkaConnection(asyncio.Protocol):
         self._update_reading()
         return True
 
-    def data_received(self, data: bytes) -> None:
+    def buffered_bytes(self) -> int:
+        """Bytes of requests received and not yet handed to the broker."""
+        return self._staged + (self._frame_filled if self._frame is not None else 0)
+
+    def get_buffer(self, sizehint: int) -> memoryview:
+        if self._frame is not None:
+            return memoryview(self._frame)[self._frame_filled :]
+        if self._closed:  # a read racing close(): its bytes are dropped
+            return memoryview(bytearray(self.DIRECT_FRAME))
+        if self._staged == len(self._stage):
+            # full of complete frames held while muted, and reading resumed before they were
+            # handed on: grow (it shrinks back once they are)
+            self._stage.extend(bytes(self.STAGING_BYTES))
+        return memoryview(self._stage)[self._staged :]
+
+    def buffer_updated(self, nbytes: int) -> None:
+        if self._closed:
+            return
         now = time.monotonic()
         self.last_active = now
         if self._frame_started is None:
             self._frame_started = now
-        self._buf += data
-        self._process_buffer()
+        frame = self._frame
+        if frame is None:
+            self._staged += nbytes
+            self._process_buffer()
+            return
+        self._frame_filled += nbytes
+        if self._frame_filled == len(frame):
+            self._frame = None
+            self._frame_started = None
+            self._frame_received(frame)
 
     def _process_buffer(self) -> None:
-        buf = self._buf
+        if self._frame is not None:  # nothing is staged while a large frame is received in place
+            return
+        stage = self._stage
+        end = self._staged
         pos = 0
+        in_place = 0  # size of an admitted large frame to receive into its own bytearray
         max_size = self.server.max_request_size
         # frames already buffered wait while the connection is muted, like unread socket data
         while not self._closed and not self._reading_paused:
-            if len(buf) - pos < 4:
+            if end - pos < 4:
                 break
-            (size,) = _i32.unpack_from(buf, pos)
+            (size,) = _i32.unpack_from(stage, pos)
             if size < 0 or size > max_size:
                 log.warning("closing %s: request of %d bytes exceeds socket.request.max.bytes", self.peer, size)
                 self.close()
                 return
-            if len(buf) - pos - 4 < size:
+            if end - pos - 4 < size:
                 if not self._reserved and size > 0:
                     # an incomplete frame: its declared size must fit the broker-wide pool
                     pool = self.server.request_pool
@@ -274,20 +318,40 @@ class KafkaConnection(asyncio.Protocol):
                         self._pool_wait = True
                         pool.waiters.append(self)
                         self._update_reading()
+                        break
+                if size > self.DIRECT_FRAME:
+                    in_place = size
                 break
             # the frame is copied into its own bytearray: produce stamps offsets into it in place
-            frame = buf[pos + 4 : pos + 4 + size]
+            frame = stage[pos + 4 : pos + 4 + size]
             pos += 4 + size
-            if self._reserved:
-                reserved, self._reserved = self._reserved, 0
-                self.server.request_pool.release(reserved)
-            self._handle_frame(frame)
-        if pos:
-            del buf[:pos]
-        if not buf:
+            self._frame_received(frame)
+            if self._closed:
+                return
+        if pos:  # what is left (an incomplete frame, or frames held while muted) moves to the front
+            rest = end - pos
+            if len(stage) > self.STAGING_BYTES and rest <= self.STAGING_BYTES // 2:
+                self._stage = bytearray(self.STAGING_BYTES)
+            self._stage[:rest] = stage[pos:end]
+            stage = self._stage
+            self._staged = rest
+        if not self._staged:
             self._frame_started = None
         elif pos:
             self._frame_started = time.monotonic()  # the next frame's bytes are already here
+        if in_place:
+            # the rest of a large frame is received straight into its own bytearray; the staging
+            # buffer (which then holds nothing) is never more than one size prefix + DIRECT_FRAME
+            have = self._staged - 4
+            frame = bytearray(in_place)
+            frame[:have] = memoryview(stage)[4 : self._staged]
+            self._frame, self._frame_filled, self._staged = frame, have, 0
+
+    def _frame_received(self, frame: bytearray) -> None:
+        if self._reserved:
+            reserved, self._reserved = self._reserved, 0
+            self.server.request_pool.release(reserved)
+        self._handle_frame(frame)
 
     def _handle_frame(self, frame: bytearray) -> None:
         auth = self.session.authenticator
@@ -511,7 +575,7 @@ class KafkaServer:
                     "(%d of its bytes buffered)",
                     conn.peer,
                     self.request_read_timeout_ms,
-                    len(conn._buf),
+                    conn.buffered_bytes(),
                 )
                 conn.close(abort=True)
         if self.queued_max_response_bytes > 0 and (self.writers or self._response_pressure):
