@@ -84,6 +84,106 @@ typedef struct {
     const char *error;
 } out_t;
 
+/* Whether s[0, n) is UTF-8 as Python's strict codec reads it (no overlong forms, no surrogates, nothing
+   past U+10FFFF). */
+static int utf8_valid(const uint8_t *s, int32_t n)
+{
+    const uint8_t *end = s + n;
+    while (s < end) {
+        const uint8_t c = *s;
+        if (c < 0x80) {
+            s++;
+            continue;
+        }
+        int len;
+        if (c >= 0xC2 && c <= 0xDF)
+            len = 2;
+        else if (c >= 0xE0 && c <= 0xEF)
+            len = 3;
+        else if (c >= 0xF0 && c <= 0xF4)
+            len = 4;
+        else
+            return 0;
+        if (end - s < len)
+            return 0;
+        for (int k = 1; k < len; k++)
+            if ((s[k] & 0xC0) != 0x80)
+                return 0;
+        if ((c == 0xE0 && s[1] < 0xA0) || (c == 0xED && s[1] > 0x9F) || (c == 0xF0 && s[1] < 0x90) ||
+            (c == 0xF4 && s[1] > 0x8F))
+            return 0;
+        s += len;
+    }
+    return 1;
+}
+
+/* One v2 record, as framed: its fields, and where its key, value and headers are. */
+typedef struct {
+    int32_t offset_delta, key_len, value_len, header_count;
+    int64_t timestamp_delta;
+    const uint8_t *key, *value, *headers;
+} record_t;
+
+/* Parse the record at *pp (never reading at or past `stop`) and move *pp past it. Returns 0, or -1
+   with *error set: a record must add up exactly to its length prefix. With `header_keys_utf8`, header keys
+   must also be UTF-8 (Kafka's String); the decode path leaves that to the Python that decodes them. */
+static inline int next_record(const uint8_t **pp, const uint8_t *stop, record_t *r, const char **error,
+                              const int header_keys_utf8)
+{
+    const uint8_t *p = *pp;
+    int32_t len;
+    if (read_varint(&p, stop, &len) || len < 6 || len > stop - p) {
+        *error = "bad record length";
+        return -1;
+    }
+    const uint8_t *end = p + len;
+    p++; /* attributes: unused by record batch v2 */
+    if (read_varlong(&p, end, &r->timestamp_delta) || read_varint(&p, end, &r->offset_delta) ||
+        read_varint(&p, end, &r->key_len) || r->key_len < -1 || (r->key_len > 0 && r->key_len > end - p)) {
+        *error = "bad record header or key";
+        return -1;
+    }
+    r->key = p;
+    if (r->key_len > 0)
+        p += r->key_len;
+    if (read_varint(&p, end, &r->value_len) || r->value_len < -1 || (r->value_len > 0 && r->value_len > end - p)) {
+        *error = "bad value length";
+        return -1;
+    }
+    r->value = p;
+    if (r->value_len > 0)
+        p += r->value_len;
+    r->headers = p;
+    if (read_varint(&p, end, &r->header_count) || r->header_count < 0) {
+        *error = "bad header count";
+        return -1;
+    }
+    for (int32_t h = 0; h < r->header_count; h++) {
+        int32_t hk, hv;
+        if (read_varint(&p, end, &hk) || hk < 0 || hk > end - p) {
+            *error = "bad header key";
+            return -1;
+        }
+        if (header_keys_utf8 && !utf8_valid(p, hk)) {
+            *error = "header key is not UTF-8";
+            return -1;
+        }
+        p += hk;
+        if (read_varint(&p, end, &hv) || hv < -1 || (hv > 0 && hv > end - p)) {
+            *error = "bad header value";
+            return -1;
+        }
+        if (hv > 0)
+            p += hv;
+    }
+    if (p != end) {
+        *error = "record does not end where its length says";
+        return -1;
+    }
+    *pp = p;
+    return 0;
+}
+
 /* Walk one batch's records in data[start, stop). Returns 0, or -1 with o->error set. */
 static inline int walk_batch(const uint8_t *data, const int64_t *span, int64_t from, int64_t until, int64_t *prev,
                              out_t *o)
@@ -94,52 +194,13 @@ static inline int walk_batch(const uint8_t *data, const int64_t *span, int64_t f
     const int log_append = span[5] != 0;
     int64_t kpos = o->key_bytes, vpos = o->value_bytes;
     for (int64_t i = 0; i < count; i++) {
-        int32_t len, od, klen, vlen, hcount;
-        int64_t tsd, ts, offset;
-        if (read_varint(&p, stop, &len) || len < 6 || len > stop - p) {
-            o->error = "bad record length";
+        record_t r;
+        int64_t ts, offset;
+        if (next_record(&p, stop, &r, &o->error, 0))
             return -1;
-        }
-        const uint8_t *end = p + len;
-        p++; /* attributes: unused by record batch v2 */
-        if (read_varlong(&p, end, &tsd) || read_varint(&p, end, &od) || read_varint(&p, end, &klen) || klen < -1 ||
-            (klen > 0 && klen > end - p)) {
-            o->error = "bad record header or key";
-            return -1;
-        }
-        const uint8_t *key = p;
-        if (klen > 0)
-            p += klen;
-        if (read_varint(&p, end, &vlen) || vlen < -1 || (vlen > 0 && vlen > end - p)) {
-            o->error = "bad value length";
-            return -1;
-        }
-        const uint8_t *value = p;
-        if (vlen > 0)
-            p += vlen;
-        const uint8_t *hpos = p;
-        if (read_varint(&p, end, &hcount) || hcount < 0) {
-            o->error = "bad header count";
-            return -1;
-        }
-        for (int32_t h = 0; h < hcount; h++) {
-            int32_t hk, hv;
-            if (read_varint(&p, end, &hk) || hk < 0 || hk > end - p) {
-                o->error = "bad header key";
-                return -1;
-            }
-            p += hk;
-            if (read_varint(&p, end, &hv) || hv < -1 || (hv > 0 && hv > end - p)) {
-                o->error = "bad header value";
-                return -1;
-            }
-            if (hv > 0)
-                p += hv;
-        }
-        if (p != end) {
-            o->error = "record does not end where its length says";
-            return -1;
-        }
+        const int32_t od = r.offset_delta, klen = r.key_len, vlen = r.value_len, hcount = r.header_count;
+        const int64_t tsd = r.timestamp_delta;
+        const uint8_t *key = r.key, *value = r.value, *hpos = r.headers;
         if (__builtin_add_overflow(base, (int64_t)od, &offset) || offset <= *prev) {
             o->error = "record offsets do not increase";
             return -1;
@@ -317,8 +378,50 @@ done:
     return result;
 }
 
+PyDoc_STRVAR(check_records_doc,
+             "check_records(data, start, stop, count) -> None\n\n"
+             "Checks that data[start:stop] (the record section of one batch, decompressed) is exactly `count` v2\n"
+             "records whose offset deltas are 0, 1, ..., count - 1, each adding up to its length prefix, with\n"
+             "UTF-8 header keys. Raises\n"
+             "ValueError naming the first fault (the broker's produce path: what a consumer could not decode\n"
+             "never reaches the log).");
+
+static PyObject *check_records(PyObject *Py_UNUSED(self), PyObject *args)
+{
+    Py_buffer data;
+    Py_ssize_t start, stop;
+    long long count;
+    const char *error = NULL;
+    if (!PyArg_ParseTuple(args, "y*nnL", &data, &start, &stop, &count))
+        return NULL;
+    if (start < 0 || stop < start || stop > data.len || count < 0) {
+        PyBuffer_Release(&data);
+        PyErr_SetString(PyExc_ValueError, "bad record section bounds");
+        return NULL;
+    }
+    const uint8_t *p = (const uint8_t *)data.buf + start, *end = (const uint8_t *)data.buf + stop;
+    Py_BEGIN_ALLOW_THREADS;
+    for (long long i = 0; i < count && !error; i++) {
+        record_t r;
+        if (next_record(&p, end, &r, &error, 1))
+            break;
+        if (r.offset_delta != i)
+            error = "record offset deltas are not 0, 1, 2, ...";
+    }
+    if (!error && p != end)
+        error = "records do not add up to their batch";
+    Py_END_ALLOW_THREADS;
+    PyBuffer_Release(&data);
+    if (error) {
+        PyErr_SetString(PyExc_ValueError, error);
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"decode", decode, METH_VARARGS, decode_doc},
+    {"check_records", check_records, METH_VARARGS, check_records_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -20,7 +20,6 @@ when the fetch response lists aborted transactions (read_committed). Offsets may
 from __future__ import annotations
 
 import bisect
-import os
 import struct
 from array import array
 from collections.abc import Callable, Iterable
@@ -41,15 +40,12 @@ from kafka_wire.records import (
     MIN_BATCH_LENGTH,
     TIMESTAMP_TYPE_MASK,
     TRANSACTIONAL_MASK,
+    native_records,
 )
 from kafka_wire.varint import ZIGZAG1, decode_varint
 
-try:  # the record loop of decode_to_buffers in C (kafka_wire/_columnar_ext.c): optional, built by pip install
-    from kafka_wire import _columnar_ext as _native
-except ImportError:
-    _native = None
-if os.environ.get("PYKAFKA_NO_EXTENSIONS"):  # the pure-Python path even where the extension is built
-    _native = None
+# the record loop of decode_to_buffers in C, or None (not built, or PYKAFKA_NO_EXTENSIONS set)
+_native = native_records
 
 _crc32c = _crc32c_mod.crc32c
 # baseOffset, batchLength, partitionLeaderEpoch, magic, crc, attributes, lastOffsetDelta,

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kafka_wire.errors import ErrorCode, InvalidRecordError, KafkaError, MessageTooLargeError
-from kafka_wire.records import BatchHeader, decode_batch, iter_batches, validate_batch
+from kafka_wire.records import BatchHeader, check_records, decode_batch, iter_batches, validate_batch
 
 LONG_MAX = 9223372036854775807
 
@@ -77,9 +77,12 @@ def validate_records_for_append(records: memoryview, policy: AppendPolicy, now_m
     if header.last_offset_delta != header.record_count - 1:
         # Kafka's LogValidator: a client batch covers exactly one offset per record
         raise InvalidRecordError("Inconsistent batch offset range and record count")
+    # every record must add up (decompressed, in C when built): a batch that does not would poison the
+    # partition for each consumer from its offset on (CORRUPT_MESSAGE)
+    check_records(records, pos, header)
     if not policy.log_append_time:
-        # CreateTime bounds (KIP-937), checked on the batch's first and max timestamps: the
-        # records in between are not decompressed on this path
+        # CreateTime bounds (KIP-937), checked on the batch's first and max timestamps (the
+        # records' own timestamps are not compared, as before)
         before, after = policy.timestamp_before_max_ms, policy.timestamp_after_max_ms
         for ts in (header.base_timestamp, header.max_timestamp):
             if ts >= 0 and (ts < now_ms - before or ts > now_ms + after):

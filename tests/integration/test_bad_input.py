@@ -26,6 +26,7 @@ from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol import encode_request
 from kafka_wire.protocol.messages import api_versions_request, api_versions_response, produce_request
 from kafka_wire.records import build_batch
+from kafka_wire.varint import decode_varint
 from tests.integration import wire_util as w
 
 pytestmark = pytest.mark.timeout(120)
@@ -363,17 +364,32 @@ def _garbage_records(batch: bytearray) -> None:
     batch[61:] = b"\xff" * (len(batch) - 61)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="broker bug: the produce path validates only the batch header and CRC, never the records "
-    "inside, so a batch whose records do not match its header (CRC recomputed) is appended and "
-    "poisons the partition for every consumer; Kafka's LogValidator walks the records "
-    "(INVALID_RECORD/CORRUPT_MESSAGE)",
-)
+def _repeated_offset_delta(batch: bytearray) -> None:
+    # the second record's offset delta (zig-zag varint, 1 byte) says 0 again: offsets would repeat
+    length, first = decode_varint(batch, 61)
+    second = first + length
+    _, at = decode_varint(batch, second)
+    # attributes, timestamp delta 0 (one byte), then the offset delta: 1, zig-zag 2
+    assert (batch[at + 1], batch[at + 2]) == (0, 2)
+    batch[at + 2] = 0
+
+
+def _one_byte_too_many(batch: bytearray) -> None:
+    batch += b"\x00"
+    struct.pack_into(">i", batch, 8, len(batch) - 12)  # batchLength covers it
+
+
 @pytest.mark.parametrize(
     ("codec", "mangle"),
-    [(0, _count_lie), (0, _garbage_records), (1, _garbage_records), (4, _garbage_records)],
-    ids=["count-lie", "garbage", "gzip-garbage", "zstd-garbage"],
+    [
+        (0, _count_lie),
+        (0, _garbage_records),
+        (1, _garbage_records),
+        (4, _garbage_records),
+        (0, _repeated_offset_delta),
+        (0, _one_byte_too_many),
+    ],
+    ids=["count-lie", "garbage", "gzip-garbage", "zstd-garbage", "offset-delta", "extra-byte"],
 )
 def test_records_not_matching_their_header(conn: BrokerConnection, topic: str, codec: int, mangle: Any) -> None:
     batch = bytearray(build_batch(w.records(3), compression=codec))
