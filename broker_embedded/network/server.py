@@ -133,17 +133,18 @@ class Listener:
 class KafkaConnection(asyncio.BufferedProtocol):
     """One client connection: frames in, responses out in request order.
 
-    The transport reads straight into our buffers (a BufferedProtocol): small frames and size
-    prefixes land in a reused staging buffer and are copied out once each; a frame larger than
-    DIRECT_FRAME gets its own bytearray as soon as its size is known and admitted, and the rest of
-    it is received into that bytearray directly, so a produce request's bytes are copied once on
-    their way in (not appended to a growing buffer, then sliced out of it).
+    The transport reads straight into buffers we hand it (a BufferedProtocol). With nothing pending
+    that is the server's one read buffer (reads on an event loop never overlap): complete frames are
+    copied out of it once each, and an idle connection holds no buffer of its own. Bytes of a frame
+    not complete at the end of a read move to the connection: a frame over DIRECT_FRAME gets its own
+    bytearray of the frame's size once its size is known and admitted by the request pool, and the
+    transport reads the rest of it straight in (a produce request's bytes are copied once on their
+    way in); a smaller one, or a size prefix, waits in a small buffer of the connection's.
     """
 
     # Bound how much unanswered work one client can queue before we stop reading from it.
     MAX_IN_FLIGHT_REQUESTS = 100
-    STAGING_BYTES = 256 * 1024
-    DIRECT_FRAME = 64 * 1024  # below STAGING_BYTES: a partial small frame always leaves room to read
+    DIRECT_FRAME = 64 * 1024
 
     def __init__(self, server: KafkaServer, connection_id: int, listener: Listener = Listener()) -> None:
         self.server = server
@@ -152,8 +153,9 @@ class KafkaConnection(asyncio.BufferedProtocol):
         self.transport: asyncio.Transport | None = None
         self.peer = "?"
         self.session = ConnectionSession(self.peer)
-        self._stage = bytearray(self.STAGING_BYTES)
-        self._staged = 0  # bytes received into _stage and not yet handed on, from offset 0
+        # bytes received and not handed on (the start of a frame, or frames held while muted), or None
+        self._stage: bytearray | None = None
+        self._staged = 0  # how much of _stage holds them
         self._frame: bytearray | None = None  # a large frame being received in place
         self._frame_filled = 0
         self._pending: deque[Any] = deque()  # response chunks, or futures of them, in request order
@@ -199,7 +201,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
         self._release_request_memory()
 
     def _release_request_memory(self) -> None:
-        self._stage = bytearray()
+        self._stage = None
         self._staged = 0
         self._frame = None
         if self._reserved:
@@ -249,6 +251,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
             self._pool_wait = False
             self._update_reading()
             return True
+        assert self._stage is not None
         (size,) = _i32.unpack_from(self._stage, 0)
         if not self.server.request_pool.try_reserve(size):
             return False
@@ -262,16 +265,19 @@ class KafkaConnection(asyncio.BufferedProtocol):
         """Bytes of requests received and not yet handed to the broker."""
         return self._staged + (self._frame_filled if self._frame is not None else 0)
 
-    def get_buffer(self, sizehint: int) -> memoryview:
+    def get_buffer(self, sizehint: int) -> memoryview | bytearray:
         if self._frame is not None:
             return memoryview(self._frame)[self._frame_filled :]
-        if self._closed:  # a read racing close(): its bytes are dropped
-            return memoryview(bytearray(self.DIRECT_FRAME))
-        if self._staged == len(self._stage):
-            # full of complete frames held while muted, and reading resumed before they were
-            # handed on: grow (it shrinks back once they are)
-            self._stage.extend(bytes(self.STAGING_BYTES))
-        return memoryview(self._stage)[self._staged :]
+        stage = self._stage
+        if stage is None or self._closed:  # (a read racing close(): its bytes are dropped)
+            return self.server.read_buffer
+        if self._staged == len(stage):
+            # frames held while muted (or a frame waiting for the request pool), and a read before
+            # they were handed on: make room (a new buffer: the transport may hold a view of this one)
+            grown = bytearray(2 * len(stage))
+            grown[: self._staged] = stage
+            self._stage = stage = grown
+        return memoryview(stage)[self._staged :]
 
     def buffer_updated(self, nbytes: int) -> None:
         if self._closed:
@@ -281,21 +287,28 @@ class KafkaConnection(asyncio.BufferedProtocol):
         if self._frame_started is None:
             self._frame_started = now
         frame = self._frame
-        if frame is None:
+        if frame is not None:
+            self._frame_filled += nbytes
+            if self._frame_filled == len(frame):
+                self._frame = None
+                self._frame_started = None
+                self._frame_received(frame)
+            return
+        if self._stage is None:
+            self._process(self.server.read_buffer, nbytes, own=False)
+        else:
             self._staged += nbytes
             self._process_buffer()
-            return
-        self._frame_filled += nbytes
-        if self._frame_filled == len(frame):
-            self._frame = None
-            self._frame_started = None
-            self._frame_received(frame)
 
     def _process_buffer(self) -> None:
-        if self._frame is not None:  # nothing is staged while a large frame is received in place
+        """Hand on what the connection holds (after a read into its buffer, or when reading resumes)."""
+        if self._frame is not None or self._stage is None:
             return
-        stage = self._stage
-        end = self._staged
+        self._process(self._stage, self._staged, own=True)
+
+    def _process(self, buf: bytearray, end: int, own: bool) -> None:
+        """Hand on the complete frames of buf[:end] (the server's read buffer, or the connection's
+        own when `own`); what is left becomes the connection's own."""
         pos = 0
         in_place = 0  # size of an admitted large frame to receive into its own bytearray
         max_size = self.server.max_request_size
@@ -303,7 +316,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
         while not self._closed and not self._reading_paused:
             if end - pos < 4:
                 break
-            (size,) = _i32.unpack_from(stage, pos)
+            (size,) = _i32.unpack_from(buf, pos)
             if size < 0 or size > max_size:
                 log.warning("closing %s: request of %d bytes exceeds socket.request.max.bytes", self.peer, size)
                 self.close()
@@ -323,29 +336,35 @@ class KafkaConnection(asyncio.BufferedProtocol):
                     in_place = size
                 break
             # the frame is copied into its own bytearray: produce stamps offsets into it in place
-            frame = stage[pos + 4 : pos + 4 + size]
+            frame = buf[pos + 4 : pos + 4 + size]
             pos += 4 + size
             self._frame_received(frame)
             if self._closed:
                 return
-        if pos:  # what is left (an incomplete frame, or frames held while muted) moves to the front
-            rest = end - pos
-            if len(stage) > self.STAGING_BYTES and rest <= self.STAGING_BYTES // 2:
-                self._stage = bytearray(self.STAGING_BYTES)
-            self._stage[:rest] = stage[pos:end]
-            stage = self._stage
-            self._staged = rest
-        if not self._staged:
-            self._frame_started = None
-        elif pos:
-            self._frame_started = time.monotonic()  # the next frame's bytes are already here
+        rest = end - pos
         if in_place:
-            # the rest of a large frame is received straight into its own bytearray; the staging
-            # buffer (which then holds nothing) is never more than one size prefix + DIRECT_FRAME
-            have = self._staged - 4
+            # the rest of a large frame is received straight into its own bytearray
             frame = bytearray(in_place)
-            frame[:have] = memoryview(stage)[4 : self._staged]
-            self._frame, self._frame_filled, self._staged = frame, have, 0
+            frame[: rest - 4] = buf[pos + 4 : end]
+            self._frame, self._frame_filled = frame, rest - 4
+            self._stage, self._staged = None, 0
+        elif rest == 0:
+            self._stage, self._staged = None, 0
+            self._frame_started = None
+            return
+        else:
+            # keep what is left (a size prefix, the start of a frame, frames held while muted); for
+            # a small frame whose size is known, with room for the rest of it. A new buffer rather
+            # than a resized one: the transport may still hold a view of the old one.
+            want = rest
+            if rest >= 4 and (size := _i32.unpack_from(buf, pos)[0]) <= self.DIRECT_FRAME:
+                want = max(rest, 4 + size)
+            if not own or pos or len(buf) < want:
+                stage = bytearray(max(want, 64))
+                stage[:rest] = buf[pos:end]
+                self._stage, self._staged = stage, rest
+        if pos:
+            self._frame_started = time.monotonic()  # the next frame's bytes are already here
 
     def _frame_received(self, frame: bytearray) -> None:
         if self._reserved:
@@ -491,6 +510,9 @@ class KafkaServer:
         self._response_pressure = False
         self._idle_timer: asyncio.TimerHandle | None = None
         self.connections: set[KafkaConnection] = set()
+        # what a connection with nothing pending reads into (the loop runs one read at a time; what
+        # a read leaves incomplete moves to its connection before the next)
+        self.read_buffer = bytearray(256 * 1024)
         self._server: asyncio.base_events.Server | None = None
         self._servers: list[asyncio.base_events.Server] = []
         self._next_id = 0

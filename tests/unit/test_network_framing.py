@@ -79,8 +79,8 @@ def feed(conn: KafkaConnection, data: bytes, chunk: int) -> None:
         assert len(buf) > 0, "a transport must never be handed an empty buffer"
         n = min(len(buf), len(view), chunk)
         buf[:n] = view[:n]
+        conn.buffer_updated(n)  # asyncio's transports still hold `buf` here: nothing may resize it
         del buf
-        conn.buffer_updated(n)
         view = view[n:]
 
 
@@ -108,6 +108,23 @@ def test_every_cut_of_the_stream_yields_the_same_frames(chunk: int) -> None:
         assert all(type(f) is bytearray for f in rec.frames)  # produce stamps offsets into it in place
         assert conn.buffered_bytes() == 0
         assert conn._frame_started is None
+        assert conn._stage is None and conn._frame is None  # an idle connection holds no buffer
+
+    run(main())
+
+
+def test_a_partial_small_frame_waits_in_a_buffer_of_its_size() -> None:
+    async def main() -> None:
+        rec = Recorder()
+        _, conn, _ = connect(rec)
+        data = frame_of(b"q" * 1000) + frame_of(b"r" * 10)
+        feed(conn, data[:2], 2)  # half a size prefix
+        assert conn._stage is not None and conn.buffered_bytes() == 2
+        feed(conn, data[2:500], 1 << 20)
+        assert conn._stage is not None and len(conn._stage) == 1004  # room for exactly the rest
+        feed(conn, data[500:], 1 << 20)
+        assert [bytes(f) for f in rec.frames] == [b"q" * 1000, b"r" * 10]
+        assert conn._stage is None
 
     run(main())
 
@@ -182,7 +199,7 @@ def test_frames_held_while_muted_are_handed_on_when_reading_resumes() -> None:
         await asyncio.sleep(0)
         assert [bytes(f) for f in rec.frames] == payloads
         assert conn.buffered_bytes() == 0
-        assert len(conn._stage) == KafkaConnection.STAGING_BYTES  # shrunk back
+        assert conn._stage is None  # nothing pending: the connection holds no buffer
 
     run(main())
 
@@ -199,6 +216,7 @@ def test_pool_admits_a_waiting_large_frame_when_memory_is_released() -> None:
         feed(a, fa[:100_000], 1 << 20)  # a holds 200 kB of the pool
         feed(b, fb[:50_000], 1 << 20)  # b's frame does not fit: b stops being read
         assert tb.paused and b._pool_wait and b._frame is None and b.buffered_bytes() == 50_000
+        assert b._stage is not None and len(b._stage) < 100_000  # nothing allocated for the waiting frame
         feed(a, fa[100_000:], 1 << 20)  # a's frame completes and gives its memory back
         assert not tb.paused and not b._pool_wait
         await asyncio.sleep(0)  # b's staged start moves into its own bytearray
