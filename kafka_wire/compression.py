@@ -13,7 +13,11 @@ Wire formats, as Apache Kafka and its clients expect them:
 
 from __future__ import annotations
 
+import contextlib
+import mmap
 import struct
+import threading
+from collections.abc import Iterator
 from enum import IntEnum
 
 import cramjam
@@ -99,6 +103,74 @@ def _xerial_snappy_decompress(data: _Buffer) -> bytes:
     if len(blocks) == 1:
         return bytes(blocks[0])
     return b"".join(blocks)  # cramjam Buffers support the buffer protocol: one copy
+
+
+def _xerial_snappy_decompress_into(data: _Buffer, out: mmap.mmap) -> int:
+    mv = memoryview(data)
+    end = len(mv)
+    pos = _XERIAL_HEADER_SIZE
+    written = 0
+    with memoryview(out) as dest:
+        while pos < end:
+            if end - pos < 4:
+                raise CorruptRecordError("xerial snappy: truncated block length")
+            (n,) = _INT32.unpack_from(mv, pos)
+            pos += 4
+            if n < 0 or pos + n > end:
+                raise CorruptRecordError("xerial snappy: block length out of range")
+            block = mv[pos : pos + n]
+            if cramjam.snappy.decompress_raw_len(block) > len(dest) - written:
+                raise cramjam.DecompressionError("snappy: output buffer is smaller than required")
+            written += cramjam.snappy.decompress_raw_into(block, dest[written:])
+            pos += n
+    return written
+
+
+# Per thread (each broker's event loop runs on its own): a reused anonymous map to inflate into.
+_inflate = threading.local()
+# Pages an inflated batch touched beyond this many bytes go back to the OS after it is checked.
+_KEEP_RESIDENT = 16 * 1024 * 1024
+
+
+@contextlib.contextmanager
+def decompressed_bounded(codec: int, data: _Buffer, limit: int) -> Iterator[tuple[mmap.mmap, int]]:
+    """Decompress a batch's records section into at most `limit` bytes; yields the buffer and how many
+    bytes of it hold the result (valid inside the `with` only: the buffer is reused).
+
+    For the broker's produce path: a few kilobytes of a compressed batch can claim gigabytes, and
+    `decompress` would allocate them. This inflates into one anonymous map of `limit` bytes per
+    thread, whose pages are touched only as they are written; cramjam stops (DecompressionError)
+    when the output would pass `limit`. Pages beyond _KEEP_RESIDENT are given back afterwards.
+    Raises CorruptRecordError for malformed or oversized input.
+    """
+    out: mmap.mmap | None = getattr(_inflate, "map", None)
+    if out is None or len(out) != max(limit, 1):
+        if out is not None:
+            out.close()
+        out = _inflate.map = mmap.mmap(-1, max(limit, 1))
+    n = 0
+    try:
+        try:
+            if codec == GZIP:
+                n = cramjam.gzip.decompress_into(data, out)
+            elif codec == SNAPPY:
+                if _is_xerial(data):
+                    n = _xerial_snappy_decompress_into(data, out)
+                else:
+                    n = cramjam.snappy.decompress_raw_into(data, out)
+            elif codec == LZ4:
+                n = cramjam.lz4.decompress_into(data, out)
+            elif codec == ZSTD:
+                n = cramjam.zstd.decompress_into(data, out)
+            else:
+                raise UnsupportedCompressionTypeError(f"unsupported compression codec {codec}")
+        except cramjam.DecompressionError as e:
+            n = len(out)  # may have written all of it
+            raise CorruptRecordError(f"cannot decompress {_name(codec)} data into at most {limit} bytes: {e}") from e
+        yield out, int(n)
+    finally:
+        if n > _KEEP_RESIDENT and hasattr(mmap, "MADV_DONTNEED"):
+            out.madvise(mmap.MADV_DONTNEED)
 
 
 def _snappy_decompress(data: _Buffer) -> bytes:

@@ -8,6 +8,7 @@ baseSequence i32 @53, recordCount i32 @57; records follow at @61.
 
 from __future__ import annotations
 
+import mmap
 import os
 import struct
 import time
@@ -17,7 +18,7 @@ from enum import IntEnum
 
 import crc32c as _crc32c_mod
 
-from kafka_wire.compression import compress, decompress
+from kafka_wire.compression import compress, decompress, decompressed_bounded
 from kafka_wire.errors import CorruptRecordError, MessageTooLargeError, UnsupportedCompressionTypeError
 from kafka_wire.varint import ZIGZAG1, decode_varint, write_varint
 
@@ -46,6 +47,9 @@ NO_TIMESTAMP = -1
 MAGIC = 2
 MAX_CODEC = 4  # zstd; codecs 5-7 are unassigned
 MIN_BATCH_LENGTH = BATCH_HEADER_SIZE - LOG_OVERHEAD  # batchLength of a batch with no records
+# What the produce path decompresses a batch into at most (check_records): a compressed batch
+# claiming more is refused as corrupt rather than inflated (legit producer batches are a few MiB)
+MAX_DECOMPRESSED_BATCH_BYTES = 256 * 1024 * 1024
 
 # Byte offsets of the fields we rewrite in place.
 _PARTITION_LEADER_EPOCH_OFFSET = 12
@@ -443,24 +447,30 @@ def check_records(buf: Buffer, pos: int, h: BatchHeader) -> None:
     every consumer of the partition from that offset on. Stricter than Kafka in two ways, both
     things no client writes: offset deltas must be the records' indexes (Kafka rewrites them in
     compressed batches and stores them as sent in others), and header keys must be UTF-8 (Java
-    decodes bad bytes as U+FFFD; Python consumers, ours included, refuse them).
+    decodes bad bytes as U+FFFD; Python consumers, ours included, refuse them). A compressed batch
+    is inflated into at most MAX_DECOMPRESSED_BATCH_BYTES (a decompression bomb is refused, never
+    held in memory whole).
     """
     size = h.batch_length + LOG_OVERHEAD
     codec = h.attributes & COMPRESSION_MASK
-    if codec:
-        data: Buffer = decompress(codec, memoryview(buf)[pos + BATCH_HEADER_SIZE : pos + size])
-        start, stop = 0, len(data)
-    else:
-        data, start, stop = buf, pos + BATCH_HEADER_SIZE, pos + size
+    if not codec:
+        _check_record_section(buf, pos + BATCH_HEADER_SIZE, pos + size, h.record_count)
+        return
+    section = memoryview(buf)[pos + BATCH_HEADER_SIZE : pos + size]
+    with decompressed_bounded(codec, section, MAX_DECOMPRESSED_BATCH_BYTES) as (out, n):
+        _check_record_section(out, 0, n, h.record_count)
+
+
+def _check_record_section(data: Buffer | mmap.mmap, start: int, stop: int, count: int) -> None:
     if native_records is not None:
         try:
-            native_records.check_records(data, start, stop, h.record_count)
+            native_records.check_records(data, start, stop, count)
         except ValueError as e:
             raise CorruptRecordError(f"the records of the batch do not match it: {e}") from None
         return
     if type(data) is not bytes:
         data, start, stop = bytes(memoryview(data)[start:stop]), 0, stop - start
-    records = _decode_records(data, start, stop, h.record_count, 0, 0, None)  # type: ignore[arg-type]
+    records = _decode_records(data, start, stop, count, 0, 0, None)  # type: ignore[arg-type]
     for i, r in enumerate(records):
         if r.offset != i:
             raise CorruptRecordError(

@@ -398,6 +398,25 @@ def test_records_not_matching_their_header(conn: BrokerConnection, topic: str, c
     _assert_refused(conn, topic, batch, ErrorCode.INVALID_RECORD, ErrorCode.CORRUPT_MESSAGE)
 
 
+@pytest.mark.parametrize("codec", [1, 2, 3, 4])
+def test_a_batch_that_inflates_past_the_bound_is_refused(
+    conn: BrokerConnection, topic: str, codec: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A few kilobytes of compressed batch may claim gigabytes: the broker inflates a produced batch
+    into at most MAX_DECOMPRESSED_BATCH_BYTES (256 MiB; 64 KiB here) and refuses one that claims more."""
+    from kafka_wire import records as records_module
+
+    monkeypatch.setattr(records_module, "MAX_DECOMPRESSED_BATCH_BYTES", 64 << 10)
+    now = int(time.time() * 1000)
+    bomb = build_batch([(now, b"k", bytes(150 << 10), [])], compression=codec)
+    assert len(bomb) < 10_000  # under the topic's max.message.bytes: only the inflated size is wrong
+    r = _assert_refused(conn, topic, bomb, ErrorCode.CORRUPT_MESSAGE)
+    assert r.error_message is None or "at most" in r.error_message
+    # under the bound the same kind of batch is stored
+    ok = w.produce(conn, topic, 0, build_batch([(now, b"k", bytes(32 << 10), [])], compression=codec))
+    assert ok.error_code == ErrorCode.NONE
+
+
 def _acks0_request(topic: str, partition: int, records: bytes) -> bytes:
     req = produce_request.ProduceRequest(
         acks=0,

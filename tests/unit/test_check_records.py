@@ -67,3 +67,26 @@ def test_well_formed_batches_pass_both_ways(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(rec, "native_records", None)
     for b in batches:
         assert _verdict(b) == "ok"
+
+
+@pytest.mark.parametrize("codec", [1, 2, 3, 4])
+def test_bounded_decompression_matches_decompress_and_stops_at_the_bound(codec: int) -> None:
+    from kafka_wire import compression as c
+
+    rng = random.Random(codec)
+    inputs = [b"", b"x", rng.randbytes(100_000), b"abc" * 300_000]
+    if codec == 2:
+        inputs.append(c.xerial_snappy_compress(b"hello" * 50_000))  # the Java client's framing
+    for i, data in enumerate(inputs):
+        compressed = data if codec == 2 and i == len(inputs) - 1 else c.compress(codec, data)
+        expected = c.decompress(codec, compressed)
+        with c.decompressed_bounded(codec, compressed, 2_000_000) as (out, n):
+            assert out[:n] == expected
+        if len(expected) >= 2:
+            with pytest.raises(CorruptRecordError, match="at most"):
+                with c.decompressed_bounded(codec, compressed, len(expected) - 1):
+                    pass
+    if codec in (1, 4):  # concatenated members / frames are read whole
+        joined = c.compress(codec, b"a" * 1000) + c.compress(codec, b"b" * 1000)
+        with c.decompressed_bounded(codec, joined, 10_000) as (out, n):
+            assert out[:n] == b"a" * 1000 + b"b" * 1000
