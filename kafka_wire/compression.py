@@ -148,7 +148,7 @@ def decompressed_bounded(codec: int, data: _Buffer, limit: int) -> Iterator[tupl
         if out is not None:
             out.close()
         out = _inflate.map = mmap.mmap(-1, max(limit, 1))
-    n = 0
+    n = 0  # bytes of the map written: those past _KEEP_RESIDENT are given back
     try:
         try:
             if codec == GZIP:
@@ -165,9 +165,11 @@ def decompressed_bounded(codec: int, data: _Buffer, limit: int) -> Iterator[tupl
             else:
                 raise UnsupportedCompressionTypeError(f"unsupported compression codec {codec}")
         except cramjam.DecompressionError as e:
-            n = len(out)  # may have written all of it
             raise CorruptRecordError(f"cannot decompress {_name(codec)} data into at most {limit} bytes: {e}") from e
         yield out, int(n)
+    except BaseException:
+        n = len(out)  # a failure may have written any part of it
+        raise
     finally:
         if n > _KEEP_RESIDENT and hasattr(mmap, "MADV_DONTNEED"):
             out.madvise(mmap.MADV_DONTNEED)
