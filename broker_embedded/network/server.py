@@ -265,12 +265,12 @@ class KafkaConnection(asyncio.BufferedProtocol):
         """Bytes of requests received and not yet handed to the broker."""
         return self._staged + (self._frame_filled if self._frame is not None else 0)
 
-    def get_buffer(self, sizehint: int) -> memoryview | bytearray:
+    def get_buffer(self, sizehint: int) -> memoryview:
         if self._frame is not None:
             return memoryview(self._frame)[self._frame_filled :]
         stage = self._stage
         if stage is None or self._closed:  # (a read racing close(): its bytes are dropped)
-            return self.server.read_buffer
+            return self.server.read_view
         if self._staged == len(stage):
             # frames held while muted (or a frame waiting for the request pool), and a read before
             # they were handed on: make room (a new buffer: the transport may hold a view of this one)
@@ -513,6 +513,9 @@ class KafkaServer:
         # what a connection with nothing pending reads into (the loop runs one read at a time; what
         # a read leaves incomplete moves to its connection before the next)
         self.read_buffer = bytearray(256 * 1024)
+        # what get_buffer hands out: a view (asyncio's TLS transport fills it in slices, buf[n:],
+        # which of a bytearray would be a copy), while frames are sliced out of the bytearray
+        self.read_view = memoryview(self.read_buffer)
         self._server: asyncio.base_events.Server | None = None
         self._servers: list[asyncio.base_events.Server] = []
         self._next_id = 0

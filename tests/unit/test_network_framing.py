@@ -84,6 +84,23 @@ def feed(conn: KafkaConnection, data: bytes, chunk: int) -> None:
         view = view[n:]
 
 
+def feed_like_tls(conn: KafkaConnection, data: bytes, record: int = 16 * 1024) -> None:
+    """What asyncio's TLS transport does: one buffer, filled a TLS record at a time through
+    `buf[offset:]` slices, then one buffer_updated for all of it."""
+    view = memoryview(data)
+    while view:
+        buf = conn.get_buffer(-1)
+        offset = 0
+        while offset < len(buf) and view:
+            n = min(record, len(buf) - offset, len(view))
+            target = buf[offset:]  # a copy if buf were a bytearray: the bytes would be lost
+            target[:n] = view[:n]
+            offset += n
+            view = view[n:]
+        conn.buffer_updated(offset)
+        del buf
+
+
 def run(coro: Any) -> Any:
     return asyncio.run(coro)
 
@@ -224,5 +241,17 @@ def test_pool_admits_a_waiting_large_frame_when_memory_is_released() -> None:
         feed(b, fb[50_000:], 1 << 20)
         assert [bytes(f) for f in rec.frames] == [pa_, pb]
         assert srv.request_pool.used == 0
+
+    run(main())
+
+
+def test_a_tls_transport_filling_the_buffer_in_slices() -> None:
+    async def main() -> None:
+        rec = Recorder()
+        _, conn, _ = connect(rec)
+        rng = random.Random(5)
+        payloads = [rng.randbytes(rng.choice([10, 3000, 70_000, 300_000])) for _ in range(30)]
+        feed_like_tls(conn, b"".join(frame_of(p) for p in payloads))
+        assert [bytes(f) for f in rec.frames] == payloads
 
     run(main())
