@@ -85,11 +85,11 @@ def _is_xerial(data: _Buffer) -> bool:
     return len(data) >= _XERIAL_HEADER_SIZE and data[:8] == XERIAL_MAGIC
 
 
-def _xerial_snappy_decompress(data: _Buffer) -> bytes:
+def _xerial_blocks(data: _Buffer) -> Iterator[memoryview]:
+    """The raw snappy blocks of a xerial-framed stream, each checked against the stream's end."""
     mv = memoryview(data)
     end = len(mv)
     pos = _XERIAL_HEADER_SIZE  # version/compat ignored: some producers write them little-endian
-    blocks = []
     unpack = _INT32.unpack_from
     while pos < end:
         if end - pos < 4:
@@ -98,31 +98,24 @@ def _xerial_snappy_decompress(data: _Buffer) -> bytes:
         pos += 4
         if n < 0 or pos + n > end:
             raise CorruptRecordError("xerial snappy: block length out of range")
-        blocks.append(_snappy_decompress_raw(mv[pos : pos + n]))
+        yield mv[pos : pos + n]
         pos += n
+
+
+def _xerial_snappy_decompress(data: _Buffer) -> bytes:
+    blocks = [_snappy_decompress_raw(block) for block in _xerial_blocks(data)]
     if len(blocks) == 1:
         return bytes(blocks[0])
     return b"".join(blocks)  # cramjam Buffers support the buffer protocol: one copy
 
 
 def _xerial_snappy_decompress_into(data: _Buffer, out: mmap.mmap) -> int:
-    mv = memoryview(data)
-    end = len(mv)
-    pos = _XERIAL_HEADER_SIZE
     written = 0
     with memoryview(out) as dest:
-        while pos < end:
-            if end - pos < 4:
-                raise CorruptRecordError("xerial snappy: truncated block length")
-            (n,) = _INT32.unpack_from(mv, pos)
-            pos += 4
-            if n < 0 or pos + n > end:
-                raise CorruptRecordError("xerial snappy: block length out of range")
-            block = mv[pos : pos + n]
+        for block in _xerial_blocks(data):
             if cramjam.snappy.decompress_raw_len(block) > len(dest) - written:
                 raise cramjam.DecompressionError("snappy: output buffer is smaller than required")
             written += cramjam.snappy.decompress_raw_into(block, dest[written:])
-            pos += n
     return written
 
 
