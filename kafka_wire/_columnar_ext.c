@@ -379,12 +379,12 @@ done:
 }
 
 PyDoc_STRVAR(check_records_doc,
-             "check_records(data, start, stop, count) -> None\n\n"
+             "check_records(data, start, stop, count) -> int\n\n"
              "Checks that data[start:stop] (the record section of one batch, decompressed) is exactly `count` v2\n"
              "records whose offset deltas are 0, 1, ..., count - 1, each adding up to its length prefix, with\n"
-             "UTF-8 header keys. Raises\n"
-             "ValueError naming the first fault (the broker's produce path: what a consumer could not decode\n"
-             "never reaches the log).");
+             "UTF-8 header keys, and returns how many of them have no key (a compacted topic refuses those).\n"
+             "Raises ValueError naming the first fault (the broker's produce path: what a consumer could not\n"
+             "decode never reaches the log).");
 
 static PyObject *check_records(PyObject *Py_UNUSED(self), PyObject *args)
 {
@@ -392,6 +392,7 @@ static PyObject *check_records(PyObject *Py_UNUSED(self), PyObject *args)
     Py_ssize_t start, stop;
     long long count;
     const char *error = NULL;
+    long long keyless = 0;
     if (!PyArg_ParseTuple(args, "y*nnL", &data, &start, &stop, &count))
         return NULL;
     if (start < 0 || stop < start || stop > data.len || count < 0) {
@@ -407,6 +408,7 @@ static PyObject *check_records(PyObject *Py_UNUSED(self), PyObject *args)
             break;
         if (r.offset_delta != i)
             error = "record offset deltas are not 0, 1, 2, ...";
+        keyless += r.key_len < 0;
     }
     if (!error && p != end)
         error = "records do not add up to their batch";
@@ -416,7 +418,7 @@ static PyObject *check_records(PyObject *Py_UNUSED(self), PyObject *args)
         PyErr_SetString(PyExc_ValueError, error);
         return NULL;
     }
-    Py_RETURN_NONE;
+    return PyLong_FromLongLong(keyless);
 }
 
 static PyMethodDef methods[] = {

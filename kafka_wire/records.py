@@ -437,10 +437,11 @@ def _decode_body(buf: Buffer, pos: int, h: BatchHeader) -> list[Record]:
     return _decode_records(data, start, stop, h.record_count, h.base_offset, h.base_timestamp, append_time)
 
 
-def check_records(buf: Buffer, pos: int, h: BatchHeader) -> None:
+def check_records(buf: Buffer, pos: int, h: BatchHeader) -> int:
     """Check that the batch at `pos` holds exactly its `record_count` records, each adding up to
     its length prefix, with offset deltas 0, 1, 2, ... and UTF-8 header keys (decompressing if
-    needed). Raises CorruptRecordError naming the fault.
+    needed). Returns how many records have no key (what a compacted topic refuses: counted in the
+    same walk, so such a topic decompresses a batch once). Raises CorruptRecordError naming the fault.
 
     The produce path's walk of the records (Kafka's LogValidator reads every record too): a batch
     whose header and CRC are right but whose records are not would otherwise be appended and fail
@@ -454,20 +455,19 @@ def check_records(buf: Buffer, pos: int, h: BatchHeader) -> None:
     size = h.batch_length + LOG_OVERHEAD
     codec = h.attributes & COMPRESSION_MASK
     if not codec:
-        _check_record_section(buf, pos + BATCH_HEADER_SIZE, pos + size, h.record_count)
-        return
+        return _check_record_section(buf, pos + BATCH_HEADER_SIZE, pos + size, h.record_count)
     section = memoryview(buf)[pos + BATCH_HEADER_SIZE : pos + size]
     with decompressed_bounded(codec, section, MAX_DECOMPRESSED_BATCH_BYTES) as (out, n):
-        _check_record_section(out, 0, n, h.record_count)
+        return _check_record_section(out, 0, n, h.record_count)
 
 
-def _check_record_section(data: Buffer | mmap.mmap, start: int, stop: int, count: int) -> None:
+def _check_record_section(data: Buffer | mmap.mmap, start: int, stop: int, count: int) -> int:
     if native_records is not None:
         try:
-            native_records.check_records(data, start, stop, count)
+            keyless: int = native_records.check_records(data, start, stop, count)
         except ValueError as e:
             raise CorruptRecordError(f"the records of the batch do not match it: {e}") from None
-        return
+        return keyless
     if type(data) is not bytes:
         data, start, stop = bytes(memoryview(data)[start:stop]), 0, stop - start
     records = _decode_records(data, start, stop, count, 0, 0, None)  # type: ignore[arg-type]
@@ -476,6 +476,7 @@ def _check_record_section(data: Buffer | mmap.mmap, start: int, stop: int, count
             raise CorruptRecordError(
                 "the records of the batch do not match it: record offset deltas are not 0, 1, 2, ..."
             )
+    return sum(r.key is None for r in records)
 
 
 def decode_batch(buf: Buffer, pos: int = 0, *, verify_crc: bool = True) -> tuple[BatchHeader, list[Record]]:

@@ -79,7 +79,7 @@ def validate_records_for_append(records: memoryview, policy: AppendPolicy, now_m
         raise InvalidRecordError("Inconsistent batch offset range and record count")
     # every record must add up (decompressed, in C when built): a batch that does not would poison the
     # partition for each consumer from its offset on (CORRUPT_MESSAGE)
-    check_records(records, pos, header)
+    keyless_count = check_records(records, pos, header)
     if not policy.log_append_time:
         # CreateTime bounds (KIP-937), checked on the batch's first and max timestamps (the
         # records' own timestamps are not compared, as before)
@@ -92,9 +92,9 @@ def validate_records_for_append(records: memoryview, policy: AppendPolicy, now_m
                     f"message.timestamp.after.max.ms={after} of the broker time {now_ms}",
                     ErrorCode.INVALID_TIMESTAMP,
                 )
-    if policy.compacted:
-        # compaction needs a key to compact on: refuse keyless records (decompresses only
-        # for compacted topics, off the common path)
+    if policy.compacted and keyless_count:
+        # compaction needs a key to compact on: refuse keyless records, each named (decoded
+        # again only to name them, on this error path)
         _, recs = decode_batch(records, pos, verify_crc=False)
         keyless = [
             RecordError(i, "Compacted topic cannot accept message without key")
