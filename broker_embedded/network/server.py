@@ -28,6 +28,7 @@ from kafka_wire.protocol import (
 if TYPE_CHECKING:
     import ssl
 
+    from broker_embedded.network.tls import TlsConnection
     from broker_embedded.security.manager import SecurityManager
     from broker_embedded.security.sasl import SaslAuthenticator
 
@@ -510,6 +511,7 @@ class KafkaServer:
         self._response_pressure = False
         self._idle_timer: asyncio.TimerHandle | None = None
         self.connections: set[KafkaConnection] = set()
+        self.handshakes: set[TlsConnection] = set()  # TLS clients not yet through their handshake
         # what a connection with nothing pending reads into (the loop runs one read at a time; what
         # a read leaves incomplete moves to its connection before the next)
         self.read_buffer = bytearray(256 * 1024)
@@ -529,9 +531,21 @@ class KafkaServer:
     ) -> int:
         """Open one listener's server socket (call once per listener); returns its port."""
         loop = asyncio.get_running_loop()
-        server = await loop.create_server(
-            lambda: self._new_connection(listener), host, port, reuse_address=True, backlog=512, ssl=ssl_context
-        )
+        if ssl_context is not None:
+            # TLS run by the broker (network/tls.py), not by asyncio: a failed handshake's alert
+            # reaches the client
+            from broker_embedded.network.tls import TlsConnection
+
+        def factory() -> asyncio.BaseProtocol:
+            if ssl_context is None:
+                return self._new_connection(listener)
+            tls = TlsConnection(
+                ssl_context, lambda: self._new_connection(listener), self.handshakes.discard, self.read_view
+            )
+            self.handshakes.add(tls)
+            return tls
+
+        server = await loop.create_server(factory, host, port, reuse_address=True, backlog=512)
         self._servers.append(server)
         if self._server is None:
             self._server = server
@@ -615,6 +629,8 @@ class KafkaServer:
             server.close()
         for conn in list(self.connections):
             conn.close()
+        for tls in list(self.handshakes):
+            tls.raw.abort()
         for server in self._servers:
             await server.wait_closed()
 

@@ -277,13 +277,67 @@ def test_mtls_principal_from_mapping_rules(broker: EmbeddedBroker, pki: dict[str
     w.close()
 
 
-@pytest.mark.parametrize("who", ["stranger", None], ids=["untrusted-certificate", "no-certificate"])
+@pytest.mark.parametrize(
+    ("who", "alert"),
+    [("stranger", "ALERT_UNKNOWN_CA"), (None, "ALERT_CERTIFICATE_REQUIRED")],
+    ids=["untrusted-certificate", "no-certificate"],
+)
 def test_mtls_refuses_untrusted_or_missing_client_certificates(
-    broker: EmbeddedBroker, pki: dict[str, Any], who: str | None
+    broker: EmbeddedBroker, pki: dict[str, Any], who: str | None, alert: str
 ) -> None:
-    with pytest.raises((ssl.SSLError, ConnectionError, OSError)):
+    """The refusal is a TLS alert naming the reason, as from Kafka's broker, not a bare disconnect
+    (which clients retry until their timeout)."""
+    with pytest.raises(ssl.SSLError, match=alert):
         w = Wire(broker.bootstrap("MTLS"), _client_ctx(pki, who))
         w.metadata()  # TLS 1.3 reports the refused certificate on the first read
+    assert len(broker._runner.server.handshakes) == 0  # type: ignore[union-attr]
+
+
+def test_tls_large_and_many_records_round_trip(broker: EmbeddedBroker, pki: dict[str, Any]) -> None:
+    """Frames larger than a TLS record (and than the broker's direct-receive threshold) and many small
+    ones, both ways through the broker's TLS layer, with an mTLS principal."""
+    from confluent_kafka import Consumer, Producer
+
+    files = pki["alice"]
+    common = {
+        "bootstrap.servers": broker.bootstrap("MTLS"),
+        "security.protocol": "SSL",
+        "ssl.ca.location": str(pki["server"].ca_pem),
+        "ssl.certificate.location": str(files.cert_pem),
+        "ssl.key.location": str(files.key_pem),
+        "ssl.key.password": PW,
+    }
+    topic = "tls-round-trip"
+    big = [bytes([i]) * (900 * 1024 + i) for i in range(3)]  # under max.message.bytes (1 MiB)
+    small = [b"small-%d" % i for i in range(2000)]
+    p = Producer({**common, "linger.ms": 5})
+    failed: list[Any] = []
+    for v in big + small:
+        p.produce(topic, v, partition=0, on_delivery=lambda err, _m: failed.append(err) if err else None)
+    assert p.flush(30) == 0
+    assert not failed
+    c = Consumer({**common, "group.id": "tls-rt", "auto.offset.reset": "earliest", "fetch.max.bytes": 64 << 20})
+    c.subscribe([topic])
+    got: list[bytes] = []
+    deadline = time.monotonic() + 30
+    while len(got) < len(big) + len(small) and time.monotonic() < deadline:
+        m = c.poll(0.5)
+        if m is not None and m.error() is None:
+            got.append(m.value())
+    c.close()
+    assert got == big + small
+
+
+def test_tls_client_that_never_handshakes_is_dropped(broker: EmbeddedBroker, monkeypatch: pytest.MonkeyPatch) -> None:
+    from broker_embedded.network import tls
+
+    monkeypatch.setattr(tls, "HANDSHAKE_TIMEOUT_S", 0.5)
+    host, port = broker.bootstrap("MTLS").rsplit(":", 1)
+    with socket.create_connection((host, int(port)), timeout=5) as s:
+        t0 = time.monotonic()
+        assert s.recv(1) == b""  # closed by the broker
+        assert 0.4 < time.monotonic() - t0 < 4
+    assert len(broker._runner.server.handshakes) == 0  # type: ignore[union-attr]
 
 
 def test_host_name_mismatch_is_refused_by_clients(broker: EmbeddedBroker, pki: dict[str, Any], tmp_path: Path) -> None:
