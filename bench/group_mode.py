@@ -20,6 +20,7 @@ the group-mode proof (`testsupport/group_mode_procs.py`; group mode switched on 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import statistics
 import sys
@@ -116,6 +117,10 @@ def one_run(base: Path) -> dict[str, float]:
 
             wait_for(past_first_batches, 180, "B and D each past a batch of the 6/6 split")
             d_parts = owned_by(watch, "D")
+            # the survivor's batch interval in steady state: the "one batch" of the goal (session
+            # timeout + one batch)
+            b_steady = [t for t in _plans(plan_log, "B") if t > split_wall]
+            steady_batch = statistics.median(b - a for a, b in itertools.pairwise(b_steady))
             killed2, killed2_wall = time.monotonic(), time.time()
             d.kill9()
             wait_for(lambda: split_is(watch, [12]), 90, "B owning every partition after D's kill")
@@ -138,6 +143,7 @@ def one_run(base: Path) -> dict[str, float]:
         "stop_read": stop_read,
         "steady_assigned": steady_assigned,
         "steady_read": steady_read,
+        "steady_batch": steady_batch,
     }
 
 
@@ -160,7 +166,7 @@ def _read_since(plan_log: Path, parts: set[tuple[str, int]], after: float, old: 
         return False
 
 
-def render(runs: list[dict[str, float]], argv: list[str]) -> str:
+def render(runs: list[dict[str, float]], argv: list[str], load_at_start: str) -> str:
     m = machine_info()
 
     def med(key: str) -> str:
@@ -173,8 +179,9 @@ def render(runs: list[dict[str, float]], argv: list[str]) -> str:
         "",
         f"Command: `{f'python -m bench.group_mode {shown}'.strip()}` — {len(runs)} run(s), median.",
         f"Machine: {m['cpu_model']}, {m['usable_cores']} usable cores, {m['memory']}, Python {m['python']}, "
-        f"commit {m['repo_commit']}, {m['date_utc']}; load average (1/5/15 min) at the end: {load_average()} "
-        "(with other jobs running, the times include Spark's micro-batch overhead on a busy machine).",
+        f"commit {m['repo_commit']}, {m['date_utc']}; load average (1/5/15 min) at the start: {load_at_start}, "
+        f"at the end: {load_average()} (the bench's own three Spark drivers, broker and producer add ~2-5; "
+        "on a busier machine every batch, and the first one most, takes longer).",
         "",
         "Two pykafka queries (after each kill or stop: a new second one) in separate Spark drivers (local[1]) share a "
         f"{PARTITIONS}-partition topic (cooperative-sticky, session timeout {SESSION_TIMEOUT_MS / 1000:.0f} s, "
@@ -187,6 +194,18 @@ def render(runs: list[dict[str, float]], argv: list[str]) -> str:
         f"| stopped (`query.stop()`) | {med('stop_assigned')} | {med('stop_read')} |",
         f"| killed (SIGKILL) in steady state (both past their first batch) | {med('steady_assigned')} "
         f"| {med('steady_read')} |",
+        "",
+        f"Goal: session timeout + one batch = {SESSION_TIMEOUT_MS / 1000:.0f} s + {med('steady_batch')} (the "
+        "survivor's median batch interval in steady state) = "
+        f"{SESSION_TIMEOUT_MS / 1000 + statistics.median(r['steady_batch'] for r in runs):.1f} s.",
+        "",
+        "Each run (s): "
+        + "; ".join(
+            f"kill {r['kill_read']:.1f} (batch #{r['kill_inflight_nth']:.0f} in flight), stop {r['stop_read']:.1f}, "
+            f"steady {r['steady_read']:.1f}, batch interval {r['steady_batch']:.1f}"
+            for r in runs
+        )
+        + ".",
         "",
         "Where the time of the first row goes (medians): the survivor's batch in flight at the kill was its "
         f"batch #{statistics.median(r['kill_inflight_nth'] for r in runs):.0f}, planned "
@@ -214,13 +233,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--out", type=Path, default=Path(__file__).with_name("RESULTS.md"))
     args = ap.parse_args(argv)
+    load_at_start = load_average()
     runs: list[dict[str, Any]] = []
     for i in range(args.repeat):
         with tempfile.TemporaryDirectory(prefix="bench-group-mode-") as d:
             r = one_run(Path(d))
         print(f"run {i + 1}: " + ", ".join(f"{k}={v:.1f}s" for k, v in r.items()), flush=True)
         runs.append(r)
-    section = render(runs, argv)
+    section = render(runs, argv, load_at_start)
     report.update_results_file(args.out, section, SECTION_BEGIN, SECTION_END)
     print(section)
     return 0
