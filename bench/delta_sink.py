@@ -336,7 +336,7 @@ def render_section(results: dict[str, Any]) -> str:
         SECTION_BEGIN,
         "## Delta sink throughput (`python -m bench.delta_sink`)",
         "",
-        f"Run {m['date_utc']} with `python -m bench.delta_sink --out bench/RESULTS.md`.",
+        f"Run {m['date_utc']} with `{' '.join(['python -m bench.delta_sink', *results.get('argv', [])])}`.",
         "",
         f"- **CPU:** {m['cpu_model']}; cores: {m['logical_cores']} logical ({m['usable_cores']} usable); "
         f"memory: {m['memory']}",
@@ -412,6 +412,14 @@ def main(argv: list[str] | None = None) -> int:
         return _delta_spark_worker(args.tasks)
     results = run(args)
     results["notes"] = args.note
+    # the command as run, without where its output went
+    shown, skip = [], False
+    for a in sys.argv[1:] if argv is None else argv:
+        if skip or a in ("--out", "--json") or a.startswith(("--note", "--out=", "--json=")):
+            skip = a in ("--out", "--json", "--note")
+            continue
+        shown.append(a)
+    results["argv"] = shown
     section = render_section(results)
     print(section)
     if args.json:

@@ -210,9 +210,9 @@ def render(runs: list[dict[str, float]], argv: list[str], load_at_start: str) ->
         "Where the time of the first row goes (medians): the survivor's batch in flight at the kill was its "
         f"batch #{statistics.median(r['kill_inflight_nth'] for r in runs):.0f}, planned "
         f"{med('kill_inflight_age')} before the kill; the survivor planned its next batch {med('kill_next_plan')} "
-        "after the kill, and that batch reads the moved partitions. Spark asks the source for a new batch only "
-        "once the batch in flight is committed, so after the reassignment (session timeout + at most one "
-        "heartbeat) the handover waits for the rest of the survivor's batch in flight.",
+        "after the kill. The first batch that reads the moved partitions is planned once both the reassignment "
+        "(session timeout + at most one heartbeat) and the batch in flight are done: Spark asks the source for a "
+        "new batch only once the batch in flight is committed.",
         "",
         "A killed driver is detected by its session timeout; a stopped one sends LeaveGroup (Spark SIGTERMs",
         "the reader process), so the handover then takes one rebalance plus the survivor's next trigger.",
