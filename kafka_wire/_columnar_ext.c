@@ -431,7 +431,16 @@ static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_columnar_ext", "Record loop of kafka_wire.columnar in C (optional).", -1, methods,
 };
 
+/* Bumped when a function's contract changes (2: check_records returns the keyless count), so Python
+   can refuse a stale build of an editable checkout instead of misreading its answers. */
+#define INTERFACE_VERSION 2
+
 PyMODINIT_FUNC PyInit__columnar_ext(void)
 {
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    if (m != NULL && PyModule_AddIntConstant(m, "INTERFACE_VERSION", INTERFACE_VERSION) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
 }

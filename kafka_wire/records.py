@@ -12,6 +12,7 @@ import mmap
 import os
 import struct
 import time
+import warnings
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -22,9 +23,23 @@ from kafka_wire.compression import compress, decompress, decompressed_bounded
 from kafka_wire.errors import CorruptRecordError, MessageTooLargeError, UnsupportedCompressionTypeError
 from kafka_wire.varint import ZIGZAG1, decode_varint, write_varint
 
+# the contract of the C functions this module calls (INTERFACE_VERSION in _columnar_ext.c)
+NATIVE_INTERFACE_VERSION = 2
+
 try:  # the C record loops (kafka_wire/_columnar_ext.c): optional, built by pip install
     from kafka_wire import _columnar_ext as native_records
 except ImportError:
+    native_records = None
+if native_records is not None and getattr(native_records, "INTERFACE_VERSION", 1) != NATIVE_INTERFACE_VERSION:
+    # a build older than these sources (an editable checkout not reinstalled): its answers would be
+    # misread, so the Python paths answer until `pip install -e .` rebuilds it
+    warnings.warn(
+        f"kafka_wire._columnar_ext is a stale build (interface {getattr(native_records, 'INTERFACE_VERSION', 1)}, "
+        f"these sources need {NATIVE_INTERFACE_VERSION}): using the pure-Python record loops; "
+        "rebuild it with `pip install -e .` (scripts/setup.sh)",
+        RuntimeWarning,
+        stacklevel=1,
+    )
     native_records = None
 if os.environ.get("PYKAFKA_NO_EXTENSIONS"):  # the pure-Python paths even where the extension is built
     native_records = None

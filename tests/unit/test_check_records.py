@@ -99,3 +99,26 @@ def test_bounded_decompression_matches_decompress_and_stops_at_the_bound(codec: 
         joined = c.compress(codec, b"a" * 1000) + c.compress(codec, b"b" * 1000)
         with c.decompressed_bounded(codec, joined, 10_000) as (out, n):
             assert out[:n] == b"a" * 1000 + b"b" * 1000
+
+
+def test_a_stale_extension_build_is_not_used() -> None:
+    """An editable checkout whose C extension predates its sources (no INTERFACE_VERSION, or another
+    one) falls back to the Python paths with a warning, instead of misreading the old functions'
+    answers (check_records once returned None, which reads as "no keyless records")."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, types, warnings\n"
+        "stale = types.ModuleType('kafka_wire._columnar_ext')\n"
+        "stale.check_records = lambda *a: None\n"
+        "sys.modules['kafka_wire._columnar_ext'] = stale\n"
+        "with warnings.catch_warnings(record=True) as caught:\n"
+        "    warnings.simplefilter('always')\n"
+        "    import kafka_wire.records as r\n"
+        "assert r.native_records is None, r.native_records\n"
+        "assert any('stale build' in str(w.message) for w in caught), [str(w.message) for w in caught]\n"
+        "batch = r.build_batch([(0, None, b'v', [])])\n"
+        "assert r.check_records(batch, 0, r.parse_batch_header(batch, 0)) == 1\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
