@@ -190,8 +190,8 @@ class TlsConnection(asyncio.BufferedProtocol):
                     n = self.sslobj.read(len(buf), buf)
                 except (ssl.SSLWantReadError, ssl.SSLWantWriteError):
                     break
-                except ssl.SSLZeroReturnError:  # close_notify
-                    self.raw.close()
+                except ssl.SSLZeroReturnError:
+                    self.close()
                     break
                 except (ssl.SSLError, OSError) as e:
                     log.info("closing %s: TLS error: %s", self.peer, e)
@@ -199,8 +199,10 @@ class TlsConnection(asyncio.BufferedProtocol):
                     self.raw.close()
                     break
                 if n == 0:
-                    if self._incoming.eof:
-                        self.raw.close()
+                    # the client's close_notify (an empty read; no data yet raises SSLWantReadError):
+                    # answer with ours and close. asyncio's TLS clients wait for that answer, up to
+                    # their ssl_shutdown_timeout (30 s), before they call the connection closed.
+                    self.close()
                     break
                 inner.buffer_updated(n)
         finally:
