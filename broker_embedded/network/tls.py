@@ -193,6 +193,10 @@ class TlsConnection(asyncio.BufferedProtocol):
                 except ssl.SSLZeroReturnError:
                     self.close()
                     break
+                except ssl.SSLEOFError:  # the client closed its socket without close_notify: common
+                    log.debug("%s closed the connection without TLS close_notify", self.peer)
+                    self.raw.close()
+                    break
                 except (ssl.SSLError, OSError) as e:
                     log.info("closing %s: TLS error: %s", self.peer, e)
                     self.flush()
