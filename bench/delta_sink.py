@@ -412,14 +412,11 @@ def main(argv: list[str] | None = None) -> int:
         return _delta_spark_worker(args.tasks)
     results = run(args)
     results["notes"] = args.note
-    # the command as run, without where its output went
-    shown, skip = [], False
-    for a in sys.argv[1:] if argv is None else argv:
-        if skip or a in ("--out", "--json") or a.startswith(("--note", "--out=", "--json=")):
-            skip = a in ("--out", "--json", "--note")
-            continue
-        shown.append(a)
-    results["argv"] = shown
+    # the command as run, as the other benches show it; the notes are printed under the table
+    given = sys.argv[1:] if argv is None else argv
+    results["argv"] = [
+        a for i, a in enumerate(given) if not a.startswith("--note") and (i == 0 or given[i - 1] != "--note")
+    ]
     section = render_section(results)
     print(section)
     if args.json:

@@ -515,8 +515,9 @@ class KafkaServer:
         # what a connection with nothing pending reads into (the loop runs one read at a time; what
         # a read leaves incomplete moves to its connection before the next)
         self.read_buffer = bytearray(256 * 1024)
-        # what get_buffer hands out: a view (asyncio's TLS transport fills it in slices, buf[n:],
-        # which of a bytearray would be a copy), while frames are sliced out of the bytearray
+        # what get_buffer hands out: a view (a transport may fill it in slices, buf[n:], which of a
+        # bytearray would be a copy), while frames are sliced out of the bytearray; TLS connections
+        # read their ciphertext into it too (network/tls.py copies it out at once)
         self.read_view = memoryview(self.read_buffer)
         self._server: asyncio.base_events.Server | None = None
         self._servers: list[asyncio.base_events.Server] = []

@@ -28,28 +28,19 @@ log = logging.getLogger(__name__)
 # A client that connects and never completes its handshake is dropped after this long (asyncio's
 # default ssl_handshake_timeout; Kafka's broker closes it with connections.max.idle.ms).
 HANDSHAKE_TIMEOUT_S = 60.0
-_CIPHERTEXT_READ = 256 * 1024
 
 
 class TlsTransport:
-    """What a `KafkaConnection` on a TLS listener writes to: plaintext in, TLS records out."""
+    """What a `KafkaConnection` on a TLS listener writes to: plaintext in, TLS records out (the
+    transport methods the connection calls, nothing more)."""
 
     def __init__(self, tls: TlsConnection) -> None:
         self._tls = tls
 
     def get_extra_info(self, name: str, default: Any = None) -> Any:
-        if name == "ssl_object":
+        if name == "ssl_object":  # the mTLS principal is read from it
             return self._tls.sslobj
-        if name == "peercert":
-            return self._tls.sslobj.getpeercert()
-        if name == "cipher":
-            return self._tls.sslobj.cipher()
-        if name == "sslcontext":
-            return self._tls.sslobj.context
         return self._tls.raw.get_extra_info(name, default)
-
-    def write(self, data: bytes | bytearray | memoryview) -> None:
-        self.writelines((data,))
 
     def writelines(self, chunks: Iterable[bytes | bytearray | memoryview]) -> None:
         tls = self._tls
