@@ -3,8 +3,11 @@
 Usage: ``python -m kafka_wire.protocol.generator [--spec-dir DIR] [--check]``
 
 The specs are read from the copy that ships inside the kafka-python 3.x wheel
-(``kafka/protocol/schemas/resources``) unless ``--spec-dir`` points elsewhere. The output is
-committed; ``--check`` (and a test) proves that regenerating changes nothing.
+(``kafka/protocol/schemas/resources``) unless ``--spec-dir`` points elsewhere. The APIs that copy
+lacks (``EXTRA_SPECS``: the KIP-848 consumer group APIs) are read from Kafka's own
+``kafka-clients`` jar (``common/message/*.json``), the one ``scripts/setup.sh`` resolves for the
+JVM peers, or ``--clients-jar``. The output is committed; ``--check`` (and a test) proves that
+regenerating changes nothing.
 
 What is generated, per spec file: one module with a class per struct (``__slots__``, keyword
 constructor with the spec's defaults; ``__eq__``/``__repr__`` come from ``primitives.Struct``)
@@ -20,6 +23,7 @@ import json
 import keyword
 import re
 import sys
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -103,8 +107,39 @@ def snake(name: str) -> str:
 
 
 def load_spec(path: Path) -> dict:
-    text = re.sub(r"^\s*//.*$", "", path.read_text(), flags=re.M)
-    return json.loads(text)
+    return parse_spec(path.read_text())
+
+
+def parse_spec(text: str) -> dict:
+    return json.loads(re.sub(r"^\s*//.*$", "", text, flags=re.M))
+
+
+# Specs the kafka-python copy does not ship, taken from Kafka's kafka-clients jar instead.
+EXTRA_SPECS: tuple[str, ...] = (
+    "ConsumerGroupHeartbeatRequest",
+    "ConsumerGroupHeartbeatResponse",
+    "ConsumerGroupDescribeRequest",
+    "ConsumerGroupDescribeResponse",
+)
+
+
+def default_clients_jar() -> Path | None:
+    """Kafka's kafka-clients jar: the JVM peers' copy (peers/target/kafka-lib), else Maven's cache."""
+    root = Path(__file__).resolve().parents[2]
+    candidates = sorted((root / "peers" / "target" / "kafka-lib").glob("kafka-clients-*.jar"))
+    candidates += sorted(Path.home().glob(".m2/repository/org/apache/kafka/kafka-clients/*/kafka-clients-*.jar"))
+    jars = [p for p in candidates if not p.name.endswith(("-sources.jar", "-test.jar"))]
+    return jars[0] if jars else None
+
+
+def extra_specs(jar: Path | None, have: set[str]) -> list[dict]:
+    """EXTRA_SPECS not in `have` (spec names already read), from the jar's common/message/."""
+    if jar is None:
+        return []
+    with zipfile.ZipFile(jar) as z:
+        return [
+            parse_spec(z.read(f"common/message/{name}.json").decode()) for name in EXTRA_SPECS if name not in have
+        ]
 
 
 class SpecModel:
@@ -560,14 +595,16 @@ def _flexible_text(m: SpecModel) -> str:
     return "None" if m.flexible.empty else f"({m.flexible.lo}, {min(m.flexible.hi, MAX_VERSION)})"
 
 
-def generate(spec_dir: Path) -> dict[str, str]:
-    """All generated files, by file name, as text."""
+def generate(spec_dir: Path, clients_jar: Path | None = None) -> dict[str, str]:
+    """All generated files, by file name, as text (EXTRA_SPECS too when `clients_jar` is given)."""
     files: dict[str, str] = {}
     requests: dict[int, SpecModel] = {}
     responses: dict[int, SpecModel] = {}
     modules: list[str] = []
-    for path in sorted(spec_dir.glob("*.json")):
-        model = SpecModel(load_spec(path))
+    specs = [load_spec(path) for path in sorted(spec_dir.glob("*.json"))]
+    specs += extra_specs(clients_jar, {spec["name"] for spec in specs})
+    for spec in sorted(specs, key=lambda spec: spec["name"]):
+        model = SpecModel(spec)
         mod = module_name(model.name)
         files[f"{mod}.py"] = ModuleWriter(model).render()
         modules.append(mod)
@@ -654,14 +691,21 @@ def render_init(modules: list[str], requests: dict[int, SpecModel], responses: d
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--spec-dir", type=Path, default=None, help="directory of Kafka JSON message specs")
+    parser.add_argument("--clients-jar", type=Path, default=None, help="Kafka's kafka-clients jar (EXTRA_SPECS)")
     parser.add_argument("--out-dir", type=Path, default=OUT_DIR)
     parser.add_argument("--check", action="store_true", help="fail if the committed output differs")
     args = parser.parse_args(argv)
-    files = generate(args.spec_dir or default_spec_dir())
+    jar = args.clients_jar or default_clients_jar()
+    files = generate(args.spec_dir or default_spec_dir(), jar)
     out_dir: Path = args.out_dir
     if args.check:
         stale = [n for n, t in files.items() if not (out_dir / n).exists() or (out_dir / n).read_text() != t]
-        extra = [p.name for p in out_dir.glob("*.py") if p.name not in files]
+        # without the jar the EXTRA_SPECS modules (and the __init__ tables naming them) cannot be checked
+        unchecked = set() if jar is not None else {f"{snake(n)}.py" for n in EXTRA_SPECS} | {"__init__.py"}
+        stale = [n for n in stale if n not in unchecked]
+        extra = [p.name for p in out_dir.glob("*.py") if p.name not in files and p.name not in unchecked]
+        if jar is None:
+            print("kafka-clients jar not found: the KIP-848 codecs were not checked", file=sys.stderr)
         if stale or extra:
             print(f"generated codecs are stale: {sorted(stale + extra)}", file=sys.stderr)
             return 1
