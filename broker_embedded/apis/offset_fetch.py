@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from broker_embedded.group.state import OffsetAndMetadata
 from broker_embedded.security.access import AclOperation, ResourceType, authorize
+from broker_embedded.txn.coordinator import coordinator_of
 from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import offset_fetch_request as rq
 from kafka_wire.protocol.messages import offset_fetch_response as rs
@@ -29,22 +30,42 @@ def _fetch(
     return by_topic
 
 
+def _partition_result(partition_cls: Any, p: int, om: OffsetAndMetadata | None, unstable: bool) -> Any:
+    if unstable:
+        # KIP-447: the offset a pending transaction may still replace is not final; the client
+        # retries until the transaction's marker decides it (Kafka answers the same)
+        return partition_cls(
+            partition_index=p,
+            committed_offset=-1,
+            committed_leader_epoch=-1,
+            metadata="",
+            error_code=ErrorCode.UNSTABLE_OFFSET_COMMIT,
+        )
+    return partition_cls(
+        partition_index=p,
+        committed_offset=om.offset if om else -1,
+        committed_leader_epoch=om.leader_epoch if om else -1,
+        metadata=om.metadata if om else "",
+        error_code=ErrorCode.NONE,
+    )
+
+
 def _topic_results(
-    broker: Broker, group_id: str, requested: list[Any] | None, topic_cls: Any, partition_cls: Any
+    broker: Broker,
+    group_id: str,
+    requested: list[Any] | None,
+    require_stable: bool,
+    topic_cls: Any,
+    partition_cls: Any,
 ) -> list[Any]:
     """Committed offsets as response topics (v1–7 and v8+ differ only in the class names)."""
     topics = None if requested is None else [(t.name, list(t.partition_indexes)) for t in requested]
+    unstable = coordinator_of(broker).offsets.pending_partitions(group_id) if require_stable else set()
     return [
         topic_cls(
             name=t,
             partitions=[
-                partition_cls(
-                    partition_index=p,
-                    committed_offset=om.offset if om else -1,
-                    committed_leader_epoch=om.leader_epoch if om else -1,
-                    metadata=om.metadata if om else "",
-                    error_code=ErrorCode.NONE,
-                )
+                _partition_result(partition_cls, p, om, (t, p) in unstable)
                 for p, om in sorted(parts, key=lambda x: x[0])
             ],
         )
@@ -87,7 +108,12 @@ def _handle(broker: Broker, ctx: RequestContext, request: rq.OffsetFetchRequest)
                 group_id=g.group_id,
                 error_code=code,
                 topics=_topic_results(
-                    broker, g.group_id, g.topics, rs.OffsetFetchResponseTopics, rs.OffsetFetchResponsePartitions
+                    broker,
+                    g.group_id,
+                    g.topics,
+                    request.require_stable,
+                    rs.OffsetFetchResponseTopics,
+                    rs.OffsetFetchResponsePartitions,
                 )
                 if code == ErrorCode.NONE
                 else [],
@@ -102,6 +128,11 @@ def _handle(broker: Broker, ctx: RequestContext, request: rq.OffsetFetchRequest)
         throttle_time_ms=0,
         error_code=ErrorCode.NONE,
         topics=_topic_results(
-            broker, request.group_id, request.topics, rs.OffsetFetchResponseTopic, rs.OffsetFetchResponsePartition
+            broker,
+            request.group_id,
+            request.topics,
+            ctx.api_version >= 7 and request.require_stable,
+            rs.OffsetFetchResponseTopic,
+            rs.OffsetFetchResponsePartition,
         ),
     )

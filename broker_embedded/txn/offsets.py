@@ -58,9 +58,12 @@ class PendingTxnOffsets:
             for group_id, offsets in groups.items():
                 mine.setdefault(group_id, {}).update(offsets)
 
-    def has_pending(self, group_id: str, tp: TP) -> bool:
+    def pending_partitions(self, group_id: str) -> set[TP]:
+        """The group's partitions with offsets of an undecided transaction: an OffsetFetch that
+        requires stable offsets (KIP-447) answers UNSTABLE_OFFSET_COMMIT for them until the
+        marker decides them, on every broker that has taken the group over."""
         self._adopt_replayed()
-        return any(tp in groups.get(group_id, {}) for groups in self.pending.values())
+        return {tp for groups in self.pending.values() for tp in groups.get(group_id, ())}
 
     def commit(
         self,

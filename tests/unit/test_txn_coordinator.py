@@ -358,8 +358,9 @@ def test_open_txn_offsets_read_back_are_decided_by_the_marker_after_a_restart(tm
         c = coordinator_of(b)
         gc = b.group_coordinator
         assert gc.fetch_offsets("g", [("t", 1)])[("t", 1)] is None
-        assert c.offsets.has_pending("g", ("t", 1))  # OffsetFetch(require_stable) must wait
+        assert c.offsets.pending_partitions("g") == {("t", 1)}  # OffsetFetch(require_stable) must wait
         assert c.end_txn("tx", pid, epoch, True)[0] == ErrorCode.NONE
+        assert c.offsets.pending_partitions("g") == set()
         got = gc.fetch_offsets("g", [("t", 1)])[("t", 1)]
         assert got is not None and got.offset == 7
     finally:
