@@ -11,14 +11,15 @@ Confluent's ``_schemas`` records (``keytype`` SCHEMA/CONFIG/MODE, JSON).
 
 from __future__ import annotations
 
-import json
+import hashlib
+import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-import fastavro
-
 from . import errors as E
+from . import formats
 from .compatibility import LEVELS, check_level
+from .formats.base import Reference
 
 MODES = ("READWRITE", "READONLY", "READONLY_OVERRIDE", "IMPORT")
 Record = tuple[dict[str, Any], dict[str, Any] | None]  # (key, value or None for a tombstone)
@@ -34,8 +35,18 @@ class SchemaVersion:
     references: list[dict[str, Any]]
     deleted: bool = False
 
+    @property
+    def guid(self) -> str:
+        return guid_of(self.schema, self.schema_type, _refs_key(self.references))
+
     def body(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"subject": self.subject, "version": self.version, "id": self.id, "schema": self.schema}
+        out: dict[str, Any] = {
+            "subject": self.subject,
+            "version": self.version,
+            "id": self.id,
+            "guid": self.guid,
+            "schema": self.schema,
+        }
         if self.schema_type != "AVRO":
             out["schemaType"] = self.schema_type
         if self.references:
@@ -49,23 +60,33 @@ class RegistryState:
     ids: dict[int, tuple[str, str, tuple[tuple[str, str, int], ...]]] = field(default_factory=dict)
     config: dict[str | None, str] = field(default_factory=dict)
     mode: dict[str | None, str] = field(default_factory=dict)
+    guids: dict[str, int] = field(default_factory=dict)
 
 
-def canonical(schema_str: str) -> str:
-    try:
-        return json.dumps(json.loads(schema_str), separators=(",", ":"))
-    except (TypeError, ValueError) as e:
-        raise E.invalid_schema(f"not JSON: {e}") from None
+def canonical(schema_str: str, schema_type: str = "AVRO") -> str:
+    return formats.get(schema_type).canonical(schema_str)
 
 
 def _refs_key(refs: list[dict[str, Any]]) -> tuple[tuple[str, str, int], ...]:
-    return tuple((r["name"], r["subject"], int(r["version"])) for r in refs)
+    try:
+        return tuple((r["name"], r["subject"], int(r["version"])) for r in refs)
+    except (KeyError, TypeError, ValueError):
+        raise E.invalid_schema(f"a reference needs name, subject and version: {refs!r}") from None
+
+
+def guid_of(schema: str, schema_type: str, refs: tuple[tuple[str, str, int], ...]) -> str:
+    """The schema's GUID (Schema Registry 8's global id, carried in record headers): derived from
+    what identifies the schema, so every registry process sharing the topic computes the same one
+    without a write of its own (and a schema registered twice keeps it)."""
+    digest = hashlib.sha256(repr((schema_type, schema, refs)).encode()).digest()[:16]
+    return str(uuid.UUID(bytes=digest, version=4))
 
 
 class Registry:
     def __init__(self, default_compatibility: str = "BACKWARD") -> None:
         self.state = RegistryState()
         self.default_compatibility = default_compatibility
+        self._parsed: dict[Any, Any] = {}
 
     # ---------------------------------------------------------------- applying the log
     def apply(self, key: dict[str, Any], value: dict[str, Any] | None) -> None:
@@ -89,6 +110,7 @@ class Registry:
             if existing is not None and existing.id != sid:
                 return  # version already taken by another schema
             st.ids[sid] = ident
+            st.guids.setdefault(guid_of(*ident), sid)
             subj[version] = SchemaVersion(subject, version, sid, schema, stype, refs, bool(value.get("deleted")))
         elif kt == "CONFIG":
             if value is None:
@@ -150,6 +172,22 @@ class Registry:
         schema, stype, refs = ident
         return schema, stype, [{"name": n, "subject": s, "version": v} for n, s, v in refs]
 
+    def guid_of_id(self, sid: int) -> str:
+        ident = self.state.ids.get(sid)
+        if ident is None:
+            raise E.schema_not_found()
+        return guid_of(*ident)
+
+    def id_of_guid(self, guid: str) -> int:
+        try:
+            key = str(uuid.UUID(guid))
+        except ValueError:
+            raise E.schema_not_found(f"Schema {guid} not found") from None
+        sid = self.state.guids.get(key)
+        if sid is None:
+            raise E.schema_not_found(f"Schema {guid} not found")
+        return sid
+
     def versions_of_id(self, sid: int) -> list[tuple[str, int]]:
         if sid not in self.state.ids:
             raise E.schema_not_found()
@@ -172,30 +210,40 @@ class Registry:
         return sorted(out)
 
     # ---------------------------------------------------------------- parsing
-    def parse(self, schema_str: str, schema_type: str, refs: list[dict[str, Any]]) -> tuple[Any, dict[str, Any]]:
-        if schema_type != "AVRO":
-            raise E.RegistryError(
-                422, E.INVALID_SCHEMA, f"Invalid schema: schemaType {schema_type} is not supported (only AVRO)"
-            )
-        names: dict[str, Any] = {}
+    def parse(self, schema_str: str, schema_type: str, refs: list[dict[str, Any]]) -> Any:
+        """The schema parsed by its type's module, with its references resolved (cached: Protobuf's
+        parse runs protoc, and every compatibility check parses the old versions again)."""
+        fmt = formats.get(schema_type)
+        resolved: list[Reference] = []
         for ref in refs:
             try:
                 rv = self.get_version(ref["subject"], ref["version"])
-            except (E.RegistryError, KeyError) as e:
+            except (E.RegistryError, KeyError, TypeError) as e:
                 raise E.invalid_schema(f"reference {ref!r} cannot be resolved: {e}") from None
-            sub, sub_names = self.parse(rv.schema, rv.schema_type, rv.references)
-            names.update(sub_names)
-        try:
-            parsed = fastavro.parse_schema(json.loads(schema_str), named_schemas=names, _write_hint=False)
-        except Exception as e:  # fastavro raises SchemaParseException / UnknownType / ValueError
-            raise E.invalid_schema(str(e)) from None
-        return parsed, names
+            sub = self.parse(rv.schema, rv.schema_type, rv.references)
+            resolved.append(Reference(str(ref.get("name", "")), rv.schema_type, rv.schema, sub))
+        key = (schema_type, schema_str, tuple((r.name, r.schema_type, r.schema) for r in resolved))
+        hit = self._parsed.get(key)
+        if hit is None:
+            hit = fmt.parse(fmt.canonical(schema_str), resolved)
+            if len(self._parsed) > 1024:
+                self._parsed.clear()
+            self._parsed[key] = hit
+        return hit
+
+    def render(self, schema: str, schema_type: str, refs: list[dict[str, Any]], fmt: str) -> str:
+        """The schema in the ``format`` a client asked for: ``serialized`` is a Protobuf schema as a
+        base64 ``FileDescriptorProto`` (what confluent-kafka's Protobuf serdes read); other formats
+        (and other types) answer the stored form."""
+        if schema_type == "PROTOBUF" and fmt == "serialized":
+            return self.parse(schema, schema_type, refs).serialized()
+        return schema
 
     # ---------------------------------------------------------------- planning writes
     def lookup(
         self, subject: str, schema_str: str, schema_type: str, refs: list[dict[str, Any]], deleted: bool = False
     ) -> SchemaVersion:
-        canon = canonical(schema_str)
+        canon = canonical(schema_str, schema_type)
         vs = self._subject_versions(subject, deleted)
         key = _refs_key(refs)
         for n in sorted(vs, reverse=True):
@@ -212,7 +260,8 @@ class Registry:
         refs: list[dict[str, Any]],
         version: str | int | None = None,
     ) -> list[str]:
-        new, new_names = self.parse(canonical(schema_str), schema_type, refs)
+        fmt = formats.get(schema_type)
+        new = self.parse(fmt.canonical(schema_str), schema_type, refs)
         level = self.compatibility(subject)
         try:
             vs = self._subject_versions(subject)
@@ -225,8 +274,16 @@ class Registry:
         else:
             olds = [self.get_version(subject, version)]
             level = level.removesuffix("_TRANSITIVE")
+        # a subject's versions are compared within the new schema's type; one of another type is a
+        # change of type, which no level but NONE allows (as in Confluent)
+        if level == "NONE":
+            return []
+        olds = olds if level.endswith("_TRANSITIVE") else olds[-1:]
+        for o in olds:
+            if o.schema_type != schema_type:
+                return [f"schema type changed from {o.schema_type} to {schema_type}"]
         existing = [self.parse(o.schema, o.schema_type, o.references) for o in olds]
-        return check_level(level, new, new_names, existing)
+        return check_level(level, new, existing, fmt.backward_messages)
 
     def plan_register(
         self,
@@ -240,7 +297,7 @@ class Registry:
         """(already registered version, []) or (None, records to write)."""
         refs = refs or []
         schema_type = schema_type or "AVRO"
-        canon = canonical(schema_str)
+        canon = canonical(schema_str, schema_type)
         self.parse(canon, schema_type, refs)
         mode = self.mode_of(subject)
         if mode in ("READONLY", "READONLY_OVERRIDE"):

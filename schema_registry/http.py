@@ -18,6 +18,7 @@ from werkzeug.wrappers import Request, Response
 
 from . import errors as E
 from .core import Registry
+from .formats import TYPES
 from .store import KafkaStore
 
 CONTENT_TYPE = "application/vnd.schemaregistry.v1+json"
@@ -58,6 +59,8 @@ class RegistryApp:
                 r("/schemas/ids/<int:sid>/schema", endpoint="raw_by_id"),
                 r("/schemas/ids/<int:sid>/versions", endpoint="versions_of_id"),
                 r("/schemas/ids/<int:sid>/subjects", endpoint="subjects_of_id"),
+                r("/schemas/guids/<guid>", endpoint="schema_by_guid"),
+                r("/schemas/guids/<guid>/ids", endpoint="ids_of_guid"),
                 r("/subjects", endpoint="subjects"),
                 r("/subjects/<path:subject>/versions", endpoint="versions", methods=["GET", "POST"]),
                 r("/subjects/<path:subject>/versions/<version>", endpoint="version", methods=["GET", "DELETE"]),
@@ -108,19 +111,31 @@ class RegistryApp:
         return 200, {}
 
     def on_types(self, request: Request) -> tuple[int, Any]:
-        return 200, ["AVRO"]
+        return 200, list(TYPES)
 
-    def _by_id(self, sid: int) -> dict[str, Any]:
-        schema, stype, refs = self._read(lambda: self.registry.get_by_id(sid))
-        out: dict[str, Any] = {"schema": schema}
-        if stype != "AVRO":
-            out["schemaType"] = stype
-        if refs:
-            out["references"] = refs
-        return out
+    def _by_id(self, sid: int, fmt: str | None = None) -> dict[str, Any]:
+        def read() -> dict[str, Any]:
+            schema, stype, refs = self.registry.get_by_id(sid)
+            out: dict[str, Any] = {"schema": schema, "guid": self.registry.guid_of_id(sid)}
+            if fmt:
+                out["schema"] = self.registry.render(schema, stype, refs, fmt)
+            if stype != "AVRO":
+                out["schemaType"] = stype
+            if refs:
+                out["references"] = refs
+            return out
+
+        return self._read(read)
 
     def on_schema_by_id(self, request: Request, sid: int) -> tuple[int, Any]:
-        return 200, self._by_id(sid)
+        return 200, self._by_id(sid, request.args.get("format"))
+
+    def on_schema_by_guid(self, request: Request, guid: str) -> tuple[int, Any]:
+        sid = self._read(lambda: self.registry.id_of_guid(guid))
+        return 200, self._by_id(sid, request.args.get("format"))
+
+    def on_ids_of_guid(self, request: Request, guid: str) -> tuple[int, Any]:
+        return 200, [self._read(lambda: self.registry.id_of_guid(guid))]
 
     def on_raw_by_id(self, request: Request, sid: int) -> tuple[int, Any]:
         return 200, self._by_id(sid)["schema"]
@@ -153,10 +168,10 @@ class RegistryApp:
         for _ in range(5):
             found = self._write(plan)
             if found is not None:
-                return 200, {"id": found.id}
+                return 200, {"id": found.id, "guid": found.guid}
             v = self._read(lambda: self._lookup_or_none(subject, schema, stype, refs))
             if v is not None:
-                return 200, {"id": v.id}
+                return 200, {"id": v.id, "guid": v.guid}
         raise E.RegistryError(500, E.STORE_ERROR, "Could not register the schema: lost five races for an id")
 
     def _lookup_or_none(self, subject: str, schema: str, stype: str, refs: list[dict[str, Any]]) -> Any:
@@ -167,9 +182,16 @@ class RegistryApp:
 
     def on_version(self, request: Request, subject: str, version: str) -> tuple[int, Any]:
         if request.method == "GET":
-            return 200, self._read(
-                lambda: self.registry.get_version(subject, version, _flag(request, "deleted")).body()
-            )
+            fmt = request.args.get("format")
+
+            def get() -> Any:
+                v = self.registry.get_version(subject, version, _flag(request, "deleted"))
+                body = v.body()
+                if fmt:
+                    body["schema"] = self.registry.render(v.schema, v.schema_type, v.references, fmt)
+                return body
+
+            return 200, self._read(get)
         permanent = _flag(request, "permanent")
         return 200, self._write(lambda: self.registry.plan_delete_version(subject, version, permanent))
 

@@ -1,16 +1,22 @@
-"""Avro schema resolution (the Avro specification's "Schema Resolution" section) as a compatibility check.
+"""The AVRO schema type: parsing with fastavro, and Avro schema resolution (the Avro specification's
+"Schema Resolution" section) as the compatibility check.
 
 ``reader_can_read(writer, reader)`` answers whether data written with ``writer`` can be decoded with
-``reader``; the registry's levels are built from it: BACKWARD = the new schema reads the old one's
-data, FORWARD = the old schema reads the new one's data, FULL = both; *_TRANSITIVE against every live
-version instead of only the latest. Schemas are the parsed form of ``fastavro.parse_schema`` (named
-types fully qualified, later uses of a named type are its full name as a string), with ``names``
-holding every named type (including those brought in by schema references).
+``reader``; BACKWARD (the new schema reads the old one's data) is ``reader_can_read(old, new)``.
+Parsed schemas are ``(schema, names)``: the form of ``fastavro.parse_schema`` (named types fully
+qualified, later uses of a named type are its full name as a string), with ``names`` holding every
+named type (including those brought in by schema references).
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
+
+import fastavro
+
+from .. import errors as E
+from .base import Reference
 
 PRIMITIVES = {"null", "boolean", "int", "long", "float", "double", "bytes", "string"}
 # writer type -> reader types that can read it (besides itself), per the Avro spec's promotions
@@ -21,15 +27,6 @@ PROMOTIONS = {
     "string": {"bytes"},
     "bytes": {"string"},
 }
-LEVELS = (
-    "NONE",
-    "BACKWARD",
-    "BACKWARD_TRANSITIVE",
-    "FORWARD",
-    "FORWARD_TRANSITIVE",
-    "FULL",
-    "FULL_TRANSITIVE",
-)
 
 
 def _short(name: str) -> str:
@@ -153,22 +150,31 @@ def reader_can_read(
     return ok, res.messages
 
 
-def check_level(
-    level: str, new: Any, new_names: dict[str, Any], existing: list[tuple[Any, dict[str, Any]]]
-) -> list[str]:
-    """Messages explaining why ``new`` breaks ``level`` against ``existing`` (oldest first); empty if fine."""
-    if level == "NONE" or not existing:
-        return []
-    targets = existing if level.endswith("_TRANSITIVE") else existing[-1:]
-    base = level.removesuffix("_TRANSITIVE")
-    messages: list[str] = []
-    for old, old_names in reversed(targets):
-        if base in ("BACKWARD", "FULL"):
-            ok, msgs = reader_can_read(old, new, old_names, new_names)
-            if not ok:
-                messages += [f"BACKWARD: {m}" for m in msgs] or ["BACKWARD: incompatible"]
-        if base in ("FORWARD", "FULL"):
-            ok, msgs = reader_can_read(new, old, new_names, old_names)
-            if not ok:
-                messages += [f"FORWARD: {m}" for m in msgs] or ["FORWARD: incompatible"]
-    return messages
+class AvroFormat:
+    name = "AVRO"
+
+    def canonical(self, schema_str: str) -> str:
+        return compact_json(schema_str)
+
+    def parse(self, canon: str, refs: list[Reference]) -> tuple[Any, dict[str, Any]]:
+        names: dict[str, Any] = {}
+        for ref in refs:
+            if ref.schema_type != "AVRO":
+                raise E.invalid_schema(f"reference {ref.name!r} is {ref.schema_type}, not AVRO")
+            names.update(ref.parsed[1])
+        try:
+            parsed = fastavro.parse_schema(json.loads(canon), named_schemas=names, _write_hint=False)
+        except Exception as e:  # fastavro raises SchemaParseException / UnknownType / ValueError
+            raise E.invalid_schema(str(e)) from None
+        return parsed, names
+
+    def backward_messages(self, old: tuple[Any, dict[str, Any]], new: tuple[Any, dict[str, Any]]) -> list[str]:
+        ok, msgs = reader_can_read(old[0], new[0], old[1], new[1])
+        return [] if ok else msgs or ["incompatible"]
+
+
+def compact_json(schema_str: str) -> str:
+    try:
+        return json.dumps(json.loads(schema_str), separators=(",", ":"))
+    except (TypeError, ValueError) as e:
+        raise E.invalid_schema(f"not JSON: {e}") from None

@@ -151,7 +151,7 @@ def test_bad_input_gets_confluent_codes() -> None:
         reg.plan_register("s", rec(f("a", "nosuchtype")))
     assert ei.value.error_code == E.INVALID_SCHEMA
     with pytest.raises(E.RegistryError) as ei:
-        reg.plan_register("s", '{"type":"string"}', schema_type="PROTOBUF")
+        reg.plan_register("s", '{"type":"string"}', schema_type="XML")
     assert ei.value.error_code == E.INVALID_SCHEMA and "not supported" in ei.value.message
     with pytest.raises(E.RegistryError) as ei:
         reg.get_version("nope", 1)
