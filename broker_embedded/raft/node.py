@@ -1,0 +1,763 @@
+"""A KRaft voter as a sans-IO state machine (what KafkaRaftClient does, minus the sockets and threads).
+
+Three kinds of input: `handle(source, message)` for a received request or response, `tick()` when the
+injected clock passes `next_deadline_ms()`, `append(values)` from the application on the leader. Each returns
+the actions to carry out, in order (Send, Apply, LoadSnapshot, LeaderChange). Durable state goes through the
+injected QuorumStateStore (written before any vote or epoch change leaves this node) and RaftLog.
+
+Behaviour follows KIP-595 (Vote, BeginQuorumEpoch, EndQuorumEpoch, pull replication by Fetch with
+diverging-epoch truncation, HW = majority of voters' fetch offsets once past the epoch start), KIP-630
+(snapshots, FetchSnapshot when a fetch falls below the leader's log start) and KIP-996 (pre-vote: a
+prospective keeps its epoch until a majority would vote for it; followers that hear from their leader refuse
+pre-votes; check-quorum makes a leader that no longer hears from a majority resign)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from broker_embedded.raft.messages import (
+    Action,
+    Apply,
+    BeginQuorumEpochRequest,
+    BeginQuorumEpochResponse,
+    EndQuorumEpochRequest,
+    EndQuorumEpochResponse,
+    FetchRequest,
+    FetchResponse,
+    FetchSnapshotRequest,
+    FetchSnapshotResponse,
+    LeaderChange,
+    LoadSnapshot,
+    LogEntry,
+    Message,
+    OffsetAndEpoch,
+    Send,
+    VoteRequest,
+    VoteResponse,
+)
+from broker_embedded.raft.quorum import LeaderState, ParkedFetch, ReplicaState, Role, RoleState
+from broker_embedded.raft.storage import ElectionState, QuorumStateStore, RaftLog
+from kafka_wire.errors import ErrorCode
+
+FAR_FUTURE_MS = 1 << 62
+
+
+@dataclass(frozen=True)
+class RaftConfig:
+    """controller.quorum.* settings (Kafka's defaults)."""
+
+    election_timeout_ms: int = 1000  # randomised in [t, 2t)
+    election_backoff_max_ms: int = 1000
+    fetch_timeout_ms: int = 2000  # a follower that hears nothing for this long stands for election
+    fetch_max_wait_ms: int = 500  # the leader parks an empty fetch this long (long poll)
+    request_timeout_ms: int = 2000
+    retry_backoff_ms: int = 20
+    flush_linger_ms: int = 0  # the leader batches appends this long before an fsync (0: flush on append)
+    fetch_max_records: int = 100
+    snapshot_chunk_bytes: int = 1 << 20
+
+
+class NotLeaderError(Exception):
+    def __init__(self, leader_id: int | None, epoch: int) -> None:
+        super().__init__(f"not the leader (leader {leader_id} in epoch {epoch})")
+        self.leader_id = leader_id
+        self.epoch = epoch
+
+
+class RaftNode:
+    def __init__(
+        self,
+        node_id: int,
+        voters: Iterable[int],
+        log: RaftLog,
+        quorum_store: QuorumStateStore,
+        clock: Callable[[], int],
+        rng: random.Random,
+        config: RaftConfig | None = None,
+    ) -> None:
+        self.node_id = node_id
+        self.voters = frozenset(voters)
+        if node_id not in self.voters:
+            raise ValueError(f"node {node_id} is not a voter of {sorted(self.voters)} (observers: not yet)")
+        self.log = log
+        self.quorum_store = quorum_store
+        self.clock = clock
+        self.rng = rng
+        self.config = config or RaftConfig()
+        self._out: list[Action] = []
+        self._correlation = 0
+        self._persisted: ElectionState | None = quorum_store.read()
+        self._notified: tuple[int, int | None] | None = None
+        snap = log.latest_snapshot_id
+        self.high_watermark = snap.offset if snap else 0
+        self._applied = log.start_offset  # the next offset to hand to the application
+        st = self._persisted or ElectionState(0)
+        now = clock()
+        # QuorumState.initialize: a node that led its last epoch restarts resigned; one that knew a leader,
+        # unattached with that leader known (it follows once the leader's fetch answers or BeginQuorumEpoch
+        # come); anything else unattached with its vote kept
+        if st.leader_id == node_id:
+            self.state = RoleState(Role.RESIGNED, st.epoch, st.voted_id, node_id)
+            self.state.election_deadline_ms = now + self._election_timeout()
+        elif st.leader_id is not None:
+            self.state = self._follower_state(st.epoch, st.leader_id, st.voted_id, now)
+        else:
+            self.state = RoleState(Role.UNATTACHED, st.epoch, st.voted_id, None)
+            self.state.election_deadline_ms = now + self._election_timeout()
+
+    # ------------------------------------------------------------------ public surface
+
+    @property
+    def role(self) -> Role:
+        return self.state.role
+
+    @property
+    def epoch(self) -> int:
+        return self.state.epoch
+
+    @property
+    def leader_id(self) -> int | None:
+        return self.state.leader_id
+
+    @property
+    def applied_offset(self) -> int:
+        return self._applied
+
+    def majority(self) -> int:
+        return len(self.voters) // 2 + 1
+
+    def start(self) -> list[Action]:
+        """What the application needs at startup: the snapshot to load and the leader known."""
+        snap = self.log.latest_snapshot_id
+        if snap is not None:
+            data = self.log.read_snapshot(snap)
+            assert data is not None
+            self._out.append(LoadSnapshot(snap, data))
+        self._notify_leader()
+        if self.state.role is Role.FOLLOWER:
+            self._send_fetch(self.clock())
+        if len(self.voters) == 1 and self.state.role is Role.UNATTACHED:
+            self._become_prospective(self.clock())
+        return self._drain()
+
+    def handle(self, source: int, message: Message) -> list[Action]:
+        now = self.clock()
+        handler = _HANDLERS.get(type(message))
+        if handler is None:
+            raise TypeError(f"not a Raft message: {type(message).__name__}")
+        handler(self, source, message, now)
+        return self._drain()
+
+    def tick(self) -> list[Action]:
+        now = self.clock()
+        s = self.state
+        if s.role is Role.LEADER:
+            self._tick_leader(now)
+        elif s.role is Role.FOLLOWER:
+            if now >= s.fetch_deadline_ms:
+                self._become_prospective(now)
+            elif s.inflight_fetch is None and now >= s.next_fetch_ms:
+                self._send_fetch(now)
+            elif s.inflight_fetch is not None and now >= s.inflight_sent_ms + self.config.request_timeout_ms:
+                self._send_fetch(now)  # the answer was lost: ask again (a late one is ignored)
+        elif s.role is Role.CANDIDATE:
+            if now >= s.election_deadline_ms:
+                self._become_prospective(now)  # KIP-996: a candidate that did not win goes back to pre-voting
+        elif s.role is Role.RESIGNED:
+            if now >= s.election_deadline_ms:
+                self._become_prospective(now)
+            else:
+                self._resend_unacked(now, self._end_quorum_epoch_request)
+        elif now >= s.election_deadline_ms:  # unattached, prospective
+            if s.role is Role.PROSPECTIVE and s.leader_id is not None:
+                self._become_follower(s.epoch, s.leader_id, now)
+            else:
+                self._become_prospective(now)
+        return self._drain()
+
+    def next_deadline_ms(self) -> int:
+        s = self.state
+        if s.role is Role.LEADER:
+            ls = s.leader
+            assert ls is not None
+            d = ls.check_quorum_deadline_ms if len(self.voters) > 1 else FAR_FUTURE_MS
+            if ls.flush_deadline_ms is not None:
+                d = min(d, ls.flush_deadline_ms)
+            for p in ls.parked.values():
+                d = min(d, p.deadline_ms)
+            if s.unacked:
+                d = min(d, min(s.unacked.values()) + self.config.request_timeout_ms)
+            return d
+        if s.role is Role.FOLLOWER:
+            if s.inflight_fetch is None:
+                return min(s.fetch_deadline_ms, s.next_fetch_ms)
+            return min(s.fetch_deadline_ms, s.inflight_sent_ms + self.config.request_timeout_ms)
+        if s.role is Role.RESIGNED and s.unacked:
+            return min(s.election_deadline_ms, min(s.unacked.values()) + self.config.request_timeout_ms)
+        return s.election_deadline_ms
+
+    def append(self, values: Iterable[Any]) -> tuple[int, list[Action]]:
+        """Append on the leader; returns the offset of the last value. Committed once the HW passes it."""
+        s = self.state
+        if s.role is not Role.LEADER:
+            raise NotLeaderError(s.leader_id, s.epoch)
+        now = self.clock()
+        start = self.log.end_offset
+        entries = [LogEntry(start + i, s.epoch, v) for i, v in enumerate(values)]
+        if not entries:
+            return start - 1, self._drain()
+        self._leader_append(entries, now)
+        return entries[-1].offset, self._drain()
+
+    def create_snapshot(self, offset: int, data: bytes) -> OffsetAndEpoch:
+        """The application's state after applying every entry below `offset`; the log before it goes."""
+        if offset > self._applied:
+            raise ValueError(f"snapshot at {offset} past the applied offset {self._applied}")
+        if offset > self.log.flushed_offset or offset <= self.log.start_offset:
+            raise ValueError(f"snapshot at {offset} outside ({self.log.start_offset}, {self.log.flushed_offset}]")
+        snapshot_id = OffsetAndEpoch(offset, self.log.entry(offset - 1).epoch)
+        self.log.create_snapshot(snapshot_id, data)
+        return snapshot_id
+
+    def resign(self) -> list[Action]:
+        """Graceful shutdown of a leader: EndQuorumEpoch so a successor stands at once."""
+        if self.state.role is Role.LEADER:
+            self._become_resigned(self.clock())
+        return self._drain()
+
+    # ------------------------------------------------------------------ plumbing
+
+    def _drain(self) -> list[Action]:
+        out, self._out = self._out, []
+        return out
+
+    def _next_correlation(self) -> int:
+        self._correlation += 1
+        return self._correlation
+
+    def _send(self, destination: int, message: Message) -> None:
+        self._out.append(Send(destination, message))
+
+    def _election_timeout(self) -> int:
+        t = self.config.election_timeout_ms
+        return t + self.rng.randrange(max(t, 1))
+
+    def _election_backoff(self) -> int:
+        return self.rng.randrange(max(self.config.election_backoff_max_ms, 1)) + 1
+
+    def _persist(self, epoch: int, voted_id: int | None, leader_id: int | None) -> None:
+        st = ElectionState(epoch, voted_id, leader_id)
+        if st != self._persisted:
+            if self._persisted is not None and epoch < self._persisted.epoch:
+                raise AssertionError(f"epoch going back from {self._persisted.epoch} to {epoch}")
+            self.quorum_store.write(st)  # durable before anything that depends on it is sent
+            self._persisted = st
+
+    def _notify_leader(self) -> None:
+        # a resigned leader (check-quorum, shutdown, or a restart after leading) tells the application that
+        # nobody leads yet, so it stops acting as the active controller at once
+        leader = None if self.state.role is Role.RESIGNED else self.state.leader_id
+        key = (self.state.epoch, leader)
+        if key != self._notified:
+            self._notified = key
+            self._out.append(LeaderChange(*key))
+
+    def _is_log_up_to_date(self, last_offset_epoch: int, last_offset: int) -> bool:
+        return (last_offset_epoch, last_offset) >= (self.log.last_epoch, self.log.end_offset)
+
+    def _advance_high_watermark(self, hw: int) -> None:
+        if hw <= self.high_watermark:
+            return
+        self.high_watermark = hw
+        if self._applied < hw:
+            entries = self.log.read(self._applied, hw - self._applied)
+            self._applied = hw
+            self._out.append(Apply(entries))
+
+    def _leader_info(self) -> tuple[int | None, int]:
+        return self.state.leader_id, self.state.epoch
+
+    # ------------------------------------------------------------------ transitions
+
+    def _follower_state(self, epoch: int, leader_id: int, voted_id: int | None, now: int) -> RoleState:
+        s = RoleState(Role.FOLLOWER, epoch, voted_id, leader_id)
+        s.fetch_deadline_ms = now + self.config.fetch_timeout_ms
+        return s
+
+    def _leave_leadership(self) -> None:
+        if self.state.role is Role.LEADER:
+            # answer nothing more from this epoch; what was appended but not fsynced is flushed now so the
+            # resigned leader does not later claim entries it could lose in a crash
+            self.log.flush()
+
+    def _become_unattached(self, epoch: int, voted_id: int | None, now: int) -> None:
+        self._leave_leadership()
+        self._persist(epoch, voted_id, None)
+        self.state = RoleState(Role.UNATTACHED, epoch, voted_id, None)
+        self.state.election_deadline_ms = now + self._election_timeout()
+        self._notify_leader()
+
+    def _become_follower(self, epoch: int, leader_id: int, now: int) -> None:
+        self._leave_leadership()
+        voted = self.state.voted_id if epoch == self.state.epoch else None
+        self._persist(epoch, voted, leader_id)
+        self.state = self._follower_state(epoch, leader_id, voted, now)
+        self._notify_leader()
+        self._send_fetch(now)
+
+    def _become_prospective(self, now: int) -> None:
+        old = self.state
+        # the leader it followed is kept: losing the pre-vote sends it back to following that leader
+        # (KafkaRaftClient's prospectiveTransitionAfterElectionLoss); a resigned leader keeps none
+        leader = None if old.leader_id == self.node_id else old.leader_id
+        self.state = RoleState(Role.PROSPECTIVE, old.epoch, old.voted_id, leader)
+        self.state.election_deadline_ms = now + self._election_timeout()
+        if self.majority() == 1:
+            self._become_candidate(now)
+            return
+        for v in sorted(self.voters - {self.node_id}):
+            c = self._next_correlation()
+            self.state.outstanding[c] = v
+            self._send(v, VoteRequest(c, self.node_id, old.epoch, self.log.last_epoch, self.log.end_offset, True))
+
+    def _become_candidate(self, now: int) -> None:
+        epoch = self.state.epoch + 1
+        self._persist(epoch, self.node_id, None)
+        self.state = RoleState(Role.CANDIDATE, epoch, self.node_id, None)
+        self.state.election_deadline_ms = now + self._election_timeout()
+        self._notify_leader()
+        if self.majority() == 1:
+            self._become_leader(now)
+            return
+        for v in sorted(self.voters - {self.node_id}):
+            c = self._next_correlation()
+            self.state.outstanding[c] = v
+            self._send(v, VoteRequest(c, self.node_id, epoch, self.log.last_epoch, self.log.end_offset, False))
+
+    def _become_leader(self, now: int) -> None:
+        epoch = self.state.epoch
+        self._persist(epoch, self.node_id, self.node_id)
+        start = self.log.end_offset
+        s = RoleState(Role.LEADER, epoch, self.node_id, self.node_id)
+        s.leader = LeaderState(
+            epoch_start_offset=start,
+            voters=self.voters,
+            local_id=self.node_id,
+            check_quorum_timeout_ms=self.config.fetch_timeout_ms * 3 // 2,
+            check_quorum_deadline_ms=now + self.config.fetch_timeout_ms * 3 // 2,
+        )
+        self.state = s
+        self._notify_leader()
+        # the LeaderChange control record opens the epoch; committing it commits everything before it
+        self._leader_append([LogEntry(start, epoch, ("LeaderChange", self.node_id, epoch), control=True)], now)
+        for v in sorted(self.voters - {self.node_id}):
+            s.unacked[v] = now
+            self._send(v, BeginQuorumEpochRequest(self._next_correlation(), self.node_id, epoch))
+
+    def _become_resigned(self, now: int) -> None:
+        ls = self.state.leader
+        assert ls is not None
+        self._leave_leadership()
+        # successors in order of how far their logs reach, as KRaft's LeaderState.nonLeaderVotersByDescendingFetchOffset
+        others = sorted(self.voters - {self.node_id}, key=lambda v: -ls.replicas.get(v, _NO_REPLICA).end_offset)
+        s = RoleState(Role.RESIGNED, self.state.epoch, self.state.voted_id, self.node_id)
+        s.election_deadline_ms = now + self._election_timeout()
+        s.preferred_successors = tuple(others)
+        self.state = s
+        self._notify_leader()
+        for v in others:
+            s.unacked[v] = now
+            self._send(v, self._end_quorum_epoch_request())
+
+    def _end_quorum_epoch_request(self) -> EndQuorumEpochRequest:
+        s = self.state
+        return EndQuorumEpochRequest(self._next_correlation(), self.node_id, s.epoch, s.preferred_successors)
+
+    def _begin_quorum_epoch_request(self) -> BeginQuorumEpochRequest:
+        return BeginQuorumEpochRequest(self._next_correlation(), self.node_id, self.state.epoch)
+
+    def _resend_unacked(self, now: int, build: Callable[[], Message]) -> None:
+        s = self.state
+        for v, sent in list(s.unacked.items()):
+            if now >= sent + self.config.request_timeout_ms:
+                s.unacked[v] = now
+                self._send(v, build())
+
+    def _observe_epoch(self, epoch: int, leader_id: int | None, now: int) -> bool:
+        """A message showed a newer epoch (or this epoch's leader): follow it. True if the state changed."""
+        s = self.state
+        if leader_id == self.node_id:
+            leader_id = None  # our own old leadership echoed back: nothing to follow
+        if epoch > s.epoch:
+            if leader_id is not None:
+                self._become_follower(epoch, leader_id, now)
+            else:
+                self._become_unattached(epoch, None, now)
+            return True
+        if (
+            epoch == s.epoch
+            and leader_id is not None
+            and s.leader_id is None
+            and s.role in (Role.UNATTACHED, Role.PROSPECTIVE, Role.CANDIDATE)
+        ):
+            self._become_follower(epoch, leader_id, now)
+            return True
+        return False
+
+    # ------------------------------------------------------------------ Vote
+
+    def _on_vote_request(self, source: int, req: VoteRequest, now: int) -> None:
+        if req.candidate_id not in self.voters:
+            self._send(
+                source,
+                VoteResponse(
+                    req.correlation_id, ErrorCode.INCONSISTENT_VOTER_SET, *self._leader_info(), False, req.pre_vote
+                ),
+            )
+            return
+        s = self.state
+        up_to_date = self._is_log_up_to_date(req.last_offset_epoch, req.last_offset)
+        if req.pre_vote:
+            # a pre-vote changes nothing here: it only asks "would you vote for me in the next epoch?"
+            if req.candidate_epoch < s.epoch or s.role is Role.LEADER:
+                granted = False
+            elif s.role is Role.FOLLOWER:
+                granted = up_to_date and not s.has_fetched
+            else:
+                granted = up_to_date
+            self._send(source, VoteResponse(req.correlation_id, ErrorCode.NONE, *self._leader_info(), granted, True))
+            return
+        if req.candidate_epoch > s.epoch:
+            self._become_unattached(req.candidate_epoch, None, now)
+            s = self.state
+        granted = False
+        if req.candidate_epoch == s.epoch and s.role in (Role.UNATTACHED, Role.PROSPECTIVE) and s.leader_id is None:
+            granted = up_to_date and s.voted_id in (None, req.candidate_id)
+            if granted:
+                self._become_unattached(s.epoch, req.candidate_id, now)  # persists the vote before it is sent
+        self._send(source, VoteResponse(req.correlation_id, ErrorCode.NONE, *self._leader_info(), granted, False))
+
+    def _on_vote_response(self, source: int, resp: VoteResponse, now: int) -> None:
+        if self._observe_epoch(resp.leader_epoch, resp.leader_id, now):
+            return
+        s = self.state
+        expected = Role.PROSPECTIVE if resp.pre_vote else Role.CANDIDATE
+        if s.role is not expected or s.outstanding.pop(resp.correlation_id, None) != source:
+            return  # a late, duplicated or stale answer
+        if resp.error is not ErrorCode.NONE:
+            return
+        (s.granted if resp.vote_granted else s.rejected).add(source)
+        if len(s.granted) + 1 >= self.majority():
+            if s.role is Role.PROSPECTIVE:
+                self._become_candidate(now)
+            else:
+                self._become_leader(now)
+        elif len(s.rejected) >= len(self.voters) - self.majority() + 1:
+            if s.role is Role.PROSPECTIVE and s.leader_id is not None:
+                # the others still hear from the leader: follow it again instead of disturbing it
+                self._become_follower(s.epoch, s.leader_id, now)
+            else:
+                # lost this round: back off before trying again (randomised, so two losers do not collide)
+                s.election_deadline_ms = min(s.election_deadline_ms, now + self._election_backoff())
+
+    # ------------------------------------------------------------------ BeginQuorumEpoch / EndQuorumEpoch
+
+    def _on_begin_quorum_epoch_request(self, source: int, req: BeginQuorumEpochRequest, now: int) -> None:
+        s = self.state
+        if req.leader_epoch < s.epoch:
+            self._send(
+                source,
+                BeginQuorumEpochResponse(req.correlation_id, ErrorCode.FENCED_LEADER_EPOCH, *self._leader_info()),
+            )
+            return
+        if req.leader_epoch == s.epoch and s.role is Role.LEADER and req.leader_id != self.node_id:
+            raise AssertionError(f"two leaders in epoch {s.epoch}: {self.node_id} and {req.leader_id}")
+        if req.leader_epoch > s.epoch or not (s.role is Role.FOLLOWER and s.leader_id == req.leader_id):
+            self._become_follower(req.leader_epoch, req.leader_id, now)
+        self._send(source, BeginQuorumEpochResponse(req.correlation_id, ErrorCode.NONE, *self._leader_info()))
+
+    def _on_begin_quorum_epoch_response(self, source: int, resp: BeginQuorumEpochResponse, now: int) -> None:
+        if self._observe_epoch(resp.leader_epoch, resp.leader_id, now):
+            return
+        if self.state.role is Role.LEADER and resp.leader_epoch == self.state.epoch:
+            self.state.unacked.pop(source, None)
+
+    def _on_end_quorum_epoch_request(self, source: int, req: EndQuorumEpochRequest, now: int) -> None:
+        s = self.state
+        if req.leader_epoch < s.epoch:
+            self._send(
+                source, EndQuorumEpochResponse(req.correlation_id, ErrorCode.FENCED_LEADER_EPOCH, *self._leader_info())
+            )
+            return
+        if req.leader_epoch > s.epoch or (s.role is not Role.FOLLOWER and s.leader_id in (None, req.leader_id)):
+            if req.leader_id != self.node_id:
+                self._become_follower(req.leader_epoch, req.leader_id, now)
+        s = self.state
+        if s.role is Role.FOLLOWER and s.leader_id == req.leader_id and s.epoch == req.leader_epoch:
+            # the leader is going: stand soon, the preferred successors first (KRaft's endEpochElectionBackoff)
+            if self.node_id in req.preferred_successors:
+                pos = req.preferred_successors.index(self.node_id)
+                backoff = (
+                    0 if pos == 0 else min(self.config.election_backoff_max_ms, self.config.retry_backoff_ms << pos)
+                )
+            else:
+                backoff = self._election_timeout()
+            s.fetch_deadline_ms = min(s.fetch_deadline_ms, now + backoff)
+            s.has_fetched = False  # the leader said it is gone: pre-votes for a successor are fine now
+        self._send(source, EndQuorumEpochResponse(req.correlation_id, ErrorCode.NONE, *self._leader_info()))
+
+    def _on_end_quorum_epoch_response(self, source: int, resp: EndQuorumEpochResponse, now: int) -> None:
+        if self._observe_epoch(resp.leader_epoch, resp.leader_id, now):
+            return
+        if self.state.role is Role.RESIGNED:
+            self.state.unacked.pop(source, None)
+
+    # ------------------------------------------------------------------ leader side of Fetch
+
+    def _epoch_error(self, epoch: int) -> ErrorCode | None:
+        s = self.state
+        if epoch < s.epoch:
+            return ErrorCode.FENCED_LEADER_EPOCH
+        if epoch > s.epoch:
+            return ErrorCode.UNKNOWN_LEADER_EPOCH
+        if s.role is not Role.LEADER:
+            return ErrorCode.NOT_LEADER_OR_FOLLOWER
+        return None
+
+    def _on_fetch_request(self, source: int, req: FetchRequest, now: int) -> None:
+        err = self._epoch_error(req.current_leader_epoch)
+        if err is not None:
+            self._send(source, FetchResponse(req.correlation_id, err, *self._leader_info()))
+            return
+        ls = self.state.leader
+        assert ls is not None
+        ls.record_fetch(req.replica_id, now)
+        self.state.unacked.pop(req.replica_id, None)  # it fetches: it knows about this epoch
+        log = self.log
+        snap = log.latest_snapshot_id
+        diverging: OffsetAndEpoch | None = None
+        snapshot_id: OffsetAndEpoch | None = None
+        # ReplicatedLog.validateOffsetAndEpoch: is (fetch_offset, last_fetched_epoch) on our log?
+        if req.fetch_offset == log.start_offset and (snap is None or req.last_fetched_epoch == snap.epoch):
+            pass
+        elif req.fetch_offset <= log.start_offset and snap is not None:
+            snapshot_id = snap
+        else:
+            end = log.end_offset_for_epoch(req.last_fetched_epoch)
+            if end.epoch < 0 and snap is not None:
+                snapshot_id = snap
+            elif end.epoch != req.last_fetched_epoch or end.offset < req.fetch_offset:
+                diverging = end if end.epoch >= 0 else OffsetAndEpoch(0, -1)
+        if diverging is not None or snapshot_id is not None:
+            self._send(source, self._fetch_response(req, diverging=diverging, snapshot_id=snapshot_id))
+            return
+        ls.update_replica_end(req.replica_id, req.fetch_offset)
+        self._leader_update_high_watermark()
+        if req.fetch_offset < log.end_offset:
+            self._send(source, self._fetch_response(req))
+        else:
+            old = ls.parked.get(source)
+            if old is None or old.request.correlation_id < req.correlation_id:  # a duplicate must not win
+                ls.parked[source] = ParkedFetch(source, req, now + self.config.fetch_max_wait_ms)
+
+    def _fetch_response(
+        self,
+        req: FetchRequest,
+        diverging: OffsetAndEpoch | None = None,
+        snapshot_id: OffsetAndEpoch | None = None,
+    ) -> FetchResponse:
+        records: tuple[LogEntry, ...] = ()
+        if diverging is None and snapshot_id is None:
+            records = self.log.read(req.fetch_offset, min(req.max_records, self.config.fetch_max_records))
+        return FetchResponse(
+            req.correlation_id,
+            ErrorCode.NONE,
+            self.node_id,
+            self.state.epoch,
+            high_watermark=self.high_watermark,
+            log_start_offset=self.log.start_offset,
+            records=records,
+            diverging_epoch=diverging,
+            snapshot_id=snapshot_id,
+        )
+
+    def _complete_parked(self, now: int, only_expired: bool) -> None:
+        ls = self.state.leader
+        assert ls is not None
+        for source, p in list(ls.parked.items()):
+            if not only_expired or now >= p.deadline_ms:
+                del ls.parked[source]
+                self._send(source, self._fetch_response(p.request))
+
+    def _leader_update_high_watermark(self) -> None:
+        ls = self.state.leader
+        assert ls is not None
+        hw = ls.compute_high_watermark(self.log.flushed_offset)
+        if hw is not None and hw > self.high_watermark:
+            self._advance_high_watermark(hw)
+            self._complete_parked(self.clock(), only_expired=False)
+
+    def _leader_append(self, entries: list[LogEntry], now: int) -> None:
+        ls = self.state.leader
+        assert ls is not None
+        self.log.append(entries)
+        if self.config.flush_linger_ms <= 0:
+            self.log.flush()
+            self._leader_update_high_watermark()
+        elif ls.flush_deadline_ms is None:
+            ls.flush_deadline_ms = now + self.config.flush_linger_ms
+        self._complete_parked(now, only_expired=False)
+
+    def _tick_leader(self, now: int) -> None:
+        s = self.state
+        ls = s.leader
+        assert ls is not None
+        if len(self.voters) > 1 and now >= ls.check_quorum_deadline_ms:
+            # check-quorum: we have not heard from a majority within the fetch timeout; someone else may lead
+            self._become_resigned(now)
+            return
+        if ls.flush_deadline_ms is not None and now >= ls.flush_deadline_ms:
+            ls.flush_deadline_ms = None
+            self.log.flush()
+            self._leader_update_high_watermark()
+        self._complete_parked(now, only_expired=True)
+        self._resend_unacked(now, self._begin_quorum_epoch_request)
+
+    def _on_fetch_snapshot_request(self, source: int, req: FetchSnapshotRequest, now: int) -> None:
+        err = self._epoch_error(req.current_leader_epoch)
+        if err is not None:
+            self._send(source, FetchSnapshotResponse(req.correlation_id, err, *self._leader_info()))
+            return
+        ls = self.state.leader
+        assert ls is not None
+        ls.record_fetch(req.replica_id, now)
+        data = self.log.read_snapshot(req.snapshot_id)
+        if data is None:
+            err = ErrorCode.SNAPSHOT_NOT_FOUND
+        elif not 0 <= req.position <= len(data):
+            err = ErrorCode.POSITION_OUT_OF_RANGE
+        if err is not None or data is None:
+            self._send(
+                source,
+                FetchSnapshotResponse(req.correlation_id, err or ErrorCode.SNAPSHOT_NOT_FOUND, *self._leader_info()),
+            )
+            return
+        chunk = data[req.position : req.position + min(req.max_bytes, self.config.snapshot_chunk_bytes)]
+        self._send(
+            source,
+            FetchSnapshotResponse(
+                req.correlation_id,
+                ErrorCode.NONE,
+                self.node_id,
+                self.state.epoch,
+                req.snapshot_id,
+                len(data),
+                req.position,
+                chunk,
+            ),
+        )
+
+    # ------------------------------------------------------------------ follower side of Fetch
+
+    def _send_fetch(self, now: int) -> None:
+        s = self.state
+        assert s.role is Role.FOLLOWER and s.leader_id is not None
+        c = self._next_correlation()
+        s.inflight_fetch = c
+        s.inflight_sent_ms = now
+        if s.fetching_snapshot is not None:
+            msg: Message = FetchSnapshotRequest(
+                c, self.node_id, s.epoch, s.fetching_snapshot, len(s.snapshot_buffer), self.config.snapshot_chunk_bytes
+            )
+        else:
+            msg = FetchRequest(
+                c, self.node_id, s.epoch, self.log.end_offset, self.log.last_epoch, self.config.fetch_max_records
+            )
+        self._send(s.leader_id, msg)
+
+    def _accept_fetch_answer(
+        self, source: int, correlation_id: int, epoch: int, leader_id: int | None, error: ErrorCode, now: int
+    ) -> bool:
+        """Common checks on a Fetch / FetchSnapshot answer: True if it is the one we wait for and it is good."""
+        if self._observe_epoch(epoch, leader_id, now):
+            return False
+        s = self.state
+        if s.role is not Role.FOLLOWER or s.inflight_fetch != correlation_id or source != s.leader_id:
+            return False
+        s.inflight_fetch = None
+        if error is not ErrorCode.NONE:
+            s.next_fetch_ms = now + self.config.retry_backoff_ms
+            return False
+        s.has_fetched = True
+        s.fetch_deadline_ms = now + self.config.fetch_timeout_ms
+        return True
+
+    def _on_fetch_response(self, source: int, resp: FetchResponse, now: int) -> None:
+        if not self._accept_fetch_answer(
+            source, resp.correlation_id, resp.leader_epoch, resp.leader_id, resp.error, now
+        ):
+            return
+        s = self.state
+        log = self.log
+        if resp.diverging_epoch is not None:
+            d = resp.diverging_epoch
+            local = log.end_offset_for_epoch(d.epoch)
+            target = max(min(d.offset, local.offset), log.start_offset) if local.epoch >= 0 else log.start_offset
+            if target < self.high_watermark:
+                raise AssertionError(
+                    f"node {self.node_id}: truncation to {target} below the high watermark {self.high_watermark}"
+                )
+            log.truncate_to(target)
+        elif resp.snapshot_id is not None:
+            s.fetching_snapshot = resp.snapshot_id
+            s.snapshot_buffer = bytearray()
+        else:
+            records = resp.records
+            if records and records[0].offset == log.end_offset:
+                log.append(records)
+                log.flush()  # the next fetch reports this end offset to the leader, which counts it for the HW
+            self._advance_high_watermark(min(resp.high_watermark, log.end_offset))
+        self._send_fetch(now)
+
+    def _on_fetch_snapshot_response(self, source: int, resp: FetchSnapshotResponse, now: int) -> None:
+        s = self.state
+        if s.role is Role.FOLLOWER and s.inflight_fetch == resp.correlation_id and resp.error is not ErrorCode.NONE:
+            s.fetching_snapshot = None  # the leader moved on to a newer snapshot: fetch again to learn it
+        if not self._accept_fetch_answer(
+            source, resp.correlation_id, resp.leader_epoch, resp.leader_id, resp.error, now
+        ):
+            return
+        s = self.state
+        if resp.snapshot_id != s.fetching_snapshot or resp.position != len(s.snapshot_buffer):
+            s.fetching_snapshot = None
+        else:
+            s.snapshot_buffer += resp.unaligned_records
+            if len(s.snapshot_buffer) >= resp.size:
+                sid = resp.snapshot_id
+                assert sid is not None
+                data = bytes(s.snapshot_buffer)
+                s.fetching_snapshot, s.snapshot_buffer = None, bytearray()
+                self.log.install_snapshot(sid, data)
+                self._applied = sid.offset
+                self.high_watermark = max(self.high_watermark, sid.offset)
+                self._out.append(LoadSnapshot(sid, data))
+        self._send_fetch(now)
+
+
+_NO_REPLICA = ReplicaState()
+
+_HANDLERS: dict[type, Callable[[RaftNode, int, Any, int], None]] = {
+    VoteRequest: RaftNode._on_vote_request,
+    VoteResponse: RaftNode._on_vote_response,
+    BeginQuorumEpochRequest: RaftNode._on_begin_quorum_epoch_request,
+    BeginQuorumEpochResponse: RaftNode._on_begin_quorum_epoch_response,
+    EndQuorumEpochRequest: RaftNode._on_end_quorum_epoch_request,
+    EndQuorumEpochResponse: RaftNode._on_end_quorum_epoch_response,
+    FetchRequest: RaftNode._on_fetch_request,
+    FetchResponse: RaftNode._on_fetch_response,
+    FetchSnapshotRequest: RaftNode._on_fetch_snapshot_request,
+    FetchSnapshotResponse: RaftNode._on_fetch_snapshot_response,
+}
