@@ -197,6 +197,9 @@ def compile_text(text: str, deps: dict[str, descriptor_pb2.FileDescriptorProto])
         from grpc_tools import _protoc_compiler
     except ImportError:  # pragma: no cover - the avro extra installs grpcio-tools
         raise E.invalid_schema("Protobuf text needs protoc: install grpcio-tools (the avro extra)") from None
+    for imported in _imports(text):
+        if imported not in deps and not is_builtin(imported):
+            raise E.invalid_schema(f"import {imported!r} is neither a schema reference nor a built-in type")
     with tempfile.TemporaryDirectory(prefix="pykafka-proto-") as tmp:
         with open(os.path.join(tmp, MAIN_FILE), "w", encoding="utf-8") as f:
             f.write(text)
@@ -243,8 +246,13 @@ def _only_import_errors(e: Any) -> bool:
 def _imports_beyond_wkt(text: str) -> bool:
     import re
 
-    imports = re.findall(r'import\s+(?:public\s+|weak\s+)?"([^"]+)"', text)
-    return any(not m.startswith("google/protobuf/") for m in imports)
+    return any(not m.startswith("google/protobuf/") for m in _imports(text))
+
+
+def _imports(text: str) -> list[str]:
+    import re
+
+    return re.findall(r'import\s+(?:public\s+|weak\s+)?"([^"]+)"', text)
 
 
 def _wkt_include() -> str:
