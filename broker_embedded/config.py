@@ -149,6 +149,7 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         ConfigDef("log.retention.ms", _B.LONG, 604800000, "Time retention (-1: unlimited)."),
         ConfigDef("log.retention.bytes", _B.LONG, -1, "Size retention per partition (-1: unlimited)."),
         ConfigDef("log.retention.check.interval.ms", _B.LONG, 300000, "How often retention runs.", _at_least(1)),
+        ConfigDef("log.initial.task.delay.ms", _B.LONG, 30000, "Delay of the first retention check.", _at_least(0)),
         ConfigDef("log.index.interval.bytes", _B.INT, 4096, "Bytes between offset index entries.", _at_least(0)),
         ConfigDef("log.index.size.max.bytes", _B.INT, 10485760, "Maximum index size.", _at_least(4)),
         ConfigDef(
@@ -221,6 +222,15 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         ConfigDef("group.initial.rebalance.delay.ms", _B.INT, 0, "Delay of a new group's first rebalance."),
         ConfigDef("group.min.session.timeout.ms", _B.INT, 6000, "Smallest session timeout."),
         ConfigDef("group.max.session.timeout.ms", _B.INT, 1800000, "Largest session timeout."),
+        ConfigDef(
+            "group.consumer.session.timeout.ms", _B.INT, 45000, "Consumer-protocol session timeout.", _at_least(1)
+        ),
+        ConfigDef(
+            "group.consumer.heartbeat.interval.ms", _B.INT, 5000, "Consumer-protocol heartbeat interval.", _at_least(1)
+        ),
+        ConfigDef(
+            "group.consumer.assignors", _B.STRING, "uniform,range", "Server-side assignors, the first the default."
+        ),
         ConfigDef("offsets.topic.num.partitions", _B.INT, 50, "Partitions of __consumer_offsets.", _at_least(1)),
         ConfigDef("offsets.retention.minutes", _B.INT, 10080, "Committed offset retention.", _at_least(1)),
         ConfigDef(

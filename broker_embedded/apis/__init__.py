@@ -63,6 +63,8 @@ HANDLER_MODULES: dict[int, str] = {
     61: "describe_producers",
     65: "describe_transactions",
     66: "list_transactions",
+    68: "consumer_group_heartbeat",
+    69: "consumer_group_describe",
 }
 
 HANDLERS: LazyModules[int] = LazyModules(__name__, HANDLER_MODULES)

@@ -15,6 +15,7 @@ import uuid
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from broker_embedded.group.consumer_coordinator import ConsumerGroupCoordinator
 from broker_embedded.group.metadata_manager import CoordinatorReplicas, CreateTopic, GroupMetadataManager
 from broker_embedded.group.offsets_topic import (
     OFFSETS_TOPIC,
@@ -64,6 +65,10 @@ class GroupCoordinator:
         self.join_purgatory: DelayedOperationPurgatory[Any] = DelayedOperationPurgatory("Rebalance", timer)
         self.heartbeat_purgatory: DelayedOperationPurgatory[Any] = DelayedOperationPurgatory("Heartbeat", timer)
         self.storage = GroupMetadataManager(config, topics, replicas, create_topic, cluster_image)
+        # consumer groups of the KIP-848 protocol, stored through the same append path
+        self.consumer_groups = ConsumerGroupCoordinator(
+            config, topics, self.storage.append, timer, self.storage.coordinator_error
+        )
         # transactional offsets read back without their transaction's marker (producer id ->
         # group -> partition): the transaction coordinator takes them over (txn.offsets)
         self.open_txn_offsets: dict[int, dict[str, dict[tuple[str, int], OffsetAndMetadata]]] = {}
@@ -106,6 +111,7 @@ class GroupCoordinator:
     def _unload_partition(self, index: int) -> None:
         self.storage.loaded_partitions.pop(index, None)
         n = self.num_offsets_partitions
+        self.consumer_groups.unload(index, n)
         for group_id in [g for g in self.groups if partition_for_group(g, n) == index]:
             group = self.groups.pop(group_id)
             for member in list(group.members.values()):
@@ -118,9 +124,10 @@ class GroupCoordinator:
     def load(self, partitions: list[int] | None = None) -> None:
         """Groups and offsets back from __consumer_offsets (single node: every partition at
         startup; cluster mode: each partition when this broker becomes its leader)."""
-        replayed = self.storage.replay(partitions)
+        replayed = self.storage.replay(partitions, self.consumer_groups.replay_raw)
         if replayed is None:
             return
+        self.consumer_groups.after_load()
         offsets, loaded_groups, open_txns = replayed
         for producer_id, entries in open_txns.items():
             by_group = self.open_txn_offsets.setdefault(producer_id, {})
@@ -770,5 +777,6 @@ class GroupCoordinator:
         return removed
 
     def shutdown(self) -> None:
+        self.consumer_groups.shutdown()
         self.join_purgatory.shutdown()
         self.heartbeat_purgatory.shutdown()

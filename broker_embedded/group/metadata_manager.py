@@ -189,7 +189,9 @@ class GroupMetadataManager:
         self.append(group.group_id, [(encode_group_key(GroupKey(group.group_id)), encode_group_value(value))])
 
     def replay(
-        self, partitions: list[int] | None = None
+        self,
+        partitions: list[int] | None = None,
+        other: Callable[[bytes, bytes | None], object] | None = None,
     ) -> tuple[ReplayedOffsets, ReplayedGroups, OpenTxnOffsets] | None:
         """Read __consumer_offsets back: the last record per key wins (None: a tombstone).
 
@@ -199,6 +201,7 @@ class GroupMetadataManager:
 
         `partitions` None means every partition, at a single node's startup; in cluster mode
         that is nothing (None returned), partitions are read when this broker is elected.
+        `other` is handed every other record in log order (the KIP-848 consumer group records).
         """
         topic = self.topics.get(OFFSETS_TOPIC)
         if topic is None:
@@ -250,6 +253,8 @@ class GroupMetadataManager:
                                 offsets[key], written_at[key] = value, rec.offset
                         elif isinstance(key, GroupKey) and not h.is_transactional:
                             groups[key.group] = decode_group_value(rec.value) if rec.value is not None else None
+                        elif key is None and other is not None and not h.is_transactional:
+                            other(rec.key, rec.value)
                 position = max(position + 1, last + 1)
             for producer_id, entries in pending.items():
                 open_txns.setdefault(producer_id, []).extend((key, value) for key, value, _at in entries)

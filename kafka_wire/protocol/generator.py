@@ -137,9 +137,7 @@ def extra_specs(jar: Path | None, have: set[str]) -> list[dict]:
     if jar is None:
         return []
     with zipfile.ZipFile(jar) as z:
-        return [
-            parse_spec(z.read(f"common/message/{name}.json").decode()) for name in EXTRA_SPECS if name not in have
-        ]
+        return [parse_spec(z.read(f"common/message/{name}.json").decode()) for name in EXTRA_SPECS if name not in have]
 
 
 class SpecModel:

@@ -63,6 +63,8 @@ def test_advertised_ranges_are_unchanged() -> None:
     # ... and equal to the formula on the modules' own attributes
     from_modules: dict[int, tuple[int, int]] = {}
     for key in sorted(apis.HANDLERS):
+        if key not in KAFKA_4_0:  # implemented, not advertised (yet)
+            continue
         rq, rs = messages.REQUESTS[key].VALID_VERSIONS, messages.RESPONSES[key].VALID_VERSIONS
         lo, hi = max(KAFKA_4_0[key][0], rq[0], rs[0]), min(KAFKA_4_0[key][1], rq[1], rs[1])
         if lo <= hi:

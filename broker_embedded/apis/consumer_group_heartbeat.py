@@ -1,0 +1,85 @@
+"""ConsumerGroupHeartbeat (API 68): join, heartbeat and leave of the consumer group protocol (KIP-848).
+
+The operation and its records live in ``broker_embedded.group`` (consumer_heartbeat,
+consumer_coordinator); this module only converts the wire structs. Version 0 lets the coordinator
+pick the member id; version 1 (KIP-1082) requires the member to bring its own.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from typing import TYPE_CHECKING
+
+from broker_embedded.group.consumer_heartbeat import HeartbeatInput
+from broker_embedded.group.consumer_records import Assignment
+from broker_embedded.security.access import AclOperation, ResourceType, authorize
+from kafka_wire.errors import ErrorCode, KafkaError
+from kafka_wire.protocol.messages import consumer_group_heartbeat_request as rq
+from kafka_wire.protocol.messages import consumer_group_heartbeat_response as rs
+
+if TYPE_CHECKING:
+    from broker_embedded.broker import Broker
+    from broker_embedded.network.server import RequestContext
+
+API_KEY = 68
+
+log = logging.getLogger(__name__)
+
+
+def wire_assignment(assignment: Assignment) -> rs.Assignment:
+    return rs.Assignment(
+        topic_partitions=[
+            rs.TopicPartitions(topic_id=t, partitions=sorted(ps)) for t, ps in sorted(assignment.items()) if ps
+        ]
+    )
+
+
+def handle(
+    broker: Broker, ctx: RequestContext, request: rq.ConsumerGroupHeartbeatRequest
+) -> rs.ConsumerGroupHeartbeatResponse:
+    def error(code: ErrorCode, message: str | None = None) -> rs.ConsumerGroupHeartbeatResponse:
+        return rs.ConsumerGroupHeartbeatResponse(error_code=code, error_message=message, member_epoch=-1)
+
+    if denied := authorize(ctx, AclOperation.READ, ResourceType.GROUP, request.group_id):
+        return error(denied)
+    member_id = request.member_id
+    if ctx.api_version == 0 and request.member_epoch == 0 and not member_id:
+        member_id = str(uuid.uuid4())
+    owned: Assignment | None = None
+    if request.topic_partitions is not None:
+        owned = {bytes(tp.topic_id): frozenset(tp.partitions) for tp in request.topic_partitions}
+    req = HeartbeatInput(
+        group_id=request.group_id,
+        member_id=member_id,
+        member_epoch=request.member_epoch,
+        instance_id=request.instance_id,
+        rack_id=request.rack_id,
+        rebalance_timeout_ms=request.rebalance_timeout_ms,
+        subscribed_topic_names=list(request.subscribed_topic_names)
+        if request.subscribed_topic_names is not None
+        else None,
+        subscribed_topic_regex=request.subscribed_topic_regex if ctx.api_version >= 1 else None,
+        server_assignor=request.server_assignor,
+        topic_partitions=owned,
+        client_id=ctx.header.client_id or "",
+        client_host="/" + ctx.peer.rsplit(":", 1)[0],
+    )
+    coordinator = broker.group_coordinator
+    classic = coordinator.groups.get(request.group_id)
+    if classic is not None and classic.members:
+        # a live classic group keeps its protocol (online migration is not supported here)
+        return error(ErrorCode.GROUP_ID_NOT_FOUND, f"Group {request.group_id} is not a consumer group.")
+    try:
+        out = coordinator.consumer_groups.heartbeat(req, ctx.api_version)
+    except KafkaError as e:
+        log.debug("ConsumerGroupHeartbeat of %s in %s: %s", member_id, request.group_id, e)
+        return error(e.code, str(e))
+    return rs.ConsumerGroupHeartbeatResponse(
+        throttle_time_ms=0,
+        error_code=ErrorCode.NONE,
+        member_id=out.member_id,
+        member_epoch=out.member_epoch,
+        heartbeat_interval_ms=coordinator.consumer_groups.heartbeat_interval_ms,
+        assignment=wire_assignment(out.assignment) if out.assignment is not None else None,
+    )

@@ -1,0 +1,198 @@
+"""The runtime of consumer groups (KIP-848): writes an operation's records, replays them, times members.
+
+Every state change goes one way: an operation (``consumer_heartbeat``) returns records, they are
+appended to the group's ``__consumer_offsets`` partition through the metadata manager's append
+path, and then replayed into the in-memory group. Loading a partition replays the same records.
+Member liveness (session timeout) and revocation deadlines (rebalance timeout) are delayed
+operations on the broker's timing wheel; the clock is injectable for tests.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from broker_embedded.group.consumer_group import (
+    LEAVE_GROUP_MEMBER_EPOCH,
+    ConsumerGroup,
+    MemberState,
+)
+from broker_embedded.group.consumer_heartbeat import HeartbeatInput, HeartbeatOutput, heartbeat, remove_member
+from broker_embedded.group.consumer_records import (
+    ConsumerGroupRecord,
+    TopicMetadata,
+    decode_record,
+    encode_record,
+)
+from broker_embedded.group.offsets_topic import partition_for_group
+from broker_embedded.purgatory import DelayedCallback, DelayedOperationPurgatory, Timer
+from broker_embedded.purgatory.timing_wheel import monotonic_ms
+from kafka_wire.errors import ErrorCode, KafkaError
+
+if TYPE_CHECKING:
+    from broker_embedded.metadata import TopicRegistry
+
+log = logging.getLogger(__name__)
+
+Append = Callable[[str, list[tuple[bytes, bytes | None]]], None]
+
+
+class ConsumerGroupCoordinator:
+    def __init__(
+        self,
+        config: Any,
+        topics: TopicRegistry,
+        append: Append,
+        timer: Timer,
+        coordinator_error: Callable[[str | None], ErrorCode] = lambda _g: ErrorCode.NONE,
+        clock: Callable[[], int] = monotonic_ms,
+    ) -> None:
+        self.config = config
+        self.topics = topics
+        self.append = append
+        self.coordinator_error = coordinator_error
+        self.clock = clock
+        self.groups: dict[str, ConsumerGroup] = {}
+        self.purgatory: DelayedOperationPurgatory[Any] = DelayedOperationPurgatory("ConsumerGroupTimeouts", timer)
+        # (group, member) -> the deadline of its live session / revocation timer
+        self._session_deadlines: dict[tuple[str, str], int] = {}
+        self._rebalance_deadlines: dict[tuple[str, str], int] = {}
+
+    # --- configuration ---------------------------------------------------------------------
+    def _cfg(self, name: str, default: Any) -> Any:
+        value = self.config.get(name, default) if hasattr(self.config, "get") else default
+        return default if value is None else value
+
+    @property
+    def session_timeout_ms(self) -> int:
+        return int(self._cfg("group.consumer.session.timeout.ms", 45000))
+
+    @property
+    def heartbeat_interval_ms(self) -> int:
+        return int(self._cfg("group.consumer.heartbeat.interval.ms", 5000))
+
+    @property
+    def assignors(self) -> list[str]:
+        value = self._cfg("group.consumer.assignors", "uniform,range")
+        names = value if isinstance(value, list) else str(value).split(",")
+        return [n.strip() for n in names if n.strip()]
+
+    def topic_view(self) -> dict[str, TopicMetadata]:
+        return {t.name: TopicMetadata(t.topic_id, t.name, t.num_partitions) for t in self.topics}
+
+    # --- the write path: append, then replay -------------------------------------------------
+    def write(self, group_id: str, records: list[ConsumerGroupRecord]) -> ConsumerGroup:
+        group = self.groups.get(group_id) or ConsumerGroup(group_id)
+        if records:
+            self.append(group_id, [encode_record(r) for r in records])
+            for r in records:
+                group.replay(r)
+        if not group.deleted:
+            self.groups[group_id] = group
+        return group
+
+    def replay_raw(self, key: bytes, value: bytes | None) -> bool:
+        """Replay one record read back from __consumer_offsets; False if it is not ours."""
+        record = decode_record(key, value)
+        if record is None:
+            return False
+        group_id = record[0].group_id
+        group = self.groups.get(group_id) or self.groups.setdefault(group_id, ConsumerGroup(group_id))
+        group.replay(record)
+        if group.deleted:
+            del self.groups[group_id]
+        return True
+
+    def after_load(self) -> None:
+        """Members read back must heartbeat again within a session timeout."""
+        for group in self.groups.values():
+            for member_id in group.members:
+                self._schedule_session(group.group_id, member_id)
+
+    def unload(self, partition: int, num_partitions: int) -> None:
+        for group_id in [g for g in self.groups if partition_for_group(g, num_partitions) == partition]:
+            group = self.groups.pop(group_id)
+            for member_id in group.members:
+                self._session_deadlines.pop((group_id, member_id), None)
+                self._rebalance_deadlines.pop((group_id, member_id), None)
+
+    # --- ConsumerGroupHeartbeat --------------------------------------------------------------
+    def heartbeat(self, req: HeartbeatInput, version: int) -> HeartbeatOutput:
+        """Raises KafkaError with the code to answer."""
+        if (code := self.coordinator_error(req.group_id)) != ErrorCode.NONE:
+            raise KafkaError("not the coordinator", code)
+        group = self.groups.get(req.group_id) or ConsumerGroup(req.group_id)
+        out = heartbeat(group, req, self.topic_view(), self.assignors, version)
+        group = self.write(req.group_id, out.records)
+        for member_id in out.removed_members:
+            self._cancel_timers(req.group_id, member_id)
+        member = group.members.get(out.member_id)
+        if member is not None and req.member_epoch != LEAVE_GROUP_MEMBER_EPOCH:
+            self._schedule_session(req.group_id, out.member_id)
+            if member.state == MemberState.UNREVOKED_PARTITIONS:
+                if (req.group_id, out.member_id) not in self._rebalance_deadlines:
+                    self._schedule_rebalance(req.group_id, out.member_id, member.rebalance_timeout_ms)
+            else:
+                self._rebalance_deadlines.pop((req.group_id, out.member_id), None)
+        return out
+
+    # --- timers --------------------------------------------------------------------------------
+    def _cancel_timers(self, group_id: str, member_id: str) -> None:
+        self._session_deadlines.pop((group_id, member_id), None)
+        self._rebalance_deadlines.pop((group_id, member_id), None)
+        self.purgatory.check_and_complete(("session", group_id, member_id))
+        self.purgatory.check_and_complete(("rebalance", group_id, member_id))
+
+    def _schedule(
+        self, kind: str, table: dict[tuple[str, str], int], group_id: str, member_id: str, delay: int
+    ) -> None:
+        key = (group_id, member_id)
+        deadline = self.clock() + delay
+        table[key] = deadline
+        watch = (kind, group_id, member_id)
+        self.purgatory.check_and_complete(watch)  # the previous timer is superseded
+
+        def done(expired: bool) -> None:
+            if expired and table.get(key) == deadline:
+                table.pop(key, None)
+                self._fence(group_id, member_id, f"{kind} timeout expired")
+
+        op = DelayedCallback(delay, condition=lambda: table.get(key) != deadline, on_done=done)
+        self.purgatory.try_complete_else_watch(op, [watch])
+
+    def _schedule_session(self, group_id: str, member_id: str) -> None:
+        self._schedule("session", self._session_deadlines, group_id, member_id, self.session_timeout_ms)
+
+    def _schedule_rebalance(self, group_id: str, member_id: str, timeout_ms: int) -> None:
+        self._schedule("rebalance", self._rebalance_deadlines, group_id, member_id, max(timeout_ms, 0))
+
+    def _fence(self, group_id: str, member_id: str, reason: str) -> None:
+        group = self.groups.get(group_id)
+        if group is None or member_id not in group.members:
+            return
+        log.info("member %s of consumer group %s fenced: %s", member_id, group_id, reason)
+        try:
+            self.write(group_id, remove_member(group, member_id))
+        except KafkaError as e:  # e.g. no longer the coordinator: the new one times the member
+            log.warning("could not fence %s of %s: %s", member_id, group_id, e)
+        self._cancel_timers(group_id, member_id)
+
+    # --- offsets (OffsetCommit / OffsetFetch of a consumer group) ------------------------------
+    def validate_offset_request(self, group_id: str, member_id: str, member_epoch: int) -> ErrorCode:
+        """Kafka's ConsumerGroup.validateOffsetCommit/Fetch: a member's request must carry its
+        current epoch; an admin's (no member id, epoch -1) is accepted."""
+        group = self.groups.get(group_id)
+        if group is None:
+            return ErrorCode.NONE
+        if not member_id and member_epoch < 0:
+            return ErrorCode.NONE
+        member = group.members.get(member_id)
+        if member is None:
+            return ErrorCode.UNKNOWN_MEMBER_ID
+        if member_epoch != member.member_epoch:
+            return ErrorCode.STALE_MEMBER_EPOCH
+        return ErrorCode.NONE
+
+    def shutdown(self) -> None:
+        self.purgatory.shutdown()
