@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Set up the environment and run the main demo.
+# Set up what the demo needs (the venv with the `demo` extra; not the test peers) and run the main demo.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/setup.sh
+./scripts/setup.sh --demo
 exec .venv/bin/python -m examples.demo "$@"
