@@ -21,6 +21,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from connector.client_config import ClientConfig, parse_bootstrap
+from connector.option_names import (
+    KAFKA_CONSUMER_CONFIGS,
+    KAFKA_PRODUCER_ONLY_CONFIGS,
+    SourceOptionError,
+    check_option_names,
+)
 from offsets.spec import (
     EARLIEST,
     EARLIEST_SPEC,
@@ -42,10 +48,6 @@ from offsets.spec import (
 )
 
 log = logging.getLogger(__name__)
-
-
-class SourceOptionError(ValueError):
-    """An invalid source option (Spark raises IllegalArgumentException for these)."""
 
 
 SUBSCRIPTION_KINDS = ("assign", "subscribe", "subscribepattern")
@@ -359,6 +361,7 @@ def _ending(opts: Mapping[str, str]) -> OffsetSpec | None:
 def parse_source_options(options: Mapping[str, str]) -> SourceOptions:
     """Everything valid for both batch and streaming reads; raises SourceOptionError."""
     opts = {str(k).lower(): str(v) for k, v in options.items()}
+    check_option_names(opts, _SOURCE_OPTIONS)
     if not opts.get("kafka.bootstrap.servers", "").strip():
         raise _err("Option 'kafka.bootstrap.servers' must be specified for configuring the Kafka consumer")
     try:
@@ -631,6 +634,8 @@ def stream_starting(opts: SourceOptions) -> OffsetSpec:
 __all__ = [
     "ASSIGNMENT_STRATEGIES",
     "FORBIDDEN_KAFKA_PARAMS",
+    "KAFKA_CONSUMER_CONFIGS",
+    "KAFKA_PRODUCER_ONLY_CONFIGS",
     "GROUP_ONLY_KAFKA_PARAMS",
     "GROUP_ONLY_OPTIONS",
     "GroupOptions",

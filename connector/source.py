@@ -108,9 +108,12 @@ class PyKafkaBatchReader(DataSourceReader):
         client = KafkaClient(opts.client)
         try:
             fetcher = OffsetFetcher(client, opts.fetch_offset_num_retries, opts.fetch_offset_retry_interval_ms)
-            tps = subscribed_partitions(client, opts.subscription)
+            tps = subscribed_partitions(
+                client, opts.subscription, True, opts.fetch_offset_num_retries, opts.fetch_offset_retry_interval_ms
+            )
             start = resolve_offsets(fetcher, batch_starting(opts), tps, _starting_option(opts))
             end = resolve_offsets(fetcher, batch_ending(opts), tps, _ending_option(opts))
+            _check_ending_within_log(fetcher, opts, end)
         finally:
             client.close()
         ranges = []
@@ -133,6 +136,32 @@ class PyKafkaBatchReader(DataSourceReader):
     def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:  # type: ignore[override]
         assert isinstance(partition, KafkaInputPartition)
         return read_partition(partition)
+
+
+def _check_ending_within_log(fetcher: OffsetFetcher, opts: SourceOptions, end: PartitionOffsets) -> None:
+    """Ending offsets given as numbers must not be past the partition's latest offset: the read would
+    wait `kafkaConsumer.pollTimeoutMs` (2 min by default) for records that do not exist yet."""
+    if not isinstance(opts.ending, SpecificOffsetsSpec):
+        return
+    explicit = sorted(tp for tp, o in opts.ending.offsets.items() if o >= 0 and tp in end)
+    if not explicit:
+        return
+    latest = fetcher.latest(explicit)
+    past = [tp for tp in explicit if end[tp] > latest[tp]]
+    if past:
+        isolation = " (the last stable offset: kafka.isolation.level is read_committed)" if _committed(opts) else ""
+        raise OffsetResolutionError(
+            "Invalid value for option 'endingOffsets': "
+            + "; ".join(f"{tp_str(tp)} ends at {end[tp]} but its latest offset is {latest[tp]}" for tp in past)
+            + f"{isolation}. A batch read cannot end past the data in the partition: use -1 (latest) or an "
+            "offset not above the latest"
+        )
+
+
+def _committed(opts: SourceOptions) -> bool:
+    from connector.client_config import READ_COMMITTED
+
+    return opts.client.isolation_level == READ_COMMITTED
 
 
 def _starting_option(opts: SourceOptions) -> str:
@@ -209,7 +238,11 @@ class PyKafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
             # resolved when it is assigned (and recorded in that batch's end offsets)
             self._group_session()
             return {}
-        tps = self._partitions_now()
+        # a new query: a topic of `subscribe` must exist (Spark's source fails there too); once the
+        # query runs, a deleted topic is data loss (latestOffset, failOnDataLoss)
+        o = self.opts
+        tps = subscribed_partitions(self.client, o.subscription, True, o.fetch_offset_num_retries,
+                                    o.fetch_offset_retry_interval_ms)  # fmt: skip
         offsets = resolve_offsets(self.fetcher, stream_starting(self.opts), tps, _starting_option(self.opts))
         log.info("initial offsets of %s: %s", self.opts.subscription.describe(), offsets)
         return format_partition_offsets(offsets)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from dataclasses import dataclass
 
 from connector.kafka_client import (
@@ -66,10 +67,35 @@ def report_data_loss(message: str, fail: bool) -> None:
 # --------------------------------------------------------------------------------------------
 
 
-def subscribed_partitions(client: KafkaClient, sub: Subscription) -> list[TopicPartition]:
-    """The partitions a subscription names right now, sorted."""
+class UnknownTopicError(OffsetResolutionError):
+    """A topic named in option 'subscribe' does not exist when the read starts (Spark's Kafka source
+    fails with UnknownTopicOrPartitionException there; a topic deleted later is data loss instead)."""
+
+
+def subscribed_partitions(
+    client: KafkaClient, sub: Subscription, require_topics: bool = False, retries: int = 0, retry_interval_ms: int = 0
+) -> list[TopicPartition]:
+    """The partitions a subscription names right now, sorted.
+
+    `require_topics`: a topic of `subscribe` that does not exist is an error (UnknownTopicError),
+    asked again `retries` times `retry_interval_ms` apart (a topic created just before the read may
+    not be in every broker's metadata yet), as Spark's source retries its describeTopics. Without it
+    (a running stream, lag views) a missing topic names no partitions: the stream reports the loss.
+    """
     if sub.kind == "subscribe":
         md = client.metadata(sub.topics)
+        attempt = 0
+        while require_topics and any(t not in md.topics for t in sub.topics):
+            if attempt >= retries:
+                missing = [t for t in sub.topics if t not in md.topics]
+                raise UnknownTopicError(
+                    f"UNKNOWN_TOPIC_OR_PARTITION: topic(s) {', '.join(repr(t) for t in missing)} given in option "
+                    f"'subscribe' do not exist (bootstrap.servers={client.config.bootstrap_servers}); check the "
+                    "name, or create the topic before starting the read"
+                )
+            attempt += 1
+            time.sleep(retry_interval_ms / 1000)
+            md = client.metadata(sub.topics)
         return sorted((t, p) for t in sub.topics if t in md.topics for p in md.topics[t].partitions)
     if sub.kind == "subscribePattern":
         rx = re.compile(sub.pattern)
