@@ -108,14 +108,20 @@ def parse_add_scram(arg: str) -> tuple[str, str, str, int]:
     return m.group(1), fields["name"], fields["password"], int(fields.get("iterations", "4096"))
 
 
-def _write_secure_settings(setup: SecureSetup) -> None:
-    """Client settings next to the certificates (owner-only files), never on stdout."""
+def _write_secure_settings(setup: SecureSetup, listeners: dict[str, str]) -> None:
+    """Client settings next to the certificates (owner-only files), never on stdout. `listeners`:
+    security protocol -> host:port of the broker's listener, each file's `bootstrap.servers`."""
     d = setup.directory
+
+    def props(protocol: str, mechanism: str | None, user: str, mtls: bool = False) -> dict[str, str]:
+        return {"bootstrap.servers": listeners[protocol], **setup.client_properties(protocol, mechanism, user, mtls)}
+
     for user in setup.users:
         for mech in ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER"):
-            setup.write_properties(d / f"{user}-{mech}.properties", setup.client_properties("SASL_SSL", mech, user))
-        setup.write_properties(d / f"{user}-mtls.properties", setup.client_properties("SSL", None, user, mtls=True))
+            setup.write_properties(d / f"{user}-{mech}.properties", props("SASL_SSL", mech, user))
+        setup.write_properties(d / f"{user}-mtls.properties", props("SSL", None, user, mtls=True))
     info = {
+        "listeners": listeners,
         "ca_pem": str(setup.ca_pem),
         "store_password": setup.store_password,
         "users": setup.users,
@@ -293,7 +299,6 @@ def main(argv: list[str] | None = None) -> int:
         from broker_embedded.security.secure_setup import SecureSetup
 
         secure = SecureSetup.create(args.secure)
-        _write_secure_settings(secure)
         values = {**secure.broker_configs(), **values}
     try:
         scram = [parse_add_scram(a) for a in args.add_scram]
@@ -324,7 +329,19 @@ def main(argv: list[str] | None = None) -> int:
         if args.exit_on_stdin_eof:
             _watch_stdin(loop, stop)
         host, port = runner.advertised.get(runner.endpoints[0].name, (config["host.name"], port))
-        sys.stdout.write(f"bootstrap.servers={host}:{port}\n")
+        advertised = {e.name: runner.advertised.get(e.name, (e.host, e.port)) for e in runner.endpoints}
+        addresses = {name: f"{h}:{p}" for name, (h, p) in advertised.items()}
+        if secure is not None:
+            # the files name the listener of their protocol, so they are ready once the line is out
+            by_protocol: dict[str, str] = {}
+            for e in runner.endpoints:
+                by_protocol.setdefault(e.security_protocol, addresses[e.name])
+            _write_secure_settings(secure, by_protocol)
+        out = f"bootstrap.servers={host}:{port}\n"
+        if len(runner.endpoints) > 1:
+            # every listener, as Kafka's `listeners` config spells them (the first is the bootstrap above)
+            out += "listeners=" + ",".join(f"{name}://{addr}" for name, addr in addresses.items()) + "\n"
+        sys.stdout.write(out)
         sys.stdout.flush()
         await stop.wait()
         await runner.stop()

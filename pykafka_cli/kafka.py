@@ -53,13 +53,48 @@ def load_command_config(path: str) -> None:
     CLIENT_PROPERTIES.update(props)
 
 
-def librdkafka_config() -> dict[str, str]:
-    """`CLIENT_PROPERTIES` for confluent-kafka clients (the one Java -> librdkafka translation)."""
+# `-v`: librdkafka's own log lines on stderr (off otherwise: a wrong password printed ~150 of them
+# before the command's one-line error)
+VERBOSE = False
+
+
+def librdkafka_config() -> dict[str, Any]:
+    """`CLIENT_PROPERTIES` for confluent-kafka clients (the one Java -> librdkafka translation),
+    and librdkafka's log level (syslog levels: 6 is its default, 0 only emergencies)."""
+    conf: dict[str, Any] = {"log_level": 6 if VERBOSE else 0}
     if not CLIENT_PROPERTIES:
-        return {}
+        return conf
     from kafka_wire.client.librdkafka import to_librdkafka
 
-    return to_librdkafka(CLIENT_PROPERTIES, prefix="")[0]
+    translated = to_librdkafka(CLIENT_PROPERTIES, prefix="")[0]
+    translated.pop("bootstrap.servers", None)  # -b wins; main() falls back to the file's
+    return {**conf, **translated}
+
+
+def check_connection(bootstrap: str, timeout: float) -> None:
+    """One metadata request (no topics) before the command: a failed authentication is not retried
+    and comes back at once as one line with Kafka's error name (SASL_AUTHENTICATION_FAILED), and an
+    unreachable bootstrap fails after `timeout`, where librdkafka retries both until its own timeout
+    and then reports a generic transport failure."""
+    from kafka_wire.client import KafkaClientError
+    from kafka_wire.client.cluster import ClientAuthenticationError
+    from kafka_wire.client.security import SecurityConfigError
+
+    try:
+        client = kafka_client(bootstrap, timeout)
+    except (SecurityConfigError, ValueError) as e:
+        raise CliError(str(e)) from None
+    try:
+        client.metadata([])
+    except KafkaClientError as e:
+        name = getattr(getattr(e, "code", None), "name", None) or "error"
+        if isinstance(e, ClientAuthenticationError):
+            text = str(e)
+        else:  # retried until the deadline: the last attempt's failure says why
+            text = f"cannot reach {bootstrap} within {timeout:g} s (--timeout): {e.__cause__ or e}"
+        raise CliError(text if name in text else f"{name}: {text}") from None
+    finally:
+        client.close()
 
 
 def admin(bootstrap: str, extra: dict[str, str] | None = None) -> Any:

@@ -19,8 +19,8 @@ import argparse
 import os
 import sys
 
-from pykafka_cli import clients, groups, streams, topics
-from pykafka_cli.kafka import CliError, load_command_config
+from pykafka_cli import clients, groups, kafka, streams, topics
+from pykafka_cli.kafka import CliError, check_connection, load_command_config
 
 EXIT_ERROR = 1
 
@@ -42,6 +42,9 @@ def _add_common(p: argparse.ArgumentParser, top: bool) -> None:
         help="Kafka client properties (security.protocol, sasl.*, ssl.*), as for Kafka's tools",
     )
     p.add_argument("--json", action="store_true", default=default(False), help="machine-readable output")
+    p.add_argument(
+        "-v", "--verbose", action="store_true", default=default(False), help="show the Kafka client's log lines"
+    )
     p.add_argument("--timeout", type=float, default=default(15.0), help="seconds for each request (default 15)")
     p.add_argument(
         "--include-internal", action="store_true", default=default(False), help="show __consumer_offsets and friends"
@@ -88,11 +91,17 @@ def main(argv: list[str] | None = None) -> int:
             break
     parser = build_parser()
     args = parser.parse_args(argv)
-    if getattr(args, "needs_bootstrap", True) and not args.bootstrap_server:
-        parser.error("-b/--bootstrap-server (or $PYKAFKA_BOOTSTRAP) is required")
+    kafka.VERBOSE = bool(getattr(args, "verbose", False))
     try:
         if getattr(args, "command_config", None):
             load_command_config(args.command_config)
+        if getattr(args, "needs_bootstrap", True):
+            # a properties file that names its brokers (as `python -m broker_embedded --secure` writes them)
+            args.bootstrap_server = args.bootstrap_server or kafka.CLIENT_PROPERTIES.get("bootstrap.servers")
+            if not args.bootstrap_server:
+                parser.error("-b/--bootstrap-server (or $PYKAFKA_BOOTSTRAP, or bootstrap.servers in --command-config) "
+                             "is required")  # fmt: skip
+            check_connection(args.bootstrap_server, args.timeout)
         return int(args.run(args))
     except CliError as e:
         print(f"pykafka {args.command}: error: {e}", file=sys.stderr)

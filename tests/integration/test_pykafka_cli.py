@@ -279,3 +279,83 @@ def test_console_script_stdin_usage_errors_and_broker(cli_broker: Any, tmp_path:
         proc.terminate()
         proc.wait(timeout=30)
     assert proc.returncode == 0
+
+
+# --- issue 33: errors that name the cause, and the secure broker's client settings ----------------------
+
+
+@pytest.fixture(scope="module")
+def secure_broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, Path, str]]:
+    """`python -m broker_embedded --secure DIR`: (process, DIR, its `listeners=` line)."""
+    from tests.integration.wire_util import BrokerProcess, read_line
+
+    secure_dir = tmp_path_factory.mktemp("secure")
+    proc = BrokerProcess("--secure", str(secure_dir)).start()
+    try:
+        listeners = read_line(proc.proc, 10)
+        assert listeners is not None
+        yield proc, secure_dir, listeners.strip()
+    finally:
+        proc.terminate()
+
+
+def test_secure_broker_prints_every_listener_and_files_name_their_listener(secure_broker: Any) -> None:
+    proc, secure_dir, line = secure_broker
+    assert line.startswith("listeners=")
+    listeners = dict(item.split("://") for item in line.split("=", 1)[1].split(","))
+    assert set(listeners) == {"SASL_SSL", "SSL", "SASL_PLAINTEXT"}
+    assert listeners["SASL_SSL"] == proc.bootstrap
+    for name, expected in (("alice-SCRAM-SHA-512", "SASL_SSL"), ("alice-PLAIN", "SASL_SSL"), ("alice-mtls", "SSL")):
+        props = (secure_dir / f"{name}.properties").read_text().splitlines()
+        assert f"bootstrap.servers={listeners[expected]}" in props, (name, props)
+    info = json.loads((secure_dir / "secure.json").read_text())
+    assert info["listeners"] == {"SASL_SSL": listeners["SASL_SSL"], "SSL": listeners["SSL"],
+                                 "SASL_PLAINTEXT": listeners["SASL_PLAINTEXT"]}  # fmt: skip
+
+
+def test_properties_file_alone_is_enough(secure_broker: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """The written file names its broker: `--command-config FILE` without -b works (-b would win)."""
+    _proc, secure_dir, _line = secure_broker
+    assert main(["--command-config", str(secure_dir / "alice-SCRAM-SHA-512.properties"), "topics", "list"]) == 0
+    assert main(["--command-config", str(secure_dir / "alice-mtls.properties"), "--json", "topics", "list"]) == 0
+
+
+def test_wrong_password_is_one_line_naming_the_kafka_error(secure_broker: Any, tmp_path: Path) -> None:
+    """Issue 33: 17.9 s, ~150 librdkafka log lines and a traceback saying 'Broker transport failure'."""
+    proc, secure_dir, _line = secure_broker
+    wrong = tmp_path / "wrong.properties"
+    text = (secure_dir / "alice-SCRAM-SHA-512.properties").read_text()
+    wrong.write_text(text.replace(json.loads((secure_dir / "secure.json").read_text())["users"]["alice"], "not-it"))
+    t0 = time.monotonic()
+    out = subprocess.run(
+        [sys.executable, "-m", "pykafka_cli", "-b", proc.bootstrap, "--command-config", str(wrong), "topics", "list"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    elapsed = time.monotonic() - t0
+    assert out.returncode == 1, out
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and "SASL_AUTHENTICATION_FAILED" in lines[0], out.stderr
+    assert "not-it" not in out.stderr
+    # the budget is 5 s; the interpreter's start is in it, so a loaded 2-core machine gets some slack
+    assert elapsed < 8, elapsed
+
+
+def test_unreachable_broker_is_one_line_within_the_timeout(capsys: pytest.CaptureFixture[str]) -> None:
+    t0 = time.monotonic()
+    assert main(["-b", "127.0.0.1:1", "--timeout", "2", "topics", "list"]) == 1
+    elapsed = time.monotonic() - t0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "cannot reach 127.0.0.1:1 within 2 s (--timeout)" in err[0], err
+    assert elapsed < 10, elapsed
+
+
+def test_librdkafka_logs_only_with_verbose() -> None:
+    from pykafka_cli import kafka
+
+    try:
+        kafka.VERBOSE = False
+        assert kafka.librdkafka_config()["log_level"] == 0
+        kafka.VERBOSE = True
+        assert kafka.librdkafka_config()["log_level"] == 6
+    finally:
+        kafka.VERBOSE = False
