@@ -150,6 +150,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             f"rsm.config.dir={work / 'remote'}",
             "remote.log.manager.task.interval.ms=200",
             "log.retention.check.interval.ms=200",
+            "log.initial.task.delay.ms=0",  # local retention from the start, not 30 s in
         ]
         broker = BrokerProcess("pykafka", work, pykafka_overrides=overrides)
         bootstrap = broker.start(60)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from broker_embedded import apis
 from broker_embedded.config import BrokerConfig
 from broker_embedded.group.coordinator import GroupCoordinator
-from broker_embedded.log.manager import LogManager
+from broker_embedded.log.manager import LogManager, PeriodicSchedule
 from broker_embedded.metadata import TopicMetadata, TopicRegistry
 from broker_embedded.network.server import RequestContext, RequestRejected
 from broker_embedded.partition import Partition
@@ -151,12 +151,18 @@ class Broker:
         self.txn_coordinator.start(loop)
 
     async def _maintenance(self) -> None:
-        interval_ms = min(self.config["log.retention.check.interval.ms"], 1000)
+        # flushes, compaction, file deletions and checkpoints: every second (or faster with a
+        # shorter retention interval); retention itself on Kafka's schedule, first
+        # log.initial.task.delay.ms after start, then every log.retention.check.interval.ms (a
+        # client producing old timestamps keeps its records for that long, as on Kafka)
+        retention_interval_ms = self.config["log.retention.check.interval.ms"]
+        retention = PeriodicSchedule(self.config["log.initial.task.delay.ms"], retention_interval_ms, self.timer.clock)
+        tick_ms = min(retention_interval_ms, 1000)
         assert self.loop is not None
         while True:
-            await asyncio.sleep(interval_ms / 1000)
+            await asyncio.sleep(min(tick_ms, retention.ms_until_due()) / 1000)
             try:
-                await self.loop.run_in_executor(None, self.run_maintenance)
+                await self.loop.run_in_executor(None, self.run_maintenance, retention.due())
                 self.group_coordinator.expire_offsets()
             except KafkaError as e:
                 # e.g. the log dir is offline: its state logged that once; no traceback per tick
@@ -164,10 +170,11 @@ class Broker:
             except Exception:
                 log.exception("log maintenance failed")
 
-    def run_maintenance(self) -> None:
-        """Retention, segment rolls by time, flushes and checkpoints (called from a worker thread)."""
+    def run_maintenance(self, retention: bool = True) -> None:
+        """Retention (when due), segment rolls by time, flushes and checkpoints (called from a worker
+        thread)."""
         now_ms = int(time.time() * 1000)
-        self.log_manager.run_maintenance(now_ms)
+        self.log_manager.run_maintenance(now_ms, retention=retention)
 
     def shutdown(self) -> None:
         if self._maintenance_task is not None:

@@ -18,7 +18,8 @@ from typing import Any
 
 from kafka_wire.errors import ErrorCode, KafkaError
 
-_LEGAL_TOPIC = re.compile(r"^[a-zA-Z0-9._-]+$")
+# fullmatch: "$" would also match before a trailing newline and let "bad\n" through
+_LEGAL_TOPIC = re.compile(r"[a-zA-Z0-9._-]+")
 MAX_TOPIC_NAME_LENGTH = 249
 INTERNAL_TOPICS = frozenset({"__consumer_offsets", "__transaction_state"})
 # Stored partition counts above this are refused on load (the broker's max.broker.partitions is
@@ -37,7 +38,7 @@ def validate_topic_name(name: str | None) -> None:
         raise KafkaError(
             f"Topic name is longer than {MAX_TOPIC_NAME_LENGTH} characters", ErrorCode.INVALID_TOPIC_EXCEPTION
         )
-    if not _LEGAL_TOPIC.match(name):
+    if not _LEGAL_TOPIC.fullmatch(name):
         raise KafkaError(
             f"Topic name {name!r} is illegal: only ASCII alphanumerics, '.', '_' and '-' are allowed",
             ErrorCode.INVALID_TOPIC_EXCEPTION,

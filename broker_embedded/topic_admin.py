@@ -140,7 +140,8 @@ class TopicAdmin:
         if replication_factor > 1:
             raise KafkaError(
                 f"Unable to replicate the partition {replication_factor} time(s): "
-                "The target replication factor of 1 cannot be reached because only 1 broker(s) are registered.",
+                f"The target replication factor of {replication_factor} cannot be reached because only 1 broker(s) "
+                "are registered or some brokers have all their log directories cordoned.",  # Kafka 4.3's words
                 ErrorCode.INVALID_REPLICATION_FACTOR,
             )
         try:

@@ -39,6 +39,15 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.DeleteRecordsRequest
                 )
                 continue
             try:
+                partition.check_leader()  # a follower answers NOT_LEADER_OR_FOLLOWER before the policy
+                if not partition.log.config.delete_enabled:
+                    # Kafka (Partition.deleteRecordsOnLeader): only a log whose cleanup.policy
+                    # includes "delete" may have its records deleted ("compact,delete" may)
+                    raise KafkaError(
+                        f"Records of partition {t.name}-{p.partition_index} can not be deleted due to the "
+                        "configured policy",
+                        ErrorCode.POLICY_VIOLATION,
+                    )
                 low = partition.delete_records_before(p.offset)
             except KafkaError as e:
                 parts.append(

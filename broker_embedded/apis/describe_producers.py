@@ -1,4 +1,8 @@
-"""DescribeProducers (API 61): the producer state of partitions this broker leads (KIP-664)."""
+"""DescribeProducers (API 61): the producer state of partitions this broker holds (KIP-664).
+
+As in Kafka (ReplicaManager.activeProducerState), any replica answers from its own log, leader or
+follower: followers build the same producer state as they append, and `kafka-transactions.sh
+find-hanging --broker-id N` asks broker N about every replica it holds."""
 
 from __future__ import annotations
 
@@ -28,12 +32,7 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.DescribeProducersReq
             p = broker.partition(t.name, index)
             if p is None or p.deleted:
                 partitions.append(
-                    rs.PartitionResponse(partition_index=index, error_code=ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
-                )
-                continue
-            if not p.is_leader:
-                partitions.append(
-                    rs.PartitionResponse(partition_index=index, error_code=ErrorCode.NOT_LEADER_OR_FOLLOWER)
+                    rs.PartitionResponse(partition_index=index, error_code=_not_here(broker, t.name, index))
                 )
                 continue
             active = [
@@ -52,3 +51,14 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.DescribeProducersReq
             )
         topics.append(rs.TopicResponse(name=t.name, partitions=partitions))
     return rs.DescribeProducersResponse(topics=topics)
+
+
+def _not_here(broker: Broker, topic: str, index: int) -> int:
+    """A partition of the cluster without a replica here: NOT_LEADER_OR_FOLLOWER (the client asks
+    another broker); one the cluster does not know: UNKNOWN_TOPIC_OR_PARTITION."""
+    image = broker.controller_client.image if broker.controller_client is not None else None
+    if image is not None:
+        known = image.topics.get(topic)
+        if known is not None and 0 <= index < len(known.partitions):
+            return ErrorCode.NOT_LEADER_OR_FOLLOWER
+    return ErrorCode.UNKNOWN_TOPIC_OR_PARTITION

@@ -393,7 +393,8 @@ class ControllerState:
         if replication_factor > len(live):
             raise KafkaError(
                 f"Unable to replicate the partition {replication_factor} time(s): The target replication factor "
-                f"of {replication_factor} cannot be reached because only {len(live)} broker(s) are registered.",
+                f"of {replication_factor} cannot be reached because only {len(live)} broker(s) are registered "
+                "or some brokers have all their log directories cordoned.",  # Kafka 4.3's words
                 ErrorCode.INVALID_REPLICATION_FACTOR,
             )
         # round-robin leaders (Kafka's rack-unaware assignment without the random start): the

@@ -49,6 +49,35 @@ def _wall_clock_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
+class PeriodicSchedule:
+    """When a periodic log task is due, on a monotonic clock: first ``initial_delay_ms`` after
+    creation, then every ``period_ms`` (fixed rate, like Kafka's scheduler; a pass that ran late
+    does not make the next ones pile up). Kafka's LogManager schedules its retention check this way
+    (``log.initial.task.delay.ms`` 30 s, then ``log.retention.check.interval.ms`` 5 min)."""
+
+    def __init__(self, initial_delay_ms: int, period_ms: int, clock: Callable[[], int]) -> None:
+        if period_ms <= 0 or initial_delay_ms < 0:
+            raise ValueError(
+                f"period {period_ms} ms must be positive, initial delay {initial_delay_ms} ms not negative"
+            )
+        self.period_ms = period_ms
+        self.clock = clock
+        self.next_due_ms = clock() + initial_delay_ms
+
+    def due(self) -> bool:
+        """True once per elapsed period (then the next period starts from the missed deadline,
+        skipping whole periods already past)."""
+        now = self.clock()
+        if now < self.next_due_ms:
+            return False
+        missed = (now - self.next_due_ms) // self.period_ms
+        self.next_due_ms += (missed + 1) * self.period_ms
+        return True
+
+    def ms_until_due(self) -> int:
+        return max(0, self.next_due_ms - self.clock())
+
+
 @dataclass(slots=True)
 class MaintenanceStats:
     segments_deleted: int = 0
@@ -298,10 +327,11 @@ class LogManager:
 
     # ---------------------------------------------------------------- maintenance
 
-    def run_maintenance(self, now_ms: int | None = None) -> MaintenanceStats:
+    def run_maintenance(self, now_ms: int | None = None, *, retention: bool = True) -> MaintenanceStats:
         """One pass of background work; the broker calls this periodically (a worker thread is fine).
 
-        Per log: retention (cleanup.policy=delete; only below the high watermark), compaction
+        Per log: retention (cleanup.policy=delete; only below the high watermark; only when
+        ``retention`` — the broker passes its retention schedule, `PeriodicSchedule`), compaction
         (cleanup.policy=compact), expiry of idle producer ids, flush of rolled segments and
         flush.ms, removal of `.deleted` files after file.delete.delay.ms. Then the recovery
         point, log start offset and high watermark checkpoints are written if they changed
@@ -314,7 +344,7 @@ class LogManager:
         if not self.dir_state.probe():
             return stats
         try:
-            self._maintain_logs(now, stats)
+            self._maintain_logs(now, stats, retention)
             self.checkpoint_recovery_points()
             self.checkpoint_log_start_offsets()
             self.checkpoint_high_watermarks()
@@ -324,10 +354,10 @@ class LogManager:
             pass  # already marked offline (and logged) by the log that failed
         return stats
 
-    def _maintain_logs(self, now: int, stats: MaintenanceStats) -> None:
+    def _maintain_logs(self, now: int, stats: MaintenanceStats, retention: bool) -> None:
         for log in list(self.all_logs().values()):
             cfg = log.config
-            if cfg.delete_enabled:
+            if retention and cfg.delete_enabled:
                 stats.segments_deleted += log.enforce_retention(now, high_watermark=log.high_watermark)
             if cfg.compact_enabled and self.cleaner_enabled:
                 from .cleaner import clean_log

@@ -130,7 +130,13 @@ class TransactionCoordinator:
 
     def _persist(self, transactional_id: str, meta: TransactionMetadata | None) -> None:
         """Append the id's new state (None: a tombstone) to its __transaction_state partition."""
-        self.ensure_topic()
+        try:
+            self.ensure_topic()
+        except KafkaError as e:
+            if e.code != ErrorCode.LEADER_NOT_AVAILABLE:
+                raise
+            # the state log is being created (cluster mode): what Kafka's coordinator answers then
+            raise KafkaError(str(e), ErrorCode.COORDINATOR_NOT_AVAILABLE) from None
         p = self.broker.partition(TRANSACTION_STATE_TOPIC, self.partition_for(transactional_id))
         if p is None:
             raise KafkaError("transaction state partition missing", ErrorCode.COORDINATOR_NOT_AVAILABLE)
@@ -427,7 +433,10 @@ class TransactionCoordinator:
         try:
             self.broker.group_coordinator.ensure_offsets_topic()
         except KafkaError as e:
-            return e.code
+            # cluster mode: __consumer_offsets is being created (LEADER_NOT_AVAILABLE from the
+            # topic admin). Kafka's coordinator never answers that here, and librdkafka fails the
+            # transaction on it; a retriable coordinator code makes the client try again
+            return ErrorCode.COORDINATOR_LOAD_IN_PROGRESS if e.code == ErrorCode.LEADER_NOT_AVAILABLE else e.code
         tp = ("__consumer_offsets", self.broker.group_coordinator.partition_for(group_id))
         return self.add_partitions(transactional_id, producer_id, producer_epoch, [tp])[tp]
 

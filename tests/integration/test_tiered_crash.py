@@ -32,6 +32,7 @@ def broker(tmp_path: Path) -> w.BrokerProcess:
         "rsm.config.block.dir": str(tmp_path / "flags"),
         "remote.log.manager.task.interval.ms": "100",
         "log.retention.check.interval.ms": "100",
+        "log.initial.task.delay.ms": "0",
     }
     args: list[str] = []
     for k, v in overrides.items():

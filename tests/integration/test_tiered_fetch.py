@@ -38,6 +38,7 @@ def broker_configs(tmp_path: Path, **extra: Any) -> dict[str, Any]:
         "remote.log.storage.system.enable": True,
         "remote.log.manager.task.interval.ms": 100,
         "log.retention.check.interval.ms": 100,
+        "log.initial.task.delay.ms": 0,  # local retention from the start (Kafka's default waits 30 s)
         "rsm.config.dir": str(tmp_path / "remote"),
         "remote.fetch.max.wait.ms": 5000,  # generous on a loaded CI machine (the fault tests set 300)
         **extra,

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from broker_embedded.log import CLEAN_SHUTDOWN_FILE, LogConfig, LogManager
 from broker_embedded.log.checkpoint import (
     LeaderEpochCheckpointFile,
@@ -11,6 +13,10 @@ from broker_embedded.log.checkpoint import (
     read_high_watermarks,
     write_high_watermarks,
 )
+from broker_embedded.log.manager import PeriodicSchedule
+from broker_embedded.metadata import validate_topic_name
+from broker_embedded.purgatory import ManualClock
+from kafka_wire.errors import ErrorCode, KafkaError
 from tests.unit.test_log_helpers import FakeClock, batch, crash
 
 
@@ -107,6 +113,53 @@ def test_maintenance_retention_uses_topic_config_and_high_watermark(tmp_path: Pa
     assert not list((tmp_path / "short-0").glob("*.deleted"))
     assert "short 0 40" in (tmp_path / "log-start-offset-checkpoint").read_text()
     mgr.shutdown()
+
+
+def test_retention_skipped_when_not_due(tmp_path: Path) -> None:
+    """run_maintenance(retention=False): flushes and file deletions go on, retention waits for the
+    broker's retention schedule."""
+    clock = FakeClock(10_000_000)
+    mgr = LogManager(tmp_path, LogConfig(segment_bytes=600, retention_ms=1000), clock=clock)
+    mgr.startup()
+    log = mgr.get_or_create_log("t", 0)
+    for _ in range(10):
+        log.append_as_leader(batch(2, ts=clock.now), 0)
+    log.update_high_watermark(log.log_end_offset)
+    clock.advance(5000)
+    assert mgr.run_maintenance(retention=False).segments_deleted == 0
+    assert log.log_start_offset == 0
+    assert mgr.run_maintenance(retention=True).segments_deleted > 0
+    assert log.log_start_offset == 20
+    mgr.shutdown()
+
+
+def test_periodic_schedule_initial_delay_then_fixed_rate() -> None:
+    """Kafka's retention check: first after log.initial.task.delay.ms, then every
+    log.retention.check.interval.ms; a late check does not make missed ones pile up."""
+    clock = ManualClock(1_000)
+    s = PeriodicSchedule(30_000, 300_000, clock)
+    assert not s.due() and s.ms_until_due() == 30_000
+    clock.advance(29_999)
+    assert not s.due() and s.ms_until_due() == 1
+    clock.advance(1)
+    assert s.due() and not s.due()  # once per period
+    assert s.ms_until_due() == 300_000
+    clock.advance(300_000 * 3 + 5)  # three periods late: one check, the next on the original grid
+    assert s.due() and not s.due()
+    assert s.ms_until_due() == 300_000 - 5
+    assert PeriodicSchedule(0, 100, clock).due()  # no initial delay: due at once
+    with pytest.raises(ValueError):
+        PeriodicSchedule(0, 0, clock)
+    with pytest.raises(ValueError):
+        PeriodicSchedule(-1, 100, clock)
+
+
+@pytest.mark.parametrize("name", ["bad\n", "bad\r", "\nbad", "a b", "bad\n\n", "ok\x00"])
+def test_topic_names_with_control_characters_are_illegal(name: str) -> None:
+    with pytest.raises(KafkaError) as e:
+        validate_topic_name(name)
+    assert e.value.code == ErrorCode.INVALID_TOPIC_EXCEPTION
+    validate_topic_name("ok.name_1-2")
 
 
 def test_delete_log(tmp_path: Path) -> None:
