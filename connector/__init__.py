@@ -21,6 +21,12 @@ _LAZY = {
     "source_lag": "connector.lag",
     "pin_ending_offsets": "connector.lag",
     "commit_batch_offsets": "connector.lag",
+    "from_confluent_avro": "connector.avro",
+    "to_confluent_avro": "connector.avro",
+    "from_confluent_json": "connector.confluent_json",
+    "to_confluent_json": "connector.confluent_json",
+    "from_confluent_protobuf": "connector.confluent_protobuf",
+    "to_confluent_protobuf": "connector.confluent_protobuf",
 }
 
 
@@ -45,8 +51,14 @@ __all__ = [
     "PyKafkaDataSource",
     "PyKafkaDeltaDataSource",
     "commit_batch_offsets",
+    "from_confluent_avro",
+    "from_confluent_json",
+    "from_confluent_protobuf",
     "lag_from_progress",
     "pin_ending_offsets",
     "register",
     "source_lag",
+    "to_confluent_avro",
+    "to_confluent_json",
+    "to_confluent_protobuf",
 ]
