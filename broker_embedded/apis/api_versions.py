@@ -15,13 +15,14 @@ if TYPE_CHECKING:
     from broker_embedded.network.server import RequestContext
 
 API_KEY = 18
-_SOFTWARE = re.compile(r"^[a-zA-Z0-9](?:[a-zA-Z0-9\-.]*[a-zA-Z0-9])?$")
+# fullmatched, as Kafka's Matcher.matches(): "$" alone also matches before a trailing newline
+_SOFTWARE = re.compile(r"[a-zA-Z0-9](?:[a-zA-Z0-9\-.]*[a-zA-Z0-9])?")
 
 
 def handle(broker: Broker, ctx: RequestContext, request: rq.ApiVersionsRequest) -> rs.ApiVersionsResponse:
     keys = [rs.ApiVersion(api_key=k, min_version=lo, max_version=hi) for k, (lo, hi) in broker.advertised.items()]
     if ctx.api_version >= 3:
         name, version = request.client_software_name, request.client_software_version
-        if not (name and version and _SOFTWARE.match(name) and _SOFTWARE.match(version)):
+        if not (name and version and _SOFTWARE.fullmatch(name) and _SOFTWARE.fullmatch(version)):
             return rs.ApiVersionsResponse(error_code=ErrorCode.INVALID_REQUEST, api_keys=keys)
     return rs.ApiVersionsResponse(error_code=ErrorCode.NONE, api_keys=keys, throttle_time_ms=0)

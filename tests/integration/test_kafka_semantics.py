@@ -90,6 +90,24 @@ def test_topic_names_ending_in_a_newline_are_refused(broker: Any) -> None:
     assert not {n for n in names if "\n" in n}, names
 
 
+@pytest.mark.parametrize(
+    ("name", "version", "code"),
+    [("pykafka", "1.0", ErrorCode.NONE), ("pykafka\n", "1.0", ErrorCode.INVALID_REQUEST),
+     ("pykafka", "1.0\n", ErrorCode.INVALID_REQUEST)],
+)  # fmt: skip
+def test_client_software_name_ending_in_a_newline_is_refused(broker: Any, name: str, version: str, code: int) -> None:
+    """KIP-511's client software name and version are matched whole, as topic names are."""
+    from kafka_wire.protocol.messages import api_versions_request as avq
+    from tests.integration import wire_util as w
+
+    conn = w.connect(broker.bootstrap_servers, negotiate=False)
+    try:
+        r = conn.request(18, avq.ApiVersionsRequest(client_software_name=name, client_software_version=version), 3)
+        assert r.error_code == code, (name, version, r.error_code)
+    finally:
+        conn.close()
+
+
 def test_a_stored_topic_with_an_illegal_name_does_not_stop_a_restart(tmp_path: Any) -> None:
     """Ours only (Apache Kafka never stored one): a log dir from before the fix, holding a topic
     "bad\\n" and its partition directory, starts; that topic stays offline (kept in topics.json for
