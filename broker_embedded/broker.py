@@ -279,8 +279,10 @@ class Broker:
                     out.cancel()
                 elif f.exception() is not None:
                     out.set_exception(f.exception())  # type: ignore[arg-type]
+                elif (response := f.result()) is None:
+                    out.set_result(None)  # acks=0 produce checked off the loop: no response
                 else:
-                    out.set_result(encode_response(key, version, cid, f.result()))
+                    out.set_result(encode_response(key, version, cid, response))
 
             result.add_done_callback(encode_when_done)
             return out

@@ -428,7 +428,30 @@ class Partition:
             )
 
     # --- produce -------------------------------------------------------------------------
-    def append_records_as_leader(self, records: memoryview, required_acks: int = 1) -> AppendResult:
+    def append_policy(self) -> AppendPolicy:
+        """What the validator checks a produced batch against (this topic's configs)."""
+        config = self.log.config
+        return AppendPolicy(
+            config.max_message_bytes,
+            config.compact_enabled,
+            self.log_append_time,
+            self.timestamp_before_max_ms,
+            self.timestamp_after_max_ms,
+        )
+
+    def append_records_as_leader(
+        self,
+        records: memoryview,
+        required_acks: int = 1,
+        *,
+        inline: bool = False,
+        validated: bool = False,
+        validation_error: KafkaError | None = None,
+    ) -> AppendResult:
+        """Validate and append a producer's batch. `inline` (on the event loop): a batch too costly
+        to check here raises `OffloadRequired` before anything changes. `validated`: the batch was
+        checked off the loop already, with `validation_error` as the outcome (raised after the
+        leader checks, the order Kafka answers in)."""
         self.check_leader()
         if required_acks == -1 and len(self.isr) < self.min_insync_replicas:
             raise KafkaError(
@@ -436,15 +459,10 @@ class Partition:
                 f"of {self.min_insync_replicas} for partition {self.topic}-{self.index}",
                 ErrorCode.NOT_ENOUGH_REPLICAS,
             )
-        config = self.log.config
-        policy = AppendPolicy(
-            config.max_message_bytes,
-            config.compact_enabled,
-            self.log_append_time,
-            self.timestamp_before_max_ms,
-            self.timestamp_after_max_ms,
-        )
-        validate_records_for_append(records, policy, time.time_ns() // 1_000_000)
+        if validation_error is not None:
+            raise validation_error
+        if not validated:
+            validate_records_for_append(records, self.append_policy(), time.time_ns() // 1_000_000, inline)
         # Offsets, the leader epoch and LogAppendTime are stamped by the log; idempotent
         # duplicates come back with their original offsets and nothing written.
         info = self.log.append_as_leader(records, self.leader_epoch)

@@ -19,6 +19,7 @@ import struct
 import threading
 from collections.abc import Iterator
 from enum import IntEnum
+from typing import Any
 
 import cramjam
 
@@ -119,10 +120,48 @@ def _xerial_snappy_decompress_into(data: _Buffer, out: mmap.mmap) -> int:
     return written
 
 
-# Per thread (each broker's event loop runs on its own): a reused anonymous map to inflate into.
+# Per thread and limit (the event loop's small inline budget, a validation thread's full limit): a
+# reused anonymous map to inflate into, so memory is bounded by the threads that inflate.
 _inflate = threading.local()
 # Pages an inflated batch touched beyond this many bytes go back to the OS after it is checked.
 _KEEP_RESIDENT = 16 * 1024 * 1024
+# One inflate into a map larger than _KEEP_RESIDENT at a time in the process: threads checking
+# batches in parallel (the broker's validation pool, several brokers in one process) would each
+# touch up to their whole map for a decompression bomb; this keeps the peak at one map's worth.
+_LARGE_INFLATE = threading.Lock()
+_madvise: Any = None  # libc's madvise through ctypes (set on first use; False: not available)
+
+
+def _give_back(out: mmap.mmap) -> None:
+    """MADV_DONTNEED on the whole map with the GIL released: mmap.madvise holds it, and giving back a
+    bomb's 256 MiB takes 20-100 ms, a stall of every other thread (the broker's event loop)."""
+    global _madvise
+    if _madvise is None:
+        try:
+            import ctypes
+
+            fn = ctypes.CDLL(None, use_errno=True).madvise  # a CDLL call releases the GIL
+            fn.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
+            fn.restype = ctypes.c_int
+
+            def call(m: mmap.mmap) -> None:
+                view = (ctypes.c_char * len(m)).from_buffer(m)
+                try:
+                    start = ctypes.addressof(view)
+                    # in steps: each holds the process's mmap lock only briefly, so another
+                    # thread's mmap/munmap (a large allocation on the loop) is not held up by it
+                    for offset in range(0, len(m), _KEEP_RESIDENT):
+                        fn(start + offset, min(_KEEP_RESIDENT, len(m) - offset), mmap.MADV_DONTNEED)
+                finally:
+                    del view  # the map's buffer export: it must go before the map is closed
+
+            _madvise = call
+        except (ImportError, OSError, AttributeError):
+            _madvise = False
+    if _madvise:
+        _madvise(out)
+    else:
+        out.madvise(mmap.MADV_DONTNEED)
 
 
 @contextlib.contextmanager
@@ -133,39 +172,49 @@ def decompressed_bounded(codec: int, data: _Buffer, limit: int) -> Iterator[tupl
     For the broker's produce path: a few kilobytes of a compressed batch can claim gigabytes, and
     `decompress` would allocate them. This inflates into one anonymous map of `limit` bytes per
     thread, whose pages are touched only as they are written; cramjam stops (DecompressionError)
-    when the output would pass `limit`. Pages beyond _KEEP_RESIDENT are given back afterwards.
+    when the output would pass `limit`. Pages beyond _KEEP_RESIDENT are given back afterwards;
+    with a `limit` above that, one such inflate runs at a time (others wait, the GIL released).
     Raises CorruptRecordError for malformed or oversized input.
     """
-    out: mmap.mmap | None = getattr(_inflate, "map", None)
-    if out is None or len(out) != max(limit, 1):
-        if out is not None:
-            out.close()
-        out = _inflate.map = mmap.mmap(-1, max(limit, 1))
-    n = 0  # bytes of the map written: those past _KEEP_RESIDENT are given back
-    try:
+    maps: dict[int, mmap.mmap] | None = getattr(_inflate, "maps", None)
+    if maps is None:
+        maps = _inflate.maps = {}
+    size = max(limit, 1)
+    out = maps.get(size)
+    if out is None:
+        if len(maps) >= 2:  # a thread uses one or two limits; drop the others' maps
+            for old in maps.values():
+                old.close()
+            maps.clear()
+        out = maps[size] = mmap.mmap(-1, size)
+    with _LARGE_INFLATE if size > _KEEP_RESIDENT else contextlib.nullcontext():
+        n = 0  # bytes of the map written: those past _KEEP_RESIDENT are given back
         try:
-            if codec == GZIP:
-                n = cramjam.gzip.decompress_into(data, out)
-            elif codec == SNAPPY:
-                if _is_xerial(data):
-                    n = _xerial_snappy_decompress_into(data, out)
+            try:
+                if codec == GZIP:
+                    n = cramjam.gzip.decompress_into(data, out)
+                elif codec == SNAPPY:
+                    if _is_xerial(data):
+                        n = _xerial_snappy_decompress_into(data, out)
+                    else:
+                        n = cramjam.snappy.decompress_raw_into(data, out)
+                elif codec == LZ4:
+                    n = cramjam.lz4.decompress_into(data, out)
+                elif codec == ZSTD:
+                    n = cramjam.zstd.decompress_into(data, out)
                 else:
-                    n = cramjam.snappy.decompress_raw_into(data, out)
-            elif codec == LZ4:
-                n = cramjam.lz4.decompress_into(data, out)
-            elif codec == ZSTD:
-                n = cramjam.zstd.decompress_into(data, out)
-            else:
-                raise UnsupportedCompressionTypeError(f"unsupported compression codec {codec}")
-        except cramjam.DecompressionError as e:
-            raise CorruptRecordError(f"cannot decompress {_name(codec)} data into at most {limit} bytes: {e}") from e
-        yield out, int(n)
-    except BaseException:
-        n = len(out)  # a failure may have written any part of it
-        raise
-    finally:
-        if n > _KEEP_RESIDENT and hasattr(mmap, "MADV_DONTNEED"):
-            out.madvise(mmap.MADV_DONTNEED)
+                    raise UnsupportedCompressionTypeError(f"unsupported compression codec {codec}")
+            except cramjam.DecompressionError as e:
+                raise CorruptRecordError(
+                    f"cannot decompress {_name(codec)} data into at most {limit} bytes: {e}"
+                ) from e
+            yield out, int(n)
+        except BaseException:
+            n = len(out)  # a failure may have written any part of it
+            raise
+        finally:
+            if n > _KEEP_RESIDENT and hasattr(mmap, "MADV_DONTNEED"):
+                _give_back(out)
 
 
 def _snappy_decompress(data: _Buffer) -> bytes:

@@ -452,7 +452,7 @@ def _decode_body(buf: Buffer, pos: int, h: BatchHeader) -> list[Record]:
     return _decode_records(data, start, stop, h.record_count, h.base_offset, h.base_timestamp, append_time)
 
 
-def check_records(buf: Buffer, pos: int, h: BatchHeader) -> int:
+def check_records(buf: Buffer, pos: int, h: BatchHeader, limit: int | None = None) -> int:
     """Check that the batch at `pos` holds exactly its `record_count` records, each adding up to
     its length prefix, with offset deltas 0, 1, 2, ... and UTF-8 header keys (decompressing if
     needed). Returns how many records have no key (what a compacted topic refuses: counted in the
@@ -465,14 +465,16 @@ def check_records(buf: Buffer, pos: int, h: BatchHeader) -> int:
     compressed batches and stores them as sent in others), and header keys must be UTF-8 (Java
     decodes bad bytes as U+FFFD; Python consumers, ours included, refuse them). A compressed batch
     is inflated into at most MAX_DECOMPRESSED_BATCH_BYTES (a decompression bomb is refused, never
-    held in memory whole).
+    held in memory whole), or `limit` when that is smaller (the event loop's inline budget). Safe
+    on any thread: the decompression and the C walk release the GIL.
     """
     size = h.batch_length + LOG_OVERHEAD
     codec = h.attributes & COMPRESSION_MASK
     if not codec:
         return _check_record_section(buf, pos + BATCH_HEADER_SIZE, pos + size, h.record_count)
     section = memoryview(buf)[pos + BATCH_HEADER_SIZE : pos + size]
-    with decompressed_bounded(codec, section, MAX_DECOMPRESSED_BATCH_BYTES) as (out, n):
+    bound = MAX_DECOMPRESSED_BATCH_BYTES if limit is None else min(limit, MAX_DECOMPRESSED_BATCH_BYTES)
+    with decompressed_bounded(codec, section, bound) as (out, n):
         return _check_record_section(out, 0, n, h.record_count)
 
 

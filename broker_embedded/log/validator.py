@@ -8,17 +8,47 @@ records, which the produce path answers in ``PartitionProduceResponse.record_err
 fails those records with their own error and the others as collateral (e.g. keyless records in a
 compacted topic).
 
-Offsets, the leader epoch and LogAppendTime are stamped later by the log; this module only reads.
+Offsets, the leader epoch and LogAppendTime are stamped later by the log; this module only reads,
+so it may run on any thread: the replica manager runs it on the event loop while a batch is cheap
+to check (`inline=True`, which raises `OffloadRequired` for a batch that is not) and on its small
+validation pool otherwise (decompression, CRC and record walk release the GIL), as Kafka runs it
+on a request handler thread.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kafka_wire.errors import ErrorCode, InvalidRecordError, KafkaError, MessageTooLargeError
-from kafka_wire.records import BatchHeader, check_records, decode_batch, iter_batches, validate_batch
+from kafka_wire.errors import CorruptRecordError, ErrorCode, InvalidRecordError, KafkaError, MessageTooLargeError
+from kafka_wire.records import (
+    COMPRESSION_MASK,
+    LOG_OVERHEAD,
+    BatchHeader,
+    check_records,
+    decode_batch,
+    iter_batches,
+    validate_batch,
+)
 
 LONG_MAX = 9223372036854775807
+
+# What the event loop checks itself (`inline=True`); anything costlier goes to the validation pool.
+# Measured (bench/RESULTS.md, "Decompression bombs"): a thread hop costs ~50 us of CPU, the CRC + C
+# record walk ~0.3 us per KiB uncompressed (1 MiB: ~0.3 ms). So a batch up to Kafka's default
+# max.message.bytes stays on the loop (no hop on the common path, a stall of a fraction of a ms);
+# only larger ones (topics configured for them) go to the pool.
+INLINE_MAX_BATCH_BYTES = 1024 * 1024
+# A compressed batch is tried inline only when its compressed size is at most this, and inflated
+# into at most INLINE_MAX_DECOMPRESSED_BYTES there (256 KiB: 0.2-0.5 ms for lz4/zstd/gzip): a
+# small batch may claim gigabytes (a decompression bomb), so the loop gives up after inflating
+# this much and hands the batch to the pool.
+INLINE_MAX_COMPRESSED_BYTES = 64 * 1024
+INLINE_MAX_DECOMPRESSED_BYTES = 256 * 1024
+
+
+class OffloadRequired(Exception):
+    """The batch is too costly to check on the event loop: check it again with `inline=False` off
+    the loop. Raised before anything was changed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,16 +85,28 @@ class ValidatedBatch:
     record_errors: list[RecordError]
 
 
-def validate_records_for_append(records: memoryview, policy: AppendPolicy, now_ms: int) -> ValidatedBatch:
+def validate_records_for_append(
+    records: memoryview, policy: AppendPolicy, now_ms: int, inline: bool = False
+) -> ValidatedBatch:
     """Check a produce request's records for one partition. Raises `KafkaError` (one error for the
     batch: INVALID_RECORD, MESSAGE_TOO_LARGE, INVALID_TIMESTAMP, CORRUPT_MESSAGE, ...); returns the
-    batch header and the records refused one by one (none today)."""
+    batch header and the records refused one by one (none today).
+
+    `inline` (on the event loop): raises `OffloadRequired` instead of doing costly work, i.e. for an
+    uncompressed batch over INLINE_MAX_BATCH_BYTES, a compressed one over
+    INLINE_MAX_COMPRESSED_BYTES, or one that inflates past INLINE_MAX_DECOMPRESSED_BYTES (or does
+    not inflate: the pool's full-size try gives the answer)."""
     batches = list(iter_batches(records))
     # Kafka requires exactly one v2 batch per partition in a produce request: the producer
     # state (sequence numbers) is tracked per batch.
     if len(batches) != 1:
         raise InvalidRecordError("Produce requests must contain exactly one record batch per partition")
-    pos, _ = batches[0]
+    pos, framing = batches[0]
+    compressed = framing.attributes & COMPRESSION_MASK
+    if inline and framing.batch_length + LOG_OVERHEAD > (
+        INLINE_MAX_COMPRESSED_BYTES if compressed else INLINE_MAX_BATCH_BYTES
+    ):
+        raise OffloadRequired
     header = validate_batch(records, pos, max_size=None)
     if header.size > policy.max_message_bytes:
         raise MessageTooLargeError(
@@ -79,7 +121,13 @@ def validate_records_for_append(records: memoryview, policy: AppendPolicy, now_m
         raise InvalidRecordError("Inconsistent batch offset range and record count")
     # every record must add up (decompressed, in C when built): a batch that does not would poison the
     # partition for each consumer from its offset on (CORRUPT_MESSAGE)
-    keyless_count = check_records(records, pos, header)
+    if inline and compressed:
+        try:
+            keyless_count = check_records(records, pos, header, INLINE_MAX_DECOMPRESSED_BYTES)
+        except CorruptRecordError:
+            raise OffloadRequired from None
+    else:
+        keyless_count = check_records(records, pos, header)
     if not policy.log_append_time:
         # CreateTime bounds (KIP-937), checked on the batch's first and max timestamps (the
         # records' own timestamps are not compared, as before)

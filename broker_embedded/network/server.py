@@ -459,6 +459,10 @@ class KafkaConnection(asyncio.BufferedProtocol):
                 if head.cancelled():
                     continue
                 exc = head.exception()
+                if isinstance(exc, RequestRejected):  # e.g. a failed acks=0 produce checked off the loop
+                    log.warning("closing %s: %s", self.peer, exc)
+                    self.close()
+                    return
                 if exc is not None:
                     log.error("closing %s: delayed response failed: %r", self.peer, exc)
                     self.close()

@@ -6,10 +6,17 @@ acks=all in the produce purgatory (`DelayedProduce`); `fetch_messages` (Fetch) r
 and parks long polls in the fetch purgatory (`DelayedFetch`). Both purgatories are this class's,
 on the broker's timer, keyed by `purgatory.keys`.
 
-Everything runs on the broker's asyncio loop thread. Per partition the broker is leader (it serves
-produce and fetch, tracks its followers, moves the high watermark and asks the controller to shrink
-or expand the ISR), follower (a `ReplicaFetcher` per source broker truncates by leader epoch, then
-fetches), or neither (no leader elected: every request answers NOT_LEADER_OR_FOLLOWER).
+Everything runs on the broker's asyncio loop thread, except the checks of a produced batch that
+is costly to check (large, or compressed beyond a small inline budget: decompression, CRC, record
+walk): those run on a small bounded thread pool (`VALIDATION_THREADS`, where cramjam and the C walk
+release the GIL), as Kafka runs them on a request handler thread, so one client's batch never
+stalls another's request. Appends to one partition stay in request order: while a partition has
+an append waiting for its checks, later appends to it queue behind that one.
+
+Per partition the broker is leader (it serves produce and fetch, tracks its followers, moves the
+high watermark and asks the controller to shrink or expand the ISR), follower (a `ReplicaFetcher`
+per source broker truncates by leader epoch, then fetches), or neither (no leader elected: every
+request answers NOT_LEADER_OR_FOLLOWER).
 
 Without any state applied (single node) every partition is led by this broker with ISR = [self]
 and nothing here runs except the (empty) ISR check.
@@ -21,9 +28,11 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Protocol
 
 from broker_embedded.config import ConfigError
+from broker_embedded.log.validator import OffloadRequired, validate_records_for_append
 from broker_embedded.metadata import TopicMetadata, TopicRegistry
 from broker_embedded.network.server import RequestRejected
 from broker_embedded.partition import Partition
@@ -52,6 +61,12 @@ if TYPE_CHECKING:
     from broker_embedded.tiered import RemoteLogManager
 
 log = logging.getLogger(__name__)
+
+# Threads checking costly produced batches (kafka_wire.compression lets one of them at a time inflate
+# into a map of up to MAX_DECOMPRESSED_BATCH_BYTES: the memory of one bomb, as on the loop before).
+VALIDATION_THREADS = 2
+# one partition's append checked off the loop: its answer and the offset after its batch (-1: none)
+_AppendTask = asyncio.Task[tuple[prs.PartitionProduceResponse, int]]
 
 AlterPartition = Callable[[str, int, int, tuple[int, ...], int], Awaitable[PartitionState]]
 
@@ -120,6 +135,10 @@ class ReplicaManager:
         self._isr_task: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._shutdown = False
+        # costly batch checks (created on first use); per partition, the last append still
+        # waiting for them: later appends to it wait for it (appends in request order)
+        self._validation_pool: ThreadPoolExecutor | None = None
+        self._append_tails: dict[tuple[str, int], _AppendTask] = {}
 
     # --- configs --------------------------------------------------------------------------
     @property
@@ -162,6 +181,9 @@ class ReplicaManager:
             task.cancel()
         self.produce_purgatory.shutdown()
         self.fetch_purgatory.shutdown()
+        if self._validation_pool is not None:
+            self._validation_pool.shutdown(wait=False, cancel_futures=True)
+            self._validation_pool = None
 
     # --- queries (handlers, metadata) -------------------------------------------------------
     def partition(self, topic: str, index: int) -> Partition | None:
@@ -417,10 +439,13 @@ class ReplicaManager:
         """Append each partition's batch on its leader. acks=0/1 answer after the local append;
         acks=all (-1) waits in a DelayedProduce until the high watermark passes the appended batch
         (immediately when the ISR is this broker alone). Returns the response, a future of it,
-        or None (acks=0: no response)."""
+        or None (acks=0: no response). A batch too costly to check on the loop is checked on the
+        validation pool and appended when that is done (the answer is then a future)."""
         acks = request.acks
         responses: list[prs.TopicProduceResponse] = []
-        pending: list[ProducePartitionStatus] = []
+        appended: list[tuple[str, prs.PartitionProduceResponse, int]] = []
+        offloaded: list[tuple[prs.TopicProduceResponse, int, str, _AppendTask]] = []
+        tails = self._append_tails
         for topic_data in request.topic_data:
             name = topic_data.name
             if api_version >= 13:
@@ -428,25 +453,56 @@ class ReplicaManager:
                 name = meta.name if meta else ""
             out = prs.TopicProduceResponse(name=topic_data.name, topic_id=topic_data.topic_id)
             for pdata in topic_data.partition_data:
-                response, required_offset = self._append_partition(
-                    name, pdata, acks, api_version, request.transactional_id
-                )
-                out.partition_responses.append(response)
-                if acks == -1 and required_offset >= 0:
-                    p = self.partitions[(name, pdata.index)]
-                    status = ProducePartitionStatus(name, pdata.index, required_offset, p.leader_epoch, response)
-                    error = p.check_enough_replicas_reach_offset(status.required_offset, status.leader_epoch)
-                    if error is None:
-                        pending.append(status)
-                    elif error != ErrorCode.NONE:
-                        response.error_code = error
+                key = (name, pdata.index)
+                if key not in tails:
+                    try:
+                        response, required_offset = self._append_partition(
+                            name, pdata, acks, api_version, request.transactional_id, inline=True
+                        )
+                        out.partition_responses.append(response)
+                        appended.append((name, response, required_offset))
+                        continue
+                    except OffloadRequired:
+                        pass
+                # checked off the loop, appended after the partition's earlier appends
+                task = self._offload_append(key, pdata, acks, api_version, request.transactional_id)
+                offloaded.append((out, len(out.partition_responses), name, task))
+                out.partition_responses.append(_produce_error(pdata.index, ErrorCode.UNKNOWN_SERVER_ERROR))
             responses.append(out)
+        if offloaded:
+            return asyncio.ensure_future(self._finish_offloaded(request, responses, appended, offloaded))
+        return self._finish_append(request, responses, appended)
+
+    def _finish_append(
+        self,
+        request: prq.ProduceRequest,
+        responses: list[prs.TopicProduceResponse],
+        appended: list[tuple[str, prs.PartitionProduceResponse, int]],
+    ) -> Any:
+        """The answer once every partition's append is done: None (acks=0), the response, or (acks=all
+        with replicas to wait for) a future of it."""
+        acks = request.acks
         if acks == 0:
             # No response to carry an error: like Kafka, close the connection so the client learns
             # that something failed (and refreshes its metadata).
             if any(p.error_code != ErrorCode.NONE for t in responses for p in t.partition_responses):
                 raise RequestRejected("acks=0 produce failed for some partition: closing the connection")
             return None
+        pending: list[ProducePartitionStatus] = []
+        if acks == -1:
+            for name, response, required_offset in appended:
+                if required_offset < 0:
+                    continue
+                p = self.partitions.get((name, response.index))
+                if p is None:  # removed while the batch was being checked
+                    response.error_code = ErrorCode.NOT_LEADER_OR_FOLLOWER
+                    continue
+                status = ProducePartitionStatus(name, response.index, required_offset, p.leader_epoch, response)
+                error = p.check_enough_replicas_reach_offset(status.required_offset, status.leader_epoch)
+                if error is None:
+                    pending.append(status)
+                elif error != ErrorCode.NONE:
+                    response.error_code = error
         if pending:
             # acks=all: wait until the ISR has the records (a single node's ISR already has them)
             loop = asyncio.get_running_loop()
@@ -461,6 +517,22 @@ class ReplicaManager:
             return future
         return self._produce_response(responses)
 
+    async def _finish_offloaded(
+        self,
+        request: prq.ProduceRequest,
+        responses: list[prs.TopicProduceResponse],
+        appended: list[tuple[str, prs.PartitionProduceResponse, int]],
+        offloaded: list[tuple[prs.TopicProduceResponse, int, str, _AppendTask]],
+    ) -> Any:
+        for out, i, name, task in offloaded:
+            response, required_offset = await task
+            out.partition_responses[i] = response
+            appended.append((name, response, required_offset))
+        result = self._finish_append(request, responses, appended)
+        if isinstance(result, asyncio.Future):
+            return await result
+        return result
+
     def _append_partition(
         self,
         name: str,
@@ -468,8 +540,14 @@ class ReplicaManager:
         acks: int,
         api_version: int,
         transactional_id: str | None = None,
+        *,
+        inline: bool = False,
+        validated: bool = False,
+        validation_error: KafkaError | None = None,
     ) -> tuple[prs.PartitionProduceResponse, int]:
-        """One partition's append: its answer and the offset after the appended batch (-1: none)."""
+        """One partition's append: its answer and the offset after the appended batch (-1: none).
+        `inline`: raises `OffloadRequired` (before any change) for a batch too costly to check on
+        the loop; `validated`: checked off the loop already, with `validation_error` the outcome."""
         if acks not in (-1, 0, 1):
             return _produce_error(pdata.index, ErrorCode.INVALID_REQUIRED_ACKS), -1
         partition = self.partitions.get((name, pdata.index))
@@ -486,7 +564,9 @@ class ReplicaManager:
             if code != ErrorCode.NONE:
                 return _produce_error(pdata.index, code, "the partition is not in the producer's transaction"), -1
         try:
-            result = partition.append_records_as_leader(pdata.records, acks)
+            result = partition.append_records_as_leader(
+                pdata.records, acks, inline=inline, validated=validated, validation_error=validation_error
+            )
         except KafkaError as e:
             if e.code == ErrorCode.NOT_LEADER_OR_FOLLOWER:
                 return self._not_leader(name, pdata.index, str(e)), -1
@@ -505,6 +585,54 @@ class ReplicaManager:
             log_start_offset=result.log_start_offset,
         )
         return response, result.last_offset + 1
+
+    def _offload_append(
+        self, key: tuple[str, int], pdata: prq.PartitionProduceData, acks: int, api_version: int, txn_id: str | None
+    ) -> _AppendTask:
+        """Check the batch on the validation pool, then append it after the partition's earlier
+        appends that are still being checked; registered at once as the partition's last append."""
+        previous = self._append_tails.get(key)
+        task = asyncio.ensure_future(self._append_offloaded(key, pdata, acks, api_version, txn_id, previous))
+        self._append_tails[key] = task
+
+        def forget(t: asyncio.Task[Any]) -> None:
+            if self._append_tails.get(key) is t:
+                del self._append_tails[key]
+
+        task.add_done_callback(forget)
+        return task
+
+    async def _append_offloaded(
+        self,
+        key: tuple[str, int],
+        pdata: prq.PartitionProduceData,
+        acks: int,
+        api_version: int,
+        txn_id: str | None,
+        previous: _AppendTask | None,
+    ) -> tuple[prs.PartitionProduceResponse, int]:
+        error: KafkaError | None = None
+        partition = self.partitions.get(key)
+        if partition is not None and pdata.records is not None:
+            if self._validation_pool is None:
+                self._validation_pool = ThreadPoolExecutor(
+                    VALIDATION_THREADS,
+                    thread_name_prefix=f"produce-validation-{self.node_id}",
+                )
+            now_ms = time.time_ns() // 1_000_000
+            loop = asyncio.get_running_loop()
+            try:
+                # checks may run alongside an earlier append's; the appends themselves are ordered
+                await loop.run_in_executor(
+                    self._validation_pool, validate_records_for_append, pdata.records, partition.append_policy(), now_ms
+                )
+            except KafkaError as e:
+                error = e
+        if previous is not None:
+            await asyncio.wait([previous])
+        return self._append_partition(
+            key[0], pdata, acks, api_version, txn_id, validated=partition is not None, validation_error=error
+        )
 
     def _verify_transaction(self, partition: Partition, records: Any, transactional_id: str) -> ErrorCode:
         """KIP-890 part 1: a transactional batch that would open a transaction on this partition is
