@@ -80,8 +80,8 @@ class RaftNode:
     ) -> None:
         self.node_id = node_id
         self.voters = frozenset(voters)
-        if node_id not in self.voters:
-            raise ValueError(f"node {node_id} is not a voter of {sorted(self.voters)} (observers: not yet)")
+        # an observer (a broker reading the metadata log) fetches like a follower but never votes or stands
+        self.is_voter = node_id in self.voters
         self.log = log
         self.quorum_store = quorum_store
         self.clock = clock
@@ -106,7 +106,7 @@ class RaftNode:
             self.state = self._follower_state(st.epoch, st.leader_id, st.voted_id, now)
         else:
             self.state = RoleState(Role.UNATTACHED, st.epoch, st.voted_id, None)
-            self.state.election_deadline_ms = now + self._election_timeout()
+            self.state.election_deadline_ms = now + (self._election_timeout() if self.is_voter else 0)
 
     # ------------------------------------------------------------------ public surface
 
@@ -158,7 +158,7 @@ class RaftNode:
             self._tick_leader(now)
         elif s.role is Role.FOLLOWER:
             if now >= s.fetch_deadline_ms:
-                self._become_prospective(now)
+                self._become_prospective(now)  # an observer goes looking for the leader instead
             elif s.inflight_fetch is None and now >= s.next_fetch_ms:
                 self._send_fetch(now)
             elif s.inflight_fetch is not None and now >= s.inflight_sent_ms + self.config.request_timeout_ms:
@@ -172,7 +172,9 @@ class RaftNode:
             else:
                 self._resend_unacked(now, self._end_quorum_epoch_request)
         elif now >= s.election_deadline_ms:  # unattached, prospective
-            if s.role is Role.PROSPECTIVE and s.leader_id is not None:
+            if not self.is_voter:
+                self._discover_leader(now)
+            elif s.role is Role.PROSPECTIVE and s.leader_id is not None:
                 self._become_follower(s.epoch, s.leader_id, now)
             else:
                 self._become_prospective(now)
@@ -297,7 +299,7 @@ class RaftNode:
         self._leave_leadership()
         self._persist(epoch, voted_id, None)
         self.state = RoleState(Role.UNATTACHED, epoch, voted_id, None)
-        self.state.election_deadline_ms = now + self._election_timeout()
+        self.state.election_deadline_ms = now + (self._election_timeout() if self.is_voter else 0)
         self._notify_leader()
 
     def _become_follower(self, epoch: int, leader_id: int, now: int) -> None:
@@ -308,8 +310,29 @@ class RaftNode:
         self._notify_leader()
         self._send_fetch(now)
 
+    def _discover_leader(self, now: int) -> None:
+        """An observer without a leader fetches from a voter; the answer (or its error) names the leader."""
+        s = self.state
+        s.election_deadline_ms = now + self.config.request_timeout_ms
+        voter = self.rng.choice(sorted(self.voters))
+        self._send(
+            voter,
+            FetchRequest(
+                self._next_correlation(),
+                self.node_id,
+                s.epoch,
+                self.log.end_offset,
+                self.log.last_epoch,
+                self.config.fetch_max_records,
+            ),
+        )
+
     def _become_prospective(self, now: int) -> None:
         old = self.state
+        if not self.is_voter:
+            self._become_unattached(old.epoch, None, now)
+            self._discover_leader(now)
+            return
         # the leader it followed is kept: losing the pre-vote sends it back to following that leader
         # (KafkaRaftClient's prospectiveTransitionAfterElectionLoss); a resigned leader keeps none
         leader = None if old.leader_id == self.node_id else old.leader_id
@@ -410,7 +433,7 @@ class RaftNode:
     # ------------------------------------------------------------------ Vote
 
     def _on_vote_request(self, source: int, req: VoteRequest, now: int) -> None:
-        if req.candidate_id not in self.voters:
+        if req.candidate_id not in self.voters or not self.is_voter:
             self._send(
                 source,
                 VoteResponse(

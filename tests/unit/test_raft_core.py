@@ -1,0 +1,268 @@
+"""Scenarios of the sans-IO Raft core (issue 32), each on the deterministic simulator with faults placed by
+hand (no random faults, no loss), so the invariants of testsupport/raft_sim.py are checked all along too;
+plus a few single-node checks of the message handling."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from broker_embedded.raft import (
+    MemoryQuorumStateStore,
+    MemoryRaftLog,
+    NotLeaderError,
+    OffsetAndEpoch,
+    RaftNode,
+    Role,
+    Send,
+)
+from broker_embedded.raft.messages import (
+    FetchRequest,
+    FetchResponse,
+    LogEntry,
+    VoteRequest,
+    VoteResponse,
+)
+from broker_embedded.raft.quorum import LeaderState, ReplicaState
+from kafka_wire.errors import ErrorCode
+from testsupport.raft_sim import SIM_RAFT_CONFIG, SimConfig, Simulation
+
+CFG = SIM_RAFT_CONFIG
+
+
+def quiet_cluster(nodes: int = 3, seed: int = 7) -> Simulation:
+    """A simulator with a reliable network (delays only) and no scheduled faults or appends."""
+    sim = Simulation(seed, SimConfig(nodes=nodes, loss=0.0, duplicate=0.0, vary_raft=False))
+    sim.start()
+    return sim
+
+
+def stable_leader(sim: Simulation) -> int:
+    sim.run_for(1500)
+    leaders = sim.leaders()
+    assert len(leaders) == 1, leaders
+    leader = leaders[0]
+    epoch = sim.raft(leader).epoch
+    for i in sim.nodes:
+        r = sim.raft(i)
+        assert (r.epoch, r.leader_id) == (epoch, leader), (i, r.role, r.epoch, r.leader_id)
+    return leader
+
+
+def applied_values(sim: Simulation, node_id: int) -> list[object]:
+    return [v for (_e, v, control) in sim.nodes[node_id].applied if not control]
+
+
+@pytest.mark.parametrize("nodes", [1, 3, 5])
+def test_a_quorum_elects_one_leader_and_commits_on_every_node(nodes: int) -> None:
+    sim = quiet_cluster(nodes)
+    leader = stable_leader(sim)
+    for v in range(10):
+        sim.append(leader, v)
+    sim.run_for(300)
+    for i in sim.nodes:
+        assert applied_values(sim, i) == list(range(10))
+    assert sim.raft(leader).high_watermark == sim.nodes[leader].log.end_offset
+    for other in set(sim.nodes) - {leader}:
+        with pytest.raises(NotLeaderError):
+            sim.raft(other).append(["x"])
+
+
+def test_an_isolated_follower_rejoins_without_disturbing_the_leader() -> None:
+    """KIP-996: the cut-off follower pre-votes and loses instead of bumping the epoch, so the leader that a
+    majority still reaches is never fenced; once healed it follows the same leader in the same epoch."""
+    sim = quiet_cluster(3)
+    leader = stable_leader(sim)
+    epoch = sim.raft(leader).epoch
+    follower = next(i for i in sim.nodes if i != leader)
+    sim.isolate(follower)
+    for step in range(20):  # 20 fetch timeouts' worth of isolation, appends all along
+        sim.append(leader, step)
+        sim.run_for(CFG.fetch_timeout_ms)
+        assert sim.raft(follower).epoch == epoch
+        assert sim.raft(follower).role in (Role.PROSPECTIVE, Role.FOLLOWER)
+        assert sim.leaders() == [leader] and sim.raft(leader).epoch == epoch
+    assert len(applied_values(sim, leader)) == 20  # the majority kept committing
+    sim.heal_network()
+    sim.run_for(CFG.fetch_timeout_ms * 2)
+    assert sim.leaders() == [leader] and sim.raft(leader).epoch == epoch
+    assert (sim.raft(follower).role, sim.raft(follower).leader_id) == (Role.FOLLOWER, leader)
+    assert applied_values(sim, follower) == list(range(20))
+
+
+def test_isolating_the_leader_elects_a_new_one_and_the_old_one_resigns_and_truncates() -> None:
+    """The issue's scenario: cut off the active controller. The majority elects a successor within the fetch
+    timeout plus an election, the old leader resigns by check-quorum, cannot commit on its side, and after
+    healing truncates its uncommitted entries and follows without another election."""
+    sim = quiet_cluster(3)
+    old = stable_leader(sim)
+    epoch = sim.raft(old).epoch
+    sim.append(old, "committed")
+    sim.run_for(100)
+    sim.isolate(old)
+    cut = sim.now
+    sim.append(old, "lost-1")
+    sim.append(old, "lost-2")
+    bound = CFG.fetch_timeout_ms + 2 * (2 * CFG.election_timeout_ms) + 100
+    new = None
+    while sim.now - cut < bound:
+        sim.run_for(10)
+        majority_leaders = [i for i in sim.leaders() if i != old]
+        if majority_leaders:
+            new = majority_leaders[0]
+            break
+    assert new is not None, f"no new leader within {bound} ms"
+    assert sim.raft(new).epoch == epoch + 1
+    sim.run_for(CFG.fetch_timeout_ms * 3 // 2)  # check-quorum
+    assert sim.raft(old).role in (Role.RESIGNED, Role.PROSPECTIVE, Role.FOLLOWER)
+    assert sim.raft(old).epoch == epoch  # a pre-vote minority never raises its epoch
+    assert "lost-1" not in applied_values(sim, old)
+    sim.append(new, "after")
+    sim.run_for(200)
+    sim.heal_network()
+    sim.run_for(CFG.fetch_timeout_ms * 2)
+    assert sim.leaders() == [new] and sim.raft(new).epoch == epoch + 1
+    assert (sim.raft(old).leader_id, sim.raft(old).epoch) == (new, epoch + 1)
+    assert sim.nodes[old].log.truncations >= 1
+    for i in sim.nodes:
+        assert applied_values(sim, i) == ["committed", "after"]
+    sim.check_final()
+
+
+def test_a_follower_below_the_leaders_log_start_catches_up_from_a_snapshot() -> None:
+    sim = quiet_cluster(3)
+    leader = stable_leader(sim)
+    behind = next(i for i in sim.nodes if i != leader)
+    sim.crash(behind)
+    for v in range(50):
+        sim.append(leader, v)
+        sim.run_for(5)
+    sim.run_for(200)
+    sim.snapshot(leader)  # the leader's log before its applied offset is gone now
+    start = sim.nodes[leader].log.start_offset
+    assert start > 40 and sim.nodes[leader].log.latest_snapshot_id == OffsetAndEpoch(start, sim.raft(leader).epoch)
+    installed = sim.stats["snapshots_installed"]
+    sim.restart(behind)
+    sim.append(leader, "tail")
+    sim.run_for(1000)
+    assert sim.stats["snapshots_installed"] == installed + 1
+    assert sim.nodes[behind].log.start_offset == start
+    assert applied_values(sim, behind) == [*range(50), "tail"]
+    sim.check_final()
+
+
+def test_a_crashed_leader_loses_unflushed_appends_but_never_committed_ones() -> None:
+    sim = Simulation(3, SimConfig(nodes=3, loss=0.0, duplicate=0.0, vary_raft=False))
+    sim.start()
+    leader = stable_leader(sim)
+    sim.append(leader, "kept")
+    sim.run_for(200)
+    sim.isolate(leader)
+    sim.append(leader, "never-flushed")  # inside the flush linger
+    log = sim.nodes[leader].log
+    assert log.end_offset > log.flushed_offset
+    sim.crash(leader)
+    assert sim.nodes[leader].log.end_offset == sim.nodes[leader].log.flushed_offset
+    sim.heal_network()
+    sim.restart(leader)
+    assert sim.raft(leader).role is Role.RESIGNED  # it led its last epoch: it restarts resigned
+    sim.run_for(1500)
+    assert len(sim.leaders()) == 1
+    for i in sim.nodes:
+        assert applied_values(sim, i) == ["kept"]
+    sim.check_final()
+
+
+# ---------------------------------------------------------------- single node, message by message
+
+
+def lone_node(voters: tuple[int, ...] = (1, 2, 3)) -> tuple[RaftNode, MemoryRaftLog, MemoryQuorumStateStore, list[int]]:
+    now = [0]
+    log, store = MemoryRaftLog(), MemoryQuorumStateStore()
+    node = RaftNode(1, voters, log, store, clock=lambda: now[0], rng=random.Random(1), config=CFG)
+    node.start()
+    return node, log, store, now
+
+
+def test_a_vote_is_persisted_before_it_is_sent_and_never_given_twice_in_an_epoch() -> None:
+    node, _log, store, _now = lone_node()
+    out = node.handle(2, VoteRequest(5, 2, 1, 0, 0, pre_vote=False))
+    [send] = [a for a in out if isinstance(a, Send)]
+    assert isinstance(send.message, VoteResponse) and send.message.vote_granted
+    assert store.read() is not None and (store.read().epoch, store.read().voted_id) == (1, 2)
+    out = node.handle(3, VoteRequest(6, 3, 1, 0, 0, pre_vote=False))
+    assert not out[-1].message.vote_granted  # type: ignore[union-attr]
+    # the vote survives a restart
+    restarted = RaftNode(1, (1, 2, 3), MemoryRaftLog(), store, clock=lambda: 0, rng=random.Random(2), config=CFG)
+    out = restarted.handle(3, VoteRequest(7, 3, 1, 0, 0, pre_vote=False))
+    assert not out[-1].message.vote_granted  # type: ignore[union-attr]
+
+
+def test_a_pre_vote_changes_nothing_and_a_stale_log_is_refused() -> None:
+    node, log, store, _now = lone_node()
+    log.append([LogEntry(0, 1, "a"), LogEntry(1, 1, "b")])
+    writes = store.writes
+    out = node.handle(2, VoteRequest(1, 2, 5, 1, 2, pre_vote=True))
+    assert out[-1].message.vote_granted and node.epoch == 0 and store.writes == writes  # type: ignore[union-attr]
+    out = node.handle(2, VoteRequest(2, 2, 5, 1, 1, pre_vote=True))  # its log ends before ours
+    assert not out[-1].message.vote_granted  # type: ignore[union-attr]
+    out = node.handle(2, VoteRequest(3, 2, 5, 0, 9, pre_vote=True))  # longer but an older last epoch
+    assert not out[-1].message.vote_granted  # type: ignore[union-attr]
+
+
+def test_the_leader_answers_a_divergent_fetch_with_the_epoch_end_and_the_follower_truncates_there() -> None:
+    leader_log = MemoryRaftLog()
+    leader_log.append([LogEntry(o, 1, f"e1-{o}") for o in range(5)] + [LogEntry(o, 3, f"e3-{o}") for o in range(5, 8)])
+    assert leader_log.end_offset_for_epoch(2) == OffsetAndEpoch(5, 1)
+    assert leader_log.end_offset_for_epoch(3) == OffsetAndEpoch(8, 3)
+    assert leader_log.end_offset_for_epoch(0).epoch == -1
+    follower_log = MemoryRaftLog()
+    follower_log.append(
+        [LogEntry(o, 1, f"e1-{o}") for o in range(3)] + [LogEntry(o, 2, f"e2-{o}") for o in range(3, 6)]
+    )
+    follower_log.flush()
+    store = MemoryQuorumStateStore()
+    from broker_embedded.raft.storage import ElectionState
+
+    store.write(ElectionState(3, None, 2))
+    follower = RaftNode(1, (1, 2, 3), follower_log, store, clock=lambda: 0, rng=random.Random(1), config=CFG)
+    [send] = [a for a in follower.start() if isinstance(a, Send)]
+    fetch = send.message
+    assert isinstance(fetch, FetchRequest) and (fetch.fetch_offset, fetch.last_fetched_epoch) == (6, 2)
+    # what a leader with leader_log answers: the end of the largest epoch <= 2 it has
+    follower.handle(
+        2, FetchResponse(fetch.correlation_id, ErrorCode.NONE, 2, 3, 0, 0, diverging_epoch=OffsetAndEpoch(5, 1))
+    )
+    assert follower_log.end_offset == 3  # min(5, where epoch 1 ends locally)
+
+
+def test_the_high_watermark_waits_for_the_leaders_own_epoch_start() -> None:
+    """Raft's commitment rule in KRaft's form: entries of older epochs commit only once the new leader's
+    LeaderChange (its epoch start) is on a majority."""
+    ls = LeaderState(
+        epoch_start_offset=10,
+        voters=frozenset({1, 2, 3}),
+        local_id=1,
+        check_quorum_timeout_ms=300,
+        check_quorum_deadline_ms=300,
+    )
+    ls.replicas[2] = ReplicaState(end_offset=10)
+    assert ls.compute_high_watermark(11) is None  # offsets < 10 are on a majority, but not the epoch start
+    ls.update_replica_end(2, 11)
+    assert ls.compute_high_watermark(11) == 11
+    ls.update_replica_end(2, 5)  # a reordered, older fetch does not move it back
+    assert ls.replicas[2].end_offset == 11
+
+
+def test_check_quorum_resigns_a_leader_that_hears_from_nobody() -> None:
+    node, _log, _store, now = lone_node()
+    now[0] = 10_000
+    node.tick()  # unattached -> prospective (pre-votes out)
+    node.handle(2, VoteResponse(node._correlation - 1, ErrorCode.NONE, None, 0, True, True))
+    assert node.role is Role.CANDIDATE
+    node.handle(2, VoteResponse(node._correlation - 1, ErrorCode.NONE, None, 1, True, False))
+    assert node.role is Role.LEADER
+    now[0] += CFG.fetch_timeout_ms * 3 // 2
+    node.tick()
+    assert node.role is Role.RESIGNED and node.epoch == 1
