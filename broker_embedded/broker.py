@@ -73,7 +73,7 @@ class Broker:
             )
         self.replica_manager.remote_log_manager = self.remote_log_manager
         self.producer_ids = ProducerIdManager(log_dir)
-        self.advertised = advertised_versions(set(apis.HANDLERS))
+        self.advertised = advertised_versions(set(apis.HANDLERS), config["group.coordinator.rebalance.protocols"])
         self.reaper: ExpirationReaper | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
         self._maintenance_task: asyncio.Task[None] | None = None

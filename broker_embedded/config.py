@@ -229,6 +229,12 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
             "group.consumer.heartbeat.interval.ms", _B.INT, 5000, "Consumer-protocol heartbeat interval.", _at_least(1)
         ),
         ConfigDef(
+            "group.coordinator.rebalance.protocols",
+            _B.STRING,
+            "classic",
+            "Group protocols served: classic, consumer (KIP-848; Kafka 4's default is classic,consumer).",
+        ),
+        ConfigDef(
             "group.consumer.assignors", _B.STRING, "uniform,range", "Server-side assignors, the first the default."
         ),
         ConfigDef("offsets.topic.num.partitions", _B.INT, 50, "Partitions of __consumer_offsets.", _at_least(1)),

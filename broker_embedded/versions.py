@@ -24,17 +24,25 @@ KAFKA_4_0: dict[int, tuple[int, int]] = {
 }  # fmt: skip
 
 
-def advertised_versions(implemented: set[int]) -> dict[int, tuple[int, int]]:
+# The consumer group protocol's APIs (KIP-848), as Kafka 4.0 advertises them: only when
+# group.coordinator.rebalance.protocols includes "consumer" (Kafka's switch for the protocol).
+CONSUMER_PROTOCOL: dict[int, tuple[int, int]] = {68: (0, 1), 69: (0, 1)}
+
+
+def advertised_versions(implemented: set[int], rebalance_protocols: str = "classic") -> dict[int, tuple[int, int]]:
     """Ranges to advertise: the profile ∩ implemented APIs ∩ codec ranges (request and response).
 
     The codec ranges come from the generated tables (the modules' ``VALID_VERSIONS``), so this runs
-    at start without importing a codec.
+    at start without importing a codec. `rebalance_protocols`: group.coordinator.rebalance.protocols.
     """
+    profile = dict(KAFKA_4_0)
+    if "consumer" in {p.strip().lower() for p in rebalance_protocols.split(",")}:
+        profile.update(CONSUMER_PROTOCOL)
     out: dict[int, tuple[int, int]] = {}
     for key in sorted(implemented):
-        if key not in KAFKA_4_0 or key not in REQUEST_VERSIONS or key not in RESPONSE_VERSIONS:
+        if key not in profile or key not in REQUEST_VERSIONS or key not in RESPONSE_VERSIONS:
             continue
-        lo, hi = KAFKA_4_0[key]
+        lo, hi = profile[key]
         rq, rs = REQUEST_VERSIONS[key], RESPONSE_VERSIONS[key]
         lo = max(lo, rq[0], rs[0])
         hi = min(hi, rq[1], rs[1])

@@ -31,12 +31,16 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.DescribeGroupsReques
             )
             continue
         group = broker.group_coordinator.groups.get(group_id)
-        if group is None:
-            # v6+ says so with an error; older versions describe an unknown group as Dead
+        consumer_group = group_id in broker.group_coordinator.consumer_groups.groups
+        if group is None or (consumer_group and not group.members):
+            # v6+ says so with an error; older versions describe an unknown group as Dead. A consumer
+            # group (KIP-848) is not a classic group: Kafka answers the same (ConsumerGroupDescribe has it)
             code = ErrorCode.GROUP_ID_NOT_FOUND if ctx.api_version >= 6 else ErrorCode.NONE
+            message = f"Group {group_id} is not a classic group." if consumer_group else None
             out.append(
                 rs.DescribedGroup(
                     error_code=code,
+                    error_message=message if ctx.api_version >= 6 else None,
                     group_id=group_id,
                     group_state=GroupState.DEAD.value,
                     protocol_type="",

@@ -1,4 +1,4 @@
-"""ListGroups (API 16), with the states filter (v4+) and types filter (v5+: classic only here)."""
+"""ListGroups (API 16), with the states filter (v4+) and types filter (v5+: classic and consumer groups)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,20 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.ListGroupsRequest) -
     groups = []
     # DESCRIBE on the cluster lists every group; otherwise only the groups the principal may describe
     everything = authorize(ctx, AclOperation.DESCRIBE, ResourceType.CLUSTER) == ErrorCode.NONE
+    consumer_groups = broker.group_coordinator.consumer_groups.groups
+    for cg in consumer_groups.values():
+        if not everything and authorize(ctx, AclOperation.DESCRIBE, ResourceType.GROUP, cg.group_id):
+            continue
+        if (states and cg.state.value.lower() not in states) or (types and "consumer" not in types):
+            continue
+        groups.append(
+            rs.ListedGroup(
+                group_id=cg.group_id, protocol_type="consumer", group_state=cg.state.value, group_type="consumer"
+            )
+        )
     for g in broker.group_coordinator.groups.values():
+        if g.group_id in consumer_groups and not g.members:
+            continue  # the offsets of a consumer group, kept beside its classic twin
         if not everything and authorize(ctx, AclOperation.DESCRIBE, ResourceType.GROUP, g.group_id):
             continue
         if states and g.state.value.lower() not in states:

@@ -40,14 +40,23 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.OffsetCommitRequest)
                 p.committed_offset, p.committed_leader_epoch, p.committed_metadata or "", now
             )
     instance_id = request.group_instance_id if ctx.api_version >= 7 else None
+    generation, member_id = request.generation_id_or_member_epoch, request.member_id or ""
+    consumer_groups = broker.group_coordinator.consumer_groups
+    member_error = ErrorCode.NONE
+    if request.group_id in consumer_groups.groups:
+        # a consumer group (KIP-848): the member's epoch fences the commit (v9+ carries it); the
+        # offsets themselves are stored as for any group, outside the classic membership checks
+        member_error = consumer_groups.validate_offset_request(request.group_id, member_id, generation)
+        if member_error == ErrorCode.NONE and member_id and ctx.api_version < 9:
+            member_error = ErrorCode.UNSUPPORTED_VERSION
+        generation, member_id, instance_id = -1, "", None
     try:
-        codes = broker.group_coordinator.commit_offsets(
-            request.group_id,
-            request.generation_id_or_member_epoch,
-            request.member_id or "",
-            instance_id,
-            offsets,
-        )
+        if member_error != ErrorCode.NONE:
+            codes = dict.fromkeys(offsets, member_error)
+        else:
+            codes = broker.group_coordinator.commit_offsets(
+                request.group_id, generation, member_id, instance_id, offsets
+            )
     except KafkaError as e:
         codes = dict.fromkeys(offsets, e.code)
     for tp in unknown:

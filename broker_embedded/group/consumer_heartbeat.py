@@ -178,6 +178,8 @@ def heartbeat(
     gid = group.group_id
     records: list[ConsumerGroupRecord] = []
     removed: list[str] = []
+    if req.member_epoch != 0 and group.group_epoch == 0 and not group.members:
+        raise KafkaError(f"Consumer group {gid} not found.", ErrorCode.GROUP_ID_NOT_FOUND)
 
     # --- leaving ---------------------------------------------------------------------------------
     if req.member_epoch in (LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH):
@@ -292,7 +294,8 @@ def heartbeat(
         records.append((_key(PARTITION_METADATA, gid), PartitionMetadataValue(list(metadata.values()))))
         bump = True
     if bump:
-        group_epoch += 1
+        # a new group's first epoch is 2, not 1: what Kafka 4.3.1 writes (seen in its log)
+        group_epoch += 2 if group_epoch == 0 else 1
         records.append((_key(GROUP_METADATA, gid), GroupMetadataValue(group_epoch)))
 
     # --- target assignment ------------------------------------------------------------------------

@@ -192,6 +192,10 @@ class GroupCoordinator:
             return error(e.code)
         if (code := self.coordinator_error(req.group_id)) != ErrorCode.NONE:
             return error(code)
+        consumer_group = self.consumer_groups.groups.get(req.group_id)
+        if consumer_group is not None and consumer_group.members:
+            # a live consumer group (KIP-848) does not take classic members (no online migration)
+            return error(ErrorCode.INCONSISTENT_GROUP_PROTOCOL, req.member_id)
         cfg = self.config
         if not cfg["group.min.session.timeout.ms"] <= req.session_timeout_ms <= cfg["group.max.session.timeout.ms"]:
             return error(ErrorCode.INVALID_SESSION_TIMEOUT, req.member_id)

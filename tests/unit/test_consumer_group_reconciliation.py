@@ -81,12 +81,13 @@ def count(a: Assignment | None) -> int:
 def test_single_member_gets_everything_and_epochs_advance() -> None:
     sim = Sim(topics(t1=4))
     out = sim.join("a", ["t1"])
-    assert out.member_epoch == 1 and out.assignment == {T1: frozenset(range(4))}
-    assert sim.group.group_epoch == 1 and sim.group.assignment_epoch == 1
+    # a new group's first epoch is 2, as Kafka 4.3.1 writes it
+    assert out.member_epoch == 2 and out.assignment == {T1: frozenset(range(4))}
+    assert sim.group.group_epoch == 2 and sim.group.assignment_epoch == 2
     assert sim.group.state == ConsumerGroupState.STABLE
     # a plain heartbeat changes nothing and writes nothing
-    out = sim.hb("a", 1)
-    assert out.records == [] and out.assignment is None and out.member_epoch == 1
+    out = sim.hb("a", 2)
+    assert out.records == [] and out.assignment is None and out.member_epoch == 2
 
 
 def test_second_member_waits_for_revocation_no_partition_owned_twice() -> None:
@@ -94,22 +95,22 @@ def test_second_member_waits_for_revocation_no_partition_owned_twice() -> None:
     sim.join("a", ["t1"])
     out_b = sim.join("b", ["t1"])
     # b's target is half the partitions, but a still owns them: b gets nothing yet
-    assert sim.group.group_epoch == 2 and sim.group.assignment_epoch == 2
+    assert sim.group.group_epoch == 3 and sim.group.assignment_epoch == 3
     assert count(sim.group.target["a"]) == 2 and count(sim.group.target["b"]) == 2
-    assert out_b.member_epoch == 2 and count(out_b.assignment) == 0
+    assert out_b.member_epoch == 3 and count(out_b.assignment) == 0
     assert sim.group.members["b"].state == MemberState.UNRELEASED_PARTITIONS
-    # a heartbeats: told to revoke, keeps epoch 1 until it acknowledges
-    out_a = sim.hb("a", 1)
-    assert out_a.member_epoch == 1 and count(out_a.assignment) == 2
+    # a heartbeats: told to revoke, keeps epoch 2 until it acknowledges
+    out_a = sim.hb("a", 2)
+    assert out_a.member_epoch == 2 and count(out_a.assignment) == 2
     assert sim.group.members["a"].state == MemberState.UNREVOKED_PARTITIONS
     assert sim.group.state == ConsumerGroupState.RECONCILING
     assert all(len(v) == 1 for v in sim.owned_everywhere().values())
     # b heartbeats before a revoked: still nothing
-    assert count(sim.hb("b", 2).assignment) == 0
-    # a acknowledges (owns only what it keeps): moves to epoch 2
-    out_a = sim.hb("a", 1, owned=sim.group.members["a"].assigned)
-    assert out_a.member_epoch == 2 and sim.group.members["a"].state == MemberState.STABLE
-    out_b = sim.hb("b", 2, owned={})
+    assert count(sim.hb("b", 3).assignment) == 0
+    # a acknowledges (owns only what it keeps): moves to epoch 3
+    out_a = sim.hb("a", 2, owned=sim.group.members["a"].assigned)
+    assert out_a.member_epoch == 3 and sim.group.members["a"].state == MemberState.STABLE
+    out_b = sim.hb("b", 3, owned={})
     assert count(out_b.assignment) == 2 and sim.group.members["b"].state == MemberState.STABLE
     assert sim.group.state == ConsumerGroupState.STABLE
     assert sorted(len(v) for v in sim.owned_everywhere().values()) == [1, 1, 1, 1]
@@ -119,19 +120,19 @@ def test_leave_bumps_epoch_and_survivor_takes_over() -> None:
     sim = Sim(topics(t1=3))
     sim.join("a", ["t1"])
     sim.join("b", ["t1"])
-    sim.hb("a", 1, owned=sim.group.members["a"].assigned)
-    sim.hb("a", 1, owned=sim.group.members["a"].assigned)
-    sim.hb("b", 2, owned={})
+    sim.hb("a", 2, owned=sim.group.members["a"].assigned)
+    sim.hb("a", 2, owned=sim.group.members["a"].assigned)
+    sim.hb("b", 3, owned={})
     out = sim.hb("b", -1)
-    assert out.member_epoch == -1 and "b" not in sim.group.members and sim.group.group_epoch == 3
-    out = sim.hb("a", 2)
-    assert out.member_epoch == 3 and out.assignment == {T1: frozenset(range(3))}
+    assert out.member_epoch == -1 and "b" not in sim.group.members and sim.group.group_epoch == 4
+    out = sim.hb("a", 3)
+    assert out.member_epoch == 4 and out.assignment == {T1: frozenset(range(3))}
 
 
 @pytest.mark.parametrize(
     ("kwargs", "code"),
     [
-        ({"member_epoch": 5}, ErrorCode.UNKNOWN_MEMBER_ID),
+        ({"member_epoch": 5}, ErrorCode.GROUP_ID_NOT_FOUND),
         ({"member_epoch": -3}, ErrorCode.INVALID_REQUEST),
         ({**JOIN, "subscribed_topic_regex": "a("}, ErrorCode.INVALID_REGULAR_EXPRESSION),
         ({**JOIN, "subscribed_topic_regex": r"(a)\1"}, ErrorCode.INVALID_REGULAR_EXPRESSION),
@@ -153,15 +154,18 @@ def test_fenced_member_epoch() -> None:
     with pytest.raises(KafkaError) as e:
         sim.hb("a", 7)
     assert e.value.code == ErrorCode.FENCED_MEMBER_EPOCH
+    with pytest.raises(KafkaError) as e:
+        sim.hb("nobody", 2)
+    assert e.value.code == ErrorCode.UNKNOWN_MEMBER_ID
     sim.join("b", ["t1"])
-    sim.hb("a", 1, owned={T1: frozenset({0, 1})})  # told to revoke one partition
-    sim.hb("a", 1, owned={T1: frozenset({0})})  # revoked -> epoch 2
-    assert sim.group.members["a"].member_epoch == 2
+    sim.hb("a", 2, owned={T1: frozenset({0, 1})})  # told to revoke one partition
+    sim.hb("a", 2, owned={T1: frozenset({0})})  # revoked -> epoch 3
+    assert sim.group.members["a"].member_epoch == 3
     # the previous epoch is accepted only while the member owns no more than its assignment
     with pytest.raises(KafkaError) as e:
-        sim.hb("a", 1, owned={T1: frozenset({0, 1})})
+        sim.hb("a", 2, owned={T1: frozenset({0, 1})})
     assert e.value.code == ErrorCode.FENCED_MEMBER_EPOCH
-    assert sim.hb("a", 1, owned=sim.group.members["a"].assigned).member_epoch == 2
+    assert sim.hb("a", 2, owned=sim.group.members["a"].assigned).member_epoch == 3
 
 
 def test_static_member_leave_and_rejoin_keeps_assignment() -> None:
@@ -175,7 +179,7 @@ def test_static_member_leave_and_rejoin_keeps_assignment() -> None:
     out = sim.hb("a", -2, instance_id="i-a")
     assert out.member_epoch == -2 and "a" in sim.group.members
     out = sim.join("a2", ["t1"], instance_id="i-a")
-    assert "a" not in sim.group.members and out.member_epoch == 1
+    assert "a" not in sim.group.members and out.member_epoch == 2
     assert out.assignment == {T1: frozenset({0, 1})} and sim.group.group_epoch == epoch
 
 
@@ -184,16 +188,16 @@ def test_regex_subscription_picks_up_new_topics() -> None:
     out = sim.join("a", regex="t.*")
     assert out.assignment == {T1: frozenset({0})}
     sim.topics = topics(t1=1, other=1, t2=2)
-    out = sim.hb("a", 1)
-    assert out.member_epoch == 2 and out.assignment == {T1: frozenset({0}), T2: frozenset({0, 1})}
+    out = sim.hb("a", 2)
+    assert out.member_epoch == 3 and out.assignment == {T1: frozenset({0}), T2: frozenset({0, 1})}
 
 
 def test_replay_of_the_log_rebuilds_the_same_state() -> None:
     sim = Sim(topics(t1=5, t2=3))
     sim.join("a", ["t1", "t2"])
     sim.join("b", ["t1"], rack_id="r1")
-    sim.hb("a", 1, owned=sim.group.members["a"].assigned)
-    sim.hb("a", 1, owned=sim.group.members["a"].assigned)
+    sim.hb("a", 2, owned=sim.group.members["a"].assigned)
+    sim.hb("a", 2, owned=sim.group.members["a"].assigned)
     sim.join("c", regex="t2")
     sim.apply(remove_member(sim.group, "b"))
     again = ConsumerGroup("g")
