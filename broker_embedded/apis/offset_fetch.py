@@ -100,6 +100,13 @@ def _coordinator_error(broker: Broker, ctx: RequestContext) -> Callable[[str], E
     return error
 
 
+def _member_error(broker: Broker, group: Any) -> ErrorCode:
+    """v9+: a member of a consumer group (KIP-848) fetches with its current member epoch."""
+    return broker.group_coordinator.consumer_groups.validate_offset_request(
+        group.group_id, group.member_id or "", group.member_epoch
+    )
+
+
 def _handle(broker: Broker, ctx: RequestContext, request: rq.OffsetFetchRequest) -> rs.OffsetFetchResponse:
     coordinator_error = _coordinator_error(broker, ctx)
     if ctx.api_version >= 8:
@@ -119,7 +126,7 @@ def _handle(broker: Broker, ctx: RequestContext, request: rq.OffsetFetchRequest)
                 else [],
             )
             for g in request.groups
-            for code in [coordinator_error(g.group_id)]
+            for code in [coordinator_error(g.group_id) or _member_error(broker, g)]
         ]
         return rs.OffsetFetchResponse(throttle_time_ms=0, groups=groups)
     if (code := coordinator_error(request.group_id)) != ErrorCode.NONE:
