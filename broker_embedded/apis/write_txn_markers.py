@@ -3,11 +3,13 @@ leader the COMMIT/ABORT markers of a transaction."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import asyncio
+from typing import TYPE_CHECKING, Any
 
 from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from broker_embedded.txn.coordinator import coordinator_of
-from broker_embedded.txn.markers import write_marker
+from broker_embedded.txn.markers import marker_replicated, write_marker
+from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import write_txn_markers_request as rq
 from kafka_wire.protocol.messages import write_txn_markers_response as rs
 
@@ -18,7 +20,9 @@ if TYPE_CHECKING:
 API_KEY = 27
 
 
-def handle(broker: Broker, ctx: RequestContext, request: rq.WriteTxnMarkersRequest) -> rs.WriteTxnMarkersResponse:
+def handle(
+    broker: Broker, ctx: RequestContext, request: rq.WriteTxnMarkersRequest
+) -> rs.WriteTxnMarkersResponse | asyncio.Future[rs.WriteTxnMarkersResponse]:
     hook = coordinator_of(broker).offsets.on_marker
     results = []
     # only brokers write markers: CLUSTER_ACTION on the cluster
@@ -61,4 +65,24 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.WriteTxnMarkersReque
             ]
             topics.append(rs.WritableTxnMarkerTopicResult(name=topic.name, partitions=partitions))
         results.append(rs.WritableTxnMarkerResult(producer_id=marker.producer_id, topics=topics))
-    return rs.WriteTxnMarkersResponse(markers=results)
+    response = rs.WriteTxnMarkersResponse(markers=results)
+    # as Kafka (acks=-1): a written marker is acknowledged once its followers have it
+    waits = [
+        (part, wait)
+        for result in results
+        for topic in result.topics
+        for part in topic.partitions
+        if part.error_code == ErrorCode.NONE
+        and (wait := marker_replicated(broker, (topic.name, part.partition_index))) is not None
+    ]
+    if not waits:
+        return response
+    return asyncio.ensure_future(_after_replication(response, waits))
+
+
+async def _after_replication(
+    response: rs.WriteTxnMarkersResponse, waits: list[tuple[rs.WritableTxnMarkerPartitionResult, Any]]
+) -> rs.WriteTxnMarkersResponse:
+    for part, wait in waits:
+        part.error_code = await wait
+    return response

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from broker_embedded.log.errors import InvalidProducerEpochError, KafkaStorageError
 from broker_embedded.log.log import AppendOrigin
 from broker_embedded.replication.connection import LeaderConnection
+from broker_embedded.replication.coordinator_wait import wait_until_replicated
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import write_txn_markers_request as wtq
 from kafka_wire.records import build_control_batch
@@ -34,6 +35,8 @@ OFFSETS_TOPIC = "__consumer_offsets"
 WRITE_TXN_MARKERS = 27
 _RETRY_BACKOFF_S = 0.1
 _REMOTE_TIMEOUT_S = 10.0
+# a leader answers WriteTxnMarkers once the markers are replicated, well inside the sender's timeout
+MARKER_REPLICATION_TIMEOUT_MS = 5000
 # answers after which a partition needs no (more) marker from this job
 _DONE = frozenset(
     {
@@ -91,6 +94,33 @@ def write_marker(
     p.after_coordinator_append()
     _after_marker(broker, tp, producer_id, commit, on_offsets_marker)
     return ErrorCode.NONE
+
+
+def marker_replicated(broker: TxnHost, tp: TP) -> asyncio.Future[ErrorCode] | None:
+    """Cluster mode: a future resolving when the marker just written to `tp` (which this broker
+    leads) is covered by the high watermark, or None when nothing needs waiting for. Kafka appends
+    markers with acks=-1: a marker acknowledged before its followers had it would be lost with
+    the leader, leaving the transaction open on that partition for ever (its LSO stuck, and on
+    __consumer_offsets its offsets pending, so OffsetFetch with require_stable never settles).
+    Resolves to NONE, NOT_LEADER_OR_FOLLOWER if leadership moved, REQUEST_TIMED_OUT otherwise."""
+    if broker.controller_client is None:
+        return None
+    p = broker.partition(*tp)
+    if p is None:
+        return None
+    wait = wait_until_replicated(p, broker.replica_manager.produce_purgatory, MARKER_REPLICATION_TIMEOUT_MS)
+    if wait is None:
+        return None
+
+    def as_marker_code(code: ErrorCode) -> ErrorCode:
+        if code == ErrorCode.NOT_COORDINATOR:
+            return ErrorCode.NOT_LEADER_OR_FOLLOWER
+        return ErrorCode.NONE if code == ErrorCode.NONE else ErrorCode.REQUEST_TIMED_OUT
+
+    async def mapped() -> ErrorCode:
+        return as_marker_code(await wait)
+
+    return asyncio.ensure_future(mapped())
 
 
 def _after_marker(broker: TxnHost, tp: TP, producer_id: int, commit: bool, hook: OffsetsMarkerHook | None) -> None:
@@ -154,6 +184,7 @@ class MarkerWriter:
     def _attempt(self, job: MarkerJob) -> None:
         job.attempts += 1
         remote: dict[tuple[int, str, int], list[TP]] = {}
+        replicating: dict[TP, asyncio.Future[ErrorCode]] = {}
         for tp in sorted(job.remaining):
             code = write_marker(
                 self.broker,
@@ -164,6 +195,9 @@ class MarkerWriter:
                 job.coordinator_epoch,
                 self.offsets_hook,
             )
+            if code == ErrorCode.NONE and (wait := marker_replicated(self.broker, tp)) is not None:
+                replicating[tp] = wait  # done once its followers have it
+                continue
             if code in _DONE:
                 job.remaining.discard(tp)
                 continue
@@ -177,10 +211,12 @@ class MarkerWriter:
                     continue
             if job.attempts == 1 or job.attempts % 50 == 0:
                 log.info("marker for producer %d on %s-%d: %s, retrying", job.producer_id, tp[0], tp[1], code.name)
-        if remote and not job.remote_in_flight:
+        if (remote or replicating) and not job.remote_in_flight:
             job.remote_in_flight = True
-            self._spawn(self._send_remote(job, remote))
+            self._spawn(self._send_remote(job, remote, replicating))
             return
+        for wait in replicating.values():
+            wait.cancel()  # a write already in flight retries these partitions when it ends
         if not job.remaining:
             if self.jobs.get(job.producer_id) is job:
                 del self.jobs[job.producer_id]
@@ -201,8 +237,18 @@ class MarkerWriter:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _send_remote(self, job: MarkerJob, remote: dict[tuple[int, str, int], list[TP]]) -> None:
-        """WriteTxnMarkers to each leader of the job's partitions elsewhere in the cluster."""
+    async def _send_remote(
+        self,
+        job: MarkerJob,
+        remote: dict[tuple[int, str, int], list[TP]],
+        replicating: dict[TP, asyncio.Future[ErrorCode]],
+    ) -> None:
+        """WriteTxnMarkers to each leader of the job's partitions elsewhere in the cluster, and the
+        wait for the markers written here to reach their followers."""
+
+        async def local(tp: TP, wait: asyncio.Future[ErrorCode]) -> None:
+            if await wait == ErrorCode.NONE:
+                job.remaining.discard(tp)
 
         async def one(host: str, port: int, tps: list[TP]) -> None:
             by_topic: dict[str, list[int]] = {}
@@ -233,7 +279,9 @@ class MarkerWriter:
 
         try:
             results = await asyncio.gather(
-                *(one(h, p, tps) for (_, h, p), tps in remote.items()), return_exceptions=True
+                *(one(h, p, tps) for (_, h, p), tps in remote.items()),
+                *(local(tp, wait) for tp, wait in replicating.items()),
+                return_exceptions=True,
             )
             for r in results:
                 if isinstance(r, BaseException):

@@ -11,9 +11,9 @@ from confluent_kafka import OFFSET_BEGINNING, Consumer, KafkaError, Producer, To
 from confluent_kafka.admin import AdminClient, NewTopic
 
 
-def create_topics(bootstrap: str, names: list[str], partitions: int) -> None:
+def create_topics(bootstrap: str, names: list[str], partitions: int, replication_factor: int = 1) -> None:
     admin = AdminClient({"bootstrap.servers": bootstrap})
-    for fut in admin.create_topics([NewTopic(n, partitions, 1) for n in names]).values():
+    for fut in admin.create_topics([NewTopic(n, partitions, replication_factor) for n in names]).values():
         fut.result(timeout=30)
     # Apache Kafka propagates new topics' metadata asynchronously: wait until every partition is known
     deadline = time.monotonic() + 30

@@ -171,3 +171,35 @@ def test_missing_marker_topic_fails_the_task_with_nothing_visible(txn_broker: An
     with pytest.raises(KafkaSinkWriteError, match=r"marker topic .* must be an existing topic"):
         write_task_transaction(config, columns, iter([_batch("x", 10)]), query_id="q", batch_id=0, partition=0)
     assert read_to_end(bootstrap, topic) == []
+
+
+@pytest.fixture(scope="module", params=["apache-cluster", "ours-cluster"])
+def txn_cluster(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """Three brokers: the task's transaction coordinator, its group coordinator and the partition
+    leaders are spread over them, so markers travel between brokers after EndTxn returns."""
+    if request.param == "apache-cluster":
+        yield request.getfixturevalue("apache_kafka_cluster")
+        return
+    from tests.integration.cluster_util import cluster
+
+    with cluster(3, **{"transaction.state.log.num.partitions": 4}) as c:
+        yield c
+
+
+def test_replay_right_after_the_commit_writes_nothing_on_a_cluster(txn_cluster: Any) -> None:
+    """KIP-447's window for the sink: a task retried right after its commit reads the marker its
+    first attempt committed (OffsetFetch with require_stable waits for the markers instead of
+    answering the previous batch id) and writes nothing, batch after batch."""
+    bootstrap = txn_cluster.bootstrap_servers
+    _, topic = _names("eos-window")
+    create_topics(bootstrap, [topic], PARTITIONS, replication_factor=3)
+    config, columns = _task(bootstrap, topic)
+    query_id = str(uuid.uuid4())
+    for batch_id in range(4):
+        rows = _batch(f"b{batch_id}", 5)
+        first = write_task_transaction(config, columns, iter([rows]), query_id=query_id, batch_id=batch_id, partition=0)
+        assert (first.records, first.skipped) == (5, False)
+        again = write_task_transaction(config, columns, iter([rows]), query_id=query_id, batch_id=batch_id, partition=0)
+        assert (again.records, again.skipped) == (0, True), f"batch {batch_id} written twice"
+    counts = key_counts(read_to_end(bootstrap, topic))
+    assert counts == {b"b%d-%d" % (b, i): 1 for b in range(4) for i in range(5)}

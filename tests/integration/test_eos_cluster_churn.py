@@ -1,0 +1,276 @@
+"""Exactly once on a 3-broker cluster through group churn and coordinator kills (KIP-447).
+
+Consume-transform-produce members (confluent-kafka, read_committed consumers, one transactional
+producer each, offsets sent in the transaction) copy a topic that is written while they run;
+members join and leave, and the broker that coordinates the group is SIGKILLed twice (and
+restarted). At the end every source record is in the output exactly once, read_committed.
+The same scenario runs against our EmbeddedCluster(3) and Apache Kafka 4.3.1 (3 nodes).
+
+What it needs from the broker: a member taking a partition over must not read the offset of the
+previous owner's transaction as final before the transaction's marker lands (OffsetFetch with
+require_stable answers UNSTABLE_OFFSET_COMMIT meanwhile), and a commit from a member that lost
+the partition must be refused (the transaction then aborts and the member rewinds).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from collections import Counter
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from confluent_kafka import OFFSET_BEGINNING, Consumer, KafkaException, Producer, TopicPartition
+from confluent_kafka.admin import AdminClient
+
+from tests.integration.cluster_util import cluster, create_topic
+from tests.integration.test_transactions import read_all
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
+
+PARTITIONS = 6
+
+
+class ClusterUnderTest:
+    """The part of a 3-node cluster the scenario uses, for ours and for Apache Kafka alike."""
+
+    def __init__(self, bootstrap: str, kill: Callable[[int], None], start: Callable[[int], None]) -> None:
+        self.bootstrap_servers = bootstrap
+        self.kill = kill
+        self.start = start
+
+
+@pytest.fixture(params=["ours", "apache"])
+def three_nodes(request: pytest.FixtureRequest) -> Iterator[ClusterUnderTest]:
+    if request.param == "ours":
+        with cluster(
+            3,
+            **{"min.insync.replicas": 2, "transaction.state.log.num.partitions": 4},
+        ) as c:
+            yield ClusterUnderTest(c.bootstrap_servers, c.kill, c.start)
+        return
+    kafka = request.getfixturevalue("apache_kafka_cluster")
+
+    def start(i: int) -> None:
+        kafka.start(i)
+
+    try:
+        yield ClusterUnderTest(kafka.bootstrap_servers, kafka.kill, start)
+    finally:
+        for i in range(kafka.nodes):  # the session's cluster goes on whole for the next test
+            if not kafka.is_running(i):
+                kafka.start(i)
+
+
+def _quiet(conf: dict[str, Any]) -> dict[str, Any]:
+    return {**conf, "log_level": 0}
+
+
+class CopyMember(threading.Thread):
+    """One consume-transform-produce member; on a fatal client error it starts over with a new
+    consumer and producer, as an application would."""
+
+    def __init__(self, bootstrap: str, src: str, dst: str, group: str, name: str) -> None:
+        super().__init__(name=name, daemon=True)
+        self.bootstrap, self.src, self.dst, self.group = bootstrap, src, dst, group
+        self.stop_event = threading.Event()
+        self.committed_txns = 0
+        self.aborted_txns = 0
+        self.restarts = 0
+        self.errors: list[str] = []
+
+    def run(self) -> None:
+        while not self.stop_event.is_set():
+            try:
+                self._session()
+            except KafkaException as e:
+                self.errors.append(str(e.args[0]))
+                self.restarts += 1
+                time.sleep(0.2)
+
+    def _session(self) -> None:
+        consumer = Consumer(
+            _quiet(
+                {
+                    "bootstrap.servers": self.bootstrap,
+                    "group.id": self.group,
+                    "isolation.level": "read_committed",
+                    "enable.auto.commit": False,
+                    "auto.offset.reset": "earliest",
+                    "session.timeout.ms": 6000,
+                    "heartbeat.interval.ms": 500,
+                }
+            )
+        )
+        producer = Producer(
+            _quiet(
+                {
+                    "bootstrap.servers": self.bootstrap,
+                    "transactional.id": f"{self.name}-{uuid.uuid4().hex[:6]}",
+                    "transaction.timeout.ms": 15000,
+                    "linger.ms": 5,
+                }
+            )
+        )
+        try:
+            producer.init_transactions(60)
+            consumer.subscribe([self.src])
+            while not self.stop_event.is_set():
+                msgs = [m for m in consumer.consume(500, 0.3) if m.error() is None]
+                if msgs:
+                    self._copy(consumer, producer, msgs)
+        finally:
+            consumer.close()
+
+    def _copy(self, consumer: Consumer, producer: Producer, msgs: list[Any]) -> None:
+        producer.begin_transaction()
+        next_offsets: dict[int, int] = {}
+        for m in msgs:
+            producer.produce(self.dst, value=m.value())
+            next_offsets[m.partition()] = m.offset() + 1
+        offsets = [TopicPartition(self.src, p, o) for p, o in sorted(next_offsets.items())]
+        try:
+            producer.send_offsets_to_transaction(offsets, consumer.consumer_group_metadata(), 30)
+            self._commit(producer)
+            self.committed_txns += 1
+        except KafkaException as e:
+            if not e.args[0].txn_requires_abort():
+                raise
+            producer.abort_transaction(30)
+            self.aborted_txns += 1
+            self._rewind(consumer)
+
+    @staticmethod
+    def _commit(producer: Producer) -> None:
+        for _ in range(10):
+            try:
+                producer.commit_transaction(30)
+                return
+            except KafkaException as e:
+                if not e.args[0].retriable():
+                    raise
+        raise KafkaException("commit_transaction kept failing retriably")
+
+    def _rewind(self, consumer: Consumer) -> None:
+        """After an abort: back to the group's committed offsets of what this member still owns."""
+        owned = consumer.assignment()
+        if not owned:
+            return
+        for tp in consumer.committed(owned, timeout=30):
+            consumer.seek(TopicPartition(tp.topic, tp.partition, tp.offset if tp.offset >= 0 else OFFSET_BEGINNING))
+
+
+def _coordinator(bootstrap: str, group: str) -> int:
+    admin = AdminClient(_quiet({"bootstrap.servers": bootstrap}))
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            return int(admin.describe_consumer_groups([group])[group].result(10).coordinator.id)
+        except KafkaException:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+
+
+def _diagnose(bootstrap: str, group: str, topic: str) -> str:
+    """The group's committed offsets (unstable ones named) and end offsets, for a failure message."""
+    from kafka_wire.client import BrokerConnection
+    from kafka_wire.protocol.messages import find_coordinator_request as fq
+    from kafka_wire.protocol.messages import offset_fetch_request as rq
+
+    out = []
+    try:
+        with BrokerConnection.from_bootstrap(bootstrap, timeout=10) as conn:
+            coord = conn.request(10, fq.FindCoordinatorRequest(key=group, key_type=0, coordinator_keys=[group]), 3)
+            out.append(f"coordinator {coord.node_id}@{coord.port} err {coord.error_code}")
+        with BrokerConnection.from_bootstrap(f"127.0.0.1:{coord.port}", timeout=10) as conn:
+            req = rq.OffsetFetchRequest(
+                group_id=group,
+                topics=[rq.OffsetFetchRequestTopic(name=topic, partition_indexes=list(range(PARTITIONS)))],
+            )
+            req.require_stable = True
+            resp = conn.request(9, req, 7)
+            fetched = [(p.partition_index, p.committed_offset, p.error_code) for t in resp.topics for p in t.partitions]
+            out.append(f"stable fetch: {fetched}")
+        admin = AdminClient(_quiet({"bootstrap.servers": bootstrap}))
+        d = admin.describe_consumer_groups([group])[group].result(10)
+        out.append(
+            f"state {d.state}: "
+            + "; ".join(f"{m.client_id}={[tp.partition for tp in m.assignment.topic_partitions]}" for m in d.members)
+        )
+    except Exception as e:  # noqa: BLE001 - diagnostics only
+        out.append(f"diagnosis failed: {e!r}")
+    return " | ".join(out)
+
+
+def test_consume_transform_produce_through_churn_and_coordinator_kills(three_nodes: ClusterUnderTest) -> None:
+    c = three_nodes
+    tag = uuid.uuid4().hex[:6]
+    src, dst, group = f"eos-src-{tag}", f"eos-dst-{tag}", f"eos-{tag}"
+    create_topic(c.bootstrap_servers, src, partitions=PARTITIONS, rf=3)
+    create_topic(c.bootstrap_servers, dst, partitions=PARTITIONS, rf=3)
+
+    # the source is written while the members run (idempotent: no duplicate in the input)
+    stop_source = threading.Event()
+    source = Producer(_quiet({"bootstrap.servers": c.bootstrap_servers, "enable.idempotence": True, "linger.ms": 5}))
+
+    def write_source() -> None:
+        n = 0
+        while not stop_source.is_set():
+            for _ in range(25):
+                source.produce(src, value=b"%08d" % n, partition=n % PARTITIONS)
+                n += 1
+            source.poll(0)
+            time.sleep(0.05)
+        source.flush(60)
+
+    writer = threading.Thread(target=write_source, daemon=True)
+    members = [CopyMember(c.bootstrap_servers, src, dst, group, f"m{i}") for i in range(2)]
+    writer.start()
+    for m in members:
+        m.start()
+    kills: list[int] = []
+    try:
+        time.sleep(4)
+        members.append(CopyMember(c.bootstrap_servers, src, dst, group, "m2"))  # joins
+        members[-1].start()
+        for round_ in range(2):
+            time.sleep(3)
+            victim = _coordinator(c.bootstrap_servers, group)
+            c.kill(victim)  # SIGKILL the group coordinator's broker
+            kills.append(victim)
+            time.sleep(3)
+            c.start(victim)
+            leaving = members[round_]  # a member leaves, another joins
+            leaving.stop_event.set()
+            members.append(CopyMember(c.bootstrap_servers, src, dst, group, f"m{len(members)}"))
+            members[-1].start()
+        time.sleep(3)
+    finally:
+        stop_source.set()
+        writer.join(90)
+    expected = Counter(read_all(c.bootstrap_servers, src, "read_committed", PARTITIONS, settle=2))
+    assert len(expected) == sum(expected.values()), "the source itself has duplicates"
+    deadline = time.monotonic() + 90
+    got: Counter[bytes] = Counter()
+    while time.monotonic() < deadline:
+        got = Counter(read_all(c.bootstrap_servers, dst, "read_committed", PARTITIONS, settle=1))
+        if set(got) >= set(expected):
+            break
+    for m in members:
+        m.stop_event.set()
+    for m in members:
+        m.join(60)
+    got = Counter(read_all(c.bootstrap_servers, dst, "read_committed", PARTITIONS, settle=2))
+    duplicates = {v: k for v, k in got.items() if k > 1}
+    missing = set(expected) - set(got)
+    stats = [(m.name, m.committed_txns, m.aborted_txns, m.restarts, m.errors[-3:]) for m in members]
+    assert len(kills) == 2 and len(expected) > 1000, (kills, len(expected))
+    assert not duplicates, f"{len(duplicates)} records copied twice (of {len(expected)}); members: {stats}"
+    assert not missing, (
+        f"{len(missing)} records never copied (of {len(expected)}); members: {stats}; "
+        f"group: {_diagnose(c.bootstrap_servers, group, src)}"
+    )
+    assert set(got) == set(expected)
