@@ -38,7 +38,15 @@ from broker_embedded.raft.messages import (
     VoteRequest,
     VoteResponse,
 )
-from broker_embedded.raft.quorum import LeaderState, ParkedFetch, ReplicaState, Role, RoleState
+from broker_embedded.raft.quorum import (
+    LeaderState,
+    QuorumDescription,
+    ReplicaDescription,
+    ReplicaState,
+    Role,
+    RoleState,
+)
+from broker_embedded.raft.replication import Replication
 from broker_embedded.raft.storage import ElectionState, QuorumStateStore, RaftLog
 from kafka_wire.errors import ErrorCode
 
@@ -67,7 +75,7 @@ class NotLeaderError(Exception):
         self.epoch = epoch
 
 
-class RaftNode:
+class RaftNode(Replication):
     def __init__(
         self,
         node_id: int,
@@ -224,6 +232,29 @@ class RaftNode:
         self.log.create_snapshot(snapshot_id, data)
         return snapshot_id
 
+    def describe_quorum(self) -> QuorumDescription:
+        """DescribeQuorum's answer; only the leader has it (others: NotLeaderError, the wire's NOT_LEADER)."""
+        s = self.state
+        if s.role is not Role.LEADER or s.leader is None:
+            raise NotLeaderError(s.leader_id, s.epoch)
+        ls = s.leader
+        now = self.clock()
+
+        def row(replica_id: int) -> ReplicaDescription:
+            if replica_id == self.node_id:
+                return ReplicaDescription(replica_id, self.log.end_offset, now, now)
+            r = ls.replicas.get(replica_id, _NO_REPLICA)
+            return ReplicaDescription(replica_id, r.end_offset, r.last_fetch_ms, r.last_caught_up_ms)
+
+        observers = sorted(set(ls.replicas) - self.voters)
+        return QuorumDescription(
+            self.node_id,
+            s.epoch,
+            self.high_watermark,
+            tuple(row(v) for v in sorted(self.voters)),
+            tuple(row(o) for o in observers),
+        )
+
     def resign(self) -> list[Action]:
         """Graceful shutdown of a leader: EndQuorumEpoch so a successor stands at once."""
         if self.state.role is Role.LEADER:
@@ -309,23 +340,6 @@ class RaftNode:
         self.state = self._follower_state(epoch, leader_id, voted, now)
         self._notify_leader()
         self._send_fetch(now)
-
-    def _discover_leader(self, now: int) -> None:
-        """An observer without a leader fetches from a voter; the answer (or its error) names the leader."""
-        s = self.state
-        s.election_deadline_ms = now + self.config.request_timeout_ms
-        voter = self.rng.choice(sorted(self.voters))
-        self._send(
-            voter,
-            FetchRequest(
-                self._next_correlation(),
-                self.node_id,
-                s.epoch,
-                self.log.end_offset,
-                self.log.last_epoch,
-                self.config.fetch_max_records,
-            ),
-        )
 
     def _become_prospective(self, now: int) -> None:
         old = self.state
@@ -537,237 +551,6 @@ class RaftNode:
             return
         if self.state.role is Role.RESIGNED:
             self.state.unacked.pop(source, None)
-
-    # ------------------------------------------------------------------ leader side of Fetch
-
-    def _epoch_error(self, epoch: int) -> ErrorCode | None:
-        s = self.state
-        if epoch < s.epoch:
-            return ErrorCode.FENCED_LEADER_EPOCH
-        if epoch > s.epoch:
-            return ErrorCode.UNKNOWN_LEADER_EPOCH
-        if s.role is not Role.LEADER:
-            return ErrorCode.NOT_LEADER_OR_FOLLOWER
-        return None
-
-    def _on_fetch_request(self, source: int, req: FetchRequest, now: int) -> None:
-        err = self._epoch_error(req.current_leader_epoch)
-        if err is not None:
-            self._send(source, FetchResponse(req.correlation_id, err, *self._leader_info()))
-            return
-        ls = self.state.leader
-        assert ls is not None
-        ls.record_fetch(req.replica_id, now)
-        self.state.unacked.pop(req.replica_id, None)  # it fetches: it knows about this epoch
-        log = self.log
-        snap = log.latest_snapshot_id
-        diverging: OffsetAndEpoch | None = None
-        snapshot_id: OffsetAndEpoch | None = None
-        # ReplicatedLog.validateOffsetAndEpoch: is (fetch_offset, last_fetched_epoch) on our log?
-        if req.fetch_offset == log.start_offset and (snap is None or req.last_fetched_epoch == snap.epoch):
-            pass
-        elif req.fetch_offset <= log.start_offset and snap is not None:
-            snapshot_id = snap
-        else:
-            end = log.end_offset_for_epoch(req.last_fetched_epoch)
-            if end.epoch < 0 and snap is not None:
-                snapshot_id = snap
-            elif end.epoch != req.last_fetched_epoch or end.offset < req.fetch_offset:
-                diverging = end if end.epoch >= 0 else OffsetAndEpoch(0, -1)
-        if diverging is not None or snapshot_id is not None:
-            self._send(source, self._fetch_response(req, diverging=diverging, snapshot_id=snapshot_id))
-            return
-        ls.update_replica_end(req.replica_id, req.fetch_offset)
-        self._leader_update_high_watermark()
-        if req.fetch_offset < log.end_offset:
-            self._send(source, self._fetch_response(req))
-        else:
-            old = ls.parked.get(source)
-            if old is None or old.request.correlation_id < req.correlation_id:  # a duplicate must not win
-                ls.parked[source] = ParkedFetch(source, req, now + self.config.fetch_max_wait_ms)
-
-    def _fetch_response(
-        self,
-        req: FetchRequest,
-        diverging: OffsetAndEpoch | None = None,
-        snapshot_id: OffsetAndEpoch | None = None,
-    ) -> FetchResponse:
-        records: tuple[LogEntry, ...] = ()
-        if diverging is None and snapshot_id is None:
-            records = self.log.read(req.fetch_offset, min(req.max_records, self.config.fetch_max_records))
-        return FetchResponse(
-            req.correlation_id,
-            ErrorCode.NONE,
-            self.node_id,
-            self.state.epoch,
-            high_watermark=self.high_watermark,
-            log_start_offset=self.log.start_offset,
-            records=records,
-            diverging_epoch=diverging,
-            snapshot_id=snapshot_id,
-        )
-
-    def _complete_parked(self, now: int, only_expired: bool) -> None:
-        ls = self.state.leader
-        assert ls is not None
-        for source, p in list(ls.parked.items()):
-            if not only_expired or now >= p.deadline_ms:
-                del ls.parked[source]
-                self._send(source, self._fetch_response(p.request))
-
-    def _leader_update_high_watermark(self) -> None:
-        ls = self.state.leader
-        assert ls is not None
-        hw = ls.compute_high_watermark(self.log.flushed_offset)
-        if hw is not None and hw > self.high_watermark:
-            self._advance_high_watermark(hw)
-            self._complete_parked(self.clock(), only_expired=False)
-
-    def _leader_append(self, entries: list[LogEntry], now: int) -> None:
-        ls = self.state.leader
-        assert ls is not None
-        self.log.append(entries)
-        if self.config.flush_linger_ms <= 0:
-            self.log.flush()
-            self._leader_update_high_watermark()
-        elif ls.flush_deadline_ms is None:
-            ls.flush_deadline_ms = now + self.config.flush_linger_ms
-        self._complete_parked(now, only_expired=False)
-
-    def _tick_leader(self, now: int) -> None:
-        s = self.state
-        ls = s.leader
-        assert ls is not None
-        if len(self.voters) > 1 and now >= ls.check_quorum_deadline_ms:
-            # check-quorum: we have not heard from a majority within the fetch timeout; someone else may lead
-            self._become_resigned(now)
-            return
-        if ls.flush_deadline_ms is not None and now >= ls.flush_deadline_ms:
-            ls.flush_deadline_ms = None
-            self.log.flush()
-            self._leader_update_high_watermark()
-        self._complete_parked(now, only_expired=True)
-        self._resend_unacked(now, self._begin_quorum_epoch_request)
-
-    def _on_fetch_snapshot_request(self, source: int, req: FetchSnapshotRequest, now: int) -> None:
-        err = self._epoch_error(req.current_leader_epoch)
-        if err is not None:
-            self._send(source, FetchSnapshotResponse(req.correlation_id, err, *self._leader_info()))
-            return
-        ls = self.state.leader
-        assert ls is not None
-        ls.record_fetch(req.replica_id, now)
-        data = self.log.read_snapshot(req.snapshot_id)
-        if data is None:
-            err = ErrorCode.SNAPSHOT_NOT_FOUND
-        elif not 0 <= req.position <= len(data):
-            err = ErrorCode.POSITION_OUT_OF_RANGE
-        if err is not None or data is None:
-            self._send(
-                source,
-                FetchSnapshotResponse(req.correlation_id, err or ErrorCode.SNAPSHOT_NOT_FOUND, *self._leader_info()),
-            )
-            return
-        chunk = data[req.position : req.position + min(req.max_bytes, self.config.snapshot_chunk_bytes)]
-        self._send(
-            source,
-            FetchSnapshotResponse(
-                req.correlation_id,
-                ErrorCode.NONE,
-                self.node_id,
-                self.state.epoch,
-                req.snapshot_id,
-                len(data),
-                req.position,
-                chunk,
-            ),
-        )
-
-    # ------------------------------------------------------------------ follower side of Fetch
-
-    def _send_fetch(self, now: int) -> None:
-        s = self.state
-        assert s.role is Role.FOLLOWER and s.leader_id is not None
-        c = self._next_correlation()
-        s.inflight_fetch = c
-        s.inflight_sent_ms = now
-        if s.fetching_snapshot is not None:
-            msg: Message = FetchSnapshotRequest(
-                c, self.node_id, s.epoch, s.fetching_snapshot, len(s.snapshot_buffer), self.config.snapshot_chunk_bytes
-            )
-        else:
-            msg = FetchRequest(
-                c, self.node_id, s.epoch, self.log.end_offset, self.log.last_epoch, self.config.fetch_max_records
-            )
-        self._send(s.leader_id, msg)
-
-    def _accept_fetch_answer(
-        self, source: int, correlation_id: int, epoch: int, leader_id: int | None, error: ErrorCode, now: int
-    ) -> bool:
-        """Common checks on a Fetch / FetchSnapshot answer: True if it is the one we wait for and it is good."""
-        if self._observe_epoch(epoch, leader_id, now):
-            return False
-        s = self.state
-        if s.role is not Role.FOLLOWER or s.inflight_fetch != correlation_id or source != s.leader_id:
-            return False
-        s.inflight_fetch = None
-        if error is not ErrorCode.NONE:
-            s.next_fetch_ms = now + self.config.retry_backoff_ms
-            return False
-        s.has_fetched = True
-        s.fetch_deadline_ms = now + self.config.fetch_timeout_ms
-        return True
-
-    def _on_fetch_response(self, source: int, resp: FetchResponse, now: int) -> None:
-        if not self._accept_fetch_answer(
-            source, resp.correlation_id, resp.leader_epoch, resp.leader_id, resp.error, now
-        ):
-            return
-        s = self.state
-        log = self.log
-        if resp.diverging_epoch is not None:
-            d = resp.diverging_epoch
-            local = log.end_offset_for_epoch(d.epoch)
-            target = max(min(d.offset, local.offset), log.start_offset) if local.epoch >= 0 else log.start_offset
-            if target < self.high_watermark:
-                raise AssertionError(
-                    f"node {self.node_id}: truncation to {target} below the high watermark {self.high_watermark}"
-                )
-            log.truncate_to(target)
-        elif resp.snapshot_id is not None:
-            s.fetching_snapshot = resp.snapshot_id
-            s.snapshot_buffer = bytearray()
-        else:
-            records = resp.records
-            if records and records[0].offset == log.end_offset:
-                log.append(records)
-                log.flush()  # the next fetch reports this end offset to the leader, which counts it for the HW
-            self._advance_high_watermark(min(resp.high_watermark, log.end_offset))
-        self._send_fetch(now)
-
-    def _on_fetch_snapshot_response(self, source: int, resp: FetchSnapshotResponse, now: int) -> None:
-        s = self.state
-        if s.role is Role.FOLLOWER and s.inflight_fetch == resp.correlation_id and resp.error is not ErrorCode.NONE:
-            s.fetching_snapshot = None  # the leader moved on to a newer snapshot: fetch again to learn it
-        if not self._accept_fetch_answer(
-            source, resp.correlation_id, resp.leader_epoch, resp.leader_id, resp.error, now
-        ):
-            return
-        s = self.state
-        if resp.snapshot_id != s.fetching_snapshot or resp.position != len(s.snapshot_buffer):
-            s.fetching_snapshot = None
-        else:
-            s.snapshot_buffer += resp.unaligned_records
-            if len(s.snapshot_buffer) >= resp.size:
-                sid = resp.snapshot_id
-                assert sid is not None
-                data = bytes(s.snapshot_buffer)
-                s.fetching_snapshot, s.snapshot_buffer = None, bytearray()
-                self.log.install_snapshot(sid, data)
-                self._applied = sid.offset
-                self.high_watermark = max(self.high_watermark, sid.offset)
-                self._out.append(LoadSnapshot(sid, data))
-        self._send_fetch(now)
 
 
 _NO_REPLICA = ReplicaState()

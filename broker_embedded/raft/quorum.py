@@ -49,6 +49,28 @@ class RoleState:
 class ReplicaState:
     end_offset: int = -1  # the last validated fetch offset in this epoch (-1: not fetched yet)
     last_fetch_ms: int = -1
+    last_caught_up_ms: int = -1  # the last fetch that asked for the leader's end offset
+
+
+@dataclass(frozen=True)
+class ReplicaDescription:
+    """One row of DescribeQuorum (API 55): ReplicaId, LogEndOffset, LastFetchTimestamp, LastCaughtUpTimestamp."""
+
+    replica_id: int
+    log_end_offset: int
+    last_fetch_timestamp: int
+    last_caught_up_timestamp: int
+
+
+@dataclass(frozen=True)
+class QuorumDescription:
+    """What the leader answers DescribeQuorum with (`kafka-metadata-quorum describe --status/--replication`)."""
+
+    leader_id: int
+    leader_epoch: int
+    high_watermark: int
+    current_voters: tuple[ReplicaDescription, ...]
+    observers: tuple[ReplicaDescription, ...]
 
 
 @dataclass

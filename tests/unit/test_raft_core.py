@@ -266,3 +266,20 @@ def test_check_quorum_resigns_a_leader_that_hears_from_nobody() -> None:
     now[0] += CFG.fetch_timeout_ms * 3 // 2
     node.tick()
     assert node.role is Role.RESIGNED and node.epoch == 1
+
+
+def test_describe_quorum_reports_voters_and_observers_as_the_leader_sees_them() -> None:
+    sim = Simulation(5, SimConfig(nodes=3, observers=1, loss=0.0, duplicate=0.0, vary_raft=False))
+    sim.start()
+    leader = stable_leader(sim)
+    sim.append(leader, "x")
+    sim.run_for(200)
+    d = sim.raft(leader).describe_quorum()
+    end = sim.nodes[leader].log.end_offset
+    assert (d.leader_id, d.leader_epoch, d.high_watermark) == (leader, sim.raft(leader).epoch, end)
+    assert [r.replica_id for r in d.current_voters] == [1, 2, 3]
+    assert [r.replica_id for r in d.observers] == [4]
+    assert all(r.log_end_offset == end and r.last_caught_up_timestamp > 0 for r in d.current_voters + d.observers)
+    assert applied_values(sim, 4) == ["x"]  # the observer reads the log without voting
+    with pytest.raises(NotLeaderError):
+        sim.raft(4).describe_quorum()
