@@ -20,6 +20,13 @@ from broker_embedded.group.consumer_group import (
 )
 from broker_embedded.group.consumer_heartbeat import HeartbeatInput, HeartbeatOutput, heartbeat, remove_member
 from broker_embedded.group.consumer_records import (
+    CURRENT_MEMBER_ASSIGNMENT,
+    GROUP_METADATA,
+    MEMBER_METADATA,
+    PARTITION_METADATA,
+    TARGET_ASSIGNMENT_MEMBER,
+    TARGET_ASSIGNMENT_METADATA,
+    ConsumerGroupKey,
     ConsumerGroupRecord,
     TopicMetadata,
     decode_record,
@@ -88,9 +95,34 @@ class ConsumerGroupCoordinator:
             self.append(group_id, [encode_record(r) for r in records])
             for r in records:
                 group.replay(r)
-        if not group.deleted:
+        if group.deleted:
+            self.groups.pop(group_id, None)
+        else:
             self.groups[group_id] = group
         return group
+
+    def delete_group(self, group_id: str) -> None:
+        """DeleteGroups of an empty consumer group: tombstones for all its records (Kafka's order)."""
+        group = self.groups.get(group_id)
+        if group is None:
+            return
+        records: list[ConsumerGroupRecord] = []
+        for member_id in group.members:
+            records += [
+                (ConsumerGroupKey(CURRENT_MEMBER_ASSIGNMENT, group_id, member_id), None),
+                (ConsumerGroupKey(TARGET_ASSIGNMENT_MEMBER, group_id, member_id), None),
+                (ConsumerGroupKey(MEMBER_METADATA, group_id, member_id), None),
+            ]
+        records += [
+            (ConsumerGroupKey(TARGET_ASSIGNMENT_METADATA, group_id), None),
+            (ConsumerGroupKey(PARTITION_METADATA, group_id), None),
+            (ConsumerGroupKey(GROUP_METADATA, group_id), None),
+        ]
+        self.write(group_id, records)
+
+    def has_members(self, group_id: str) -> bool:
+        group = self.groups.get(group_id)
+        return group is not None and bool(group.members)
 
     def replay_raw(self, key: bytes, value: bytes | None) -> bool:
         """Replay one record read back from __consumer_offsets; False if it is not ours."""

@@ -739,6 +739,15 @@ class GroupCoordinator:
             if (code := self.coordinator_error(group_id)) != ErrorCode.NONE:
                 out[group_id] = code
                 continue
+            if group_id in self.consumer_groups.groups:
+                # a consumer group (KIP-848): deleted when empty, its offsets below with it
+                if self.consumer_groups.has_members(group_id):
+                    out[group_id] = ErrorCode.NON_EMPTY_GROUP
+                    continue
+                self.consumer_groups.delete_group(group_id)
+                if group_id not in self.groups:
+                    out[group_id] = ErrorCode.NONE
+                    continue
             group = self.groups.get(group_id)
             if group is None or group.state == GroupState.DEAD:
                 out[group_id] = ErrorCode.GROUP_ID_NOT_FOUND
@@ -762,7 +771,7 @@ class GroupCoordinator:
         retention_ms = self.config["offsets.retention.minutes"] * 60_000
         removed = 0
         for group in list(self.groups.values()):
-            if group.state != GroupState.EMPTY:
+            if group.state != GroupState.EMPTY or self.consumer_groups.has_members(group.group_id):
                 continue
             expired = [tp for tp, om in group.offsets.items() if om.commit_timestamp + retention_ms <= now]
             if not expired:

@@ -307,3 +307,38 @@ def test_fenced_member_epoch(broker: Any) -> None:
         # gone: a heartbeat now is from an unknown member
         again = cgh.ConsumerGroupHeartbeatRequest(group_id=group, member_id=member, member_epoch=1)
         assert ErrorCode(conn.request(68, again, version=1).error_code) == ErrorCode.UNKNOWN_MEMBER_ID
+
+
+def test_list_and_delete_a_consumer_group(broker: Any) -> None:
+    bs = broker.bootstrap_servers
+    topic, group = _name("d"), _name("g")
+    create_topic(bs, topic, 2)
+    produce(bs, topic, 2, 0, 10)
+    admin = AdminClient({"bootstrap.servers": bs})
+    members = Members()
+    try:
+        members.add("c1", consumer(bs, group))
+        members.consumers["c1"].subscribe([topic])
+        members.poll_until(lambda: len(members.seen) >= 10, 30, "the records")
+        listed = {g.group_id: g for g in admin.list_consumer_groups().result(30).valid}
+        assert listed[group].type.name == "CONSUMER" and listed[group].state.name == "STABLE"
+        with pytest.raises(KafkaException) as e:
+            admin.delete_consumer_groups([group])[group].result(30)
+        assert e.value.args[0].name() == "NON_EMPTY_GROUP"
+    finally:
+        members.close_all()
+    deadline = time.monotonic() + 30
+    while True:  # the leave is asynchronous to close() on the broker's side of the wire
+        listed = {g.group_id: g for g in admin.list_consumer_groups().result(30).valid}
+        if listed[group].state.name == "EMPTY" or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert listed[group].state.name == "EMPTY"
+    admin.delete_consumer_groups([group])[group].result(30)
+    assert group not in {g.group_id for g in admin.list_consumer_groups().result(30).valid}
+    c = Consumer({"bootstrap.servers": bs, "group.id": group, "group.protocol": "consumer"})
+    try:  # the offsets went with the group
+        committed = c.committed([TopicPartition(topic, p) for p in range(2)], timeout=30)
+    finally:
+        c.close()
+    assert [tp.offset for tp in committed] == [-1001, -1001]
