@@ -252,6 +252,7 @@ def message_type(desc: Descriptor, stack: tuple[str, ...] = ()) -> tuple[pa.Data
     def to_dict(m: Any) -> dict[str, Any]:
         return {n: g(m) for n, g in getters}
 
+    to_dict.getters = getters  # type: ignore[attr-defined]  # the columnar build's per-field path
     return pa.struct(fields), to_dict
 
 
@@ -287,12 +288,11 @@ def decode(
     where: list[str] | None = None,
 ) -> pa.Array:
     typ, to_dict = message_type(reader)
-    cls = GetMessageClass(reader)
     checked: dict[Any, str | None] = {}  # (schema ref, indexes) -> error or None, once per batch
-    out: list[Any] = []
+    bodies: list[bytes | None] = []
     for i, v in enumerate(values):
         if v is None:
-            out.append(None)
+            bodies.append(None)
             continue
         try:
             ref, indexes, body = split_frame(v, headers[i], with_indexes=True)
@@ -306,14 +306,94 @@ def decode(
                 )
             if checked[key] is not None:
                 raise ConfluentDecodeError(checked[key])
-            msg = cls.FromString(bytes(body))
-            out.append(to_dict(msg))
+            bodies.append(bytes(body))
         except Exception as e:
             if mode == "FAILFAST":
-                at = where[i] if where else f"row {i} of the batch"
-                raise ConfluentDecodeError(f"Malformed Confluent Protobuf record at {at}: {e}") from e
+                raise ConfluentDecodeError(f"Malformed Confluent Protobuf record at {_at(where, i)}: {e}") from e
+            bodies.append(None)
+    msgs = _parse_all(reader, bodies, mode, where)
+    return _build(typ, to_dict, msgs)
+
+
+def _at(where: list[str] | None, i: int) -> str:
+    return where[i] if where else f"row {i} of the batch"
+
+
+_batch_types: dict[tuple[int, str], Any] = {}
+
+
+def _batch_class(reader: Descriptor) -> Any:
+    """A message ``{ repeated <reader> items = 1; }`` beside the reader: a batch of bodies laid out as its
+    length-delimited field 1 parses in one call (a submessage of length L parses exactly as those L bytes)."""
+    pool = reader.file.pool
+    key = (id(pool), reader.full_name)
+    hit = _batch_types.get(key)
+    if hit is None:
+        name = "pykafka_batch_" + reader.full_name.replace(".", "_")
+        fdp = descriptor_pb2.FileDescriptorProto(name=name + ".proto", package="pykafka_batch", syntax="proto3")
+        fdp.dependency.append(reader.file.name)
+        m = fdp.message_type.add(name=name)
+        m.field.add(
+            name="items",
+            number=1,
+            type=descriptor_pb2.FieldDescriptorProto.TYPE_MESSAGE,
+            label=descriptor_pb2.FieldDescriptorProto.LABEL_REPEATED,
+            type_name="." + reader.full_name,
+        )
+        try:
+            pool.FindFileByName(fdp.name)
+        except KeyError:
+            pool.Add(fdp)
+        hit = _batch_types[key] = GetMessageClass(pool.FindMessageTypeByName(f"pykafka_batch.{name}"))
+    return hit
+
+
+def _parse_all(reader: Descriptor, bodies: list[bytes | None], mode: str, where: list[str] | None) -> list[Any]:
+    present = [b for b in bodies if b is not None]
+    if present:
+        try:
+            payload = b"".join(b"\x0a" + _uvarint(len(b)) + b for b in present)
+            items = iter(_batch_class(reader).FromString(payload).items)
+            return [None if b is None else next(items) for b in bodies]
+        except DecodeError:
+            pass  # some body is malformed: the per-record loop names it
+    cls = GetMessageClass(reader)
+    out: list[Any] = []
+    for i, b in enumerate(bodies):
+        if b is None:
             out.append(None)
-    return pa.array(out, type=typ)
+            continue
+        try:
+            out.append(cls.FromString(b))
+        except DecodeError as e:
+            if mode == "FAILFAST":
+                raise ConfluentDecodeError(f"Malformed Confluent Protobuf record at {_at(where, i)}: {e}") from e
+            out.append(None)
+    return out
+
+
+def _uvarint(n: int) -> bytes:
+    out = bytearray()
+    while n > 0x7F:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def _build(typ: pa.StructType, to_dict: Any, msgs: list[Any]) -> pa.Array:
+    """The struct column built field by field (one ``pyarrow.array`` per top-level field)."""
+    nulls = [m is None for m in msgs]
+    live = [m for m in msgs if m is not None]
+    arrays = []
+    for (_, getter), fld in zip(to_dict.getters, typ, strict=True):
+        vals = [getter(m) for m in live]
+        if len(live) != len(msgs):
+            it = iter(vals)
+            vals = [None if n else next(it) for n in nulls]
+        arrays.append(pa.array(vals, type=fld.type))
+    mask = pa.array(nulls, type=pa.bool_()) if any(nulls) else None
+    return pa.StructArray.from_arrays(arrays, fields=list(typ), mask=mask)
 
 
 _writers: dict[tuple[str, Any], ProtoSchema] = {}
