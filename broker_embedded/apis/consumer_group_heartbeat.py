@@ -7,9 +7,10 @@ pick the member id; version 1 (KIP-1082) requires the member to bring its own.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import uuid
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from broker_embedded.group.consumer_heartbeat import HeartbeatInput
 from broker_embedded.group.consumer_records import Assignment
@@ -35,9 +36,7 @@ def wire_assignment(assignment: Assignment) -> rs.Assignment:
     )
 
 
-def handle(
-    broker: Broker, ctx: RequestContext, request: rq.ConsumerGroupHeartbeatRequest
-) -> rs.ConsumerGroupHeartbeatResponse:
+def handle(broker: Broker, ctx: RequestContext, request: rq.ConsumerGroupHeartbeatRequest) -> Any:
     def error(code: ErrorCode, message: str | None = None) -> rs.ConsumerGroupHeartbeatResponse:
         return rs.ConsumerGroupHeartbeatResponse(error_code=code, error_message=message, member_epoch=-1)
 
@@ -75,7 +74,7 @@ def handle(
     except KafkaError as e:
         log.debug("ConsumerGroupHeartbeat of %s in %s: %s", member_id, request.group_id, e)
         return error(e.code, str(e))
-    return rs.ConsumerGroupHeartbeatResponse(
+    response = rs.ConsumerGroupHeartbeatResponse(
         throttle_time_ms=0,
         error_code=ErrorCode.NONE,
         member_id=out.member_id,
@@ -83,3 +82,17 @@ def handle(
         heartbeat_interval_ms=coordinator.consumer_groups.heartbeat_interval_ms,
         assignment=wire_assignment(out.assignment) if out.assignment is not None else None,
     )
+    # cluster mode: answered once the records are replicated, as Kafka's coordinator does
+    wait = coordinator.replication_wait(request.group_id) if out.records else None
+    if wait is None:
+        return response
+    return asyncio.ensure_future(_after_replication(wait, response))
+
+
+async def _after_replication(
+    wait: asyncio.Future[ErrorCode], response: rs.ConsumerGroupHeartbeatResponse
+) -> rs.ConsumerGroupHeartbeatResponse:
+    code = await wait
+    if code != ErrorCode.NONE:
+        return rs.ConsumerGroupHeartbeatResponse(error_code=code, member_epoch=-1)
+    return response

@@ -46,7 +46,7 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.OffsetCommitRequest)
     if request.group_id in consumer_groups.groups:
         # a consumer group (KIP-848): the member's epoch fences the commit (v9+ carries it); the
         # offsets themselves are stored as for any group, outside the classic membership checks
-        member_error = consumer_groups.validate_offset_request(request.group_id, member_id, generation)
+        member_error = consumer_groups.validate_offset_request(request.group_id, member_id, generation, commit=True)
         if member_error == ErrorCode.NONE and member_id and ctx.api_version < 9:
             member_error = ErrorCode.UNSUPPORTED_VERSION
         generation, member_id, instance_id = -1, "", None

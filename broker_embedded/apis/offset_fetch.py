@@ -103,7 +103,7 @@ def _coordinator_error(broker: Broker, ctx: RequestContext) -> Callable[[str], E
 def _member_error(broker: Broker, group: Any) -> ErrorCode:
     """v9+: a member of a consumer group (KIP-848) fetches with its current member epoch."""
     return broker.group_coordinator.consumer_groups.validate_offset_request(
-        group.group_id, group.member_id or "", group.member_epoch
+        group.group_id, group.member_id or "", group.member_epoch, commit=False
     )
 
 

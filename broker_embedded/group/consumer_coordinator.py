@@ -211,14 +211,15 @@ class ConsumerGroupCoordinator:
         self._cancel_timers(group_id, member_id)
 
     # --- offsets (OffsetCommit / OffsetFetch of a consumer group) ------------------------------
-    def validate_offset_request(self, group_id: str, member_id: str, member_epoch: int) -> ErrorCode:
+    def validate_offset_request(self, group_id: str, member_id: str, member_epoch: int, commit: bool) -> ErrorCode:
         """Kafka's ConsumerGroup.validateOffsetCommit/Fetch: a member's request must carry its
-        current epoch; an admin's (no member id, epoch -1) is accepted."""
+        current epoch. An admin's (no member id, epoch -1) fetch is answered; its commit only while
+        the group has no members (Kafka 4.3.1 answers UNKNOWN_MEMBER_ID otherwise)."""
         group = self.groups.get(group_id)
         if group is None:
             return ErrorCode.NONE
         if not member_id and member_epoch < 0:
-            return ErrorCode.NONE
+            return ErrorCode.UNKNOWN_MEMBER_ID if commit and group.members else ErrorCode.NONE
         member = group.members.get(member_id)
         if member is None:
             return ErrorCode.UNKNOWN_MEMBER_ID

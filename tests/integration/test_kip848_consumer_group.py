@@ -19,6 +19,9 @@ from confluent_kafka.admin import AdminClient, NewTopic
 from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import consumer_group_describe_request as cgd
 from kafka_wire.protocol.messages import consumer_group_heartbeat_request as cgh
+from kafka_wire.protocol.messages import find_coordinator_request as fcr
+from kafka_wire.protocol.messages import offset_commit_request as ocr
+from kafka_wire.protocol.messages import offset_fetch_request as ofr
 from peers import jvm
 from tests.integration.wire_util import connect
 
@@ -272,13 +275,17 @@ def test_unsupported_assignor_is_refused(broker: Any) -> None:
 def test_bad_heartbeats_get_kafkas_errors(broker: Any, fields: dict[str, Any], error: str) -> None:
     bs = broker.bootstrap_servers
     group = _name("g")
-    Consumer({"bootstrap.servers": bs, "group.id": group}).close()  # __consumer_offsets exists
     body = {"group_id": group, "member_id": uuid.uuid4().hex, **fields}
     with connect(bs) as conn:
+        find_coordinator(conn, group)
         deadline = time.monotonic() + 30
         while True:
             response = conn.request(68, cgh.ConsumerGroupHeartbeatRequest(**body), version=1)
-            if ErrorCode(response.error_code).name not in ("COORDINATOR_NOT_AVAILABLE", "COORDINATOR_LOAD_IN_PROGRESS"):
+            if ErrorCode(response.error_code).name not in (
+                "COORDINATOR_NOT_AVAILABLE",
+                "COORDINATOR_LOAD_IN_PROGRESS",
+                "NOT_COORDINATOR",
+            ):
                 break
             assert time.monotonic() < deadline
             time.sleep(0.2)
@@ -294,6 +301,7 @@ def test_fenced_member_epoch(broker: Any) -> None:
         subscribed_topic_names=["x"], topic_partitions=[],
     )  # fmt: skip
     with connect(bs) as conn:
+        find_coordinator(conn, group)
         deadline = time.monotonic() + 30
         while (joined := conn.request(68, join, version=1)).error_code != 0:
             assert time.monotonic() < deadline, joined
@@ -342,3 +350,78 @@ def test_list_and_delete_a_consumer_group(broker: Any) -> None:
     finally:
         c.close()
     assert [tp.offset for tp in committed] == [-1001, -1001]
+
+
+def find_coordinator(conn: Any, group: str) -> None:
+    """Until the group's coordinator is ready (Apache Kafka creates __consumer_offsets on demand)."""
+    deadline = time.monotonic() + 30
+    while True:
+        r = conn.request(10, fcr.FindCoordinatorRequest(key_type=0, coordinator_keys=[group]), version=4)
+        if r.coordinators[0].error_code == 0:
+            return
+        assert time.monotonic() < deadline, r
+        time.sleep(0.2)
+
+
+def _commit(conn: Any, group: str, topic: str, member: str, epoch: int) -> str:
+    body = ocr.OffsetCommitRequest(
+        group_id=group,
+        generation_id_or_member_epoch=epoch,
+        member_id=member,
+        topics=[ocr.OffsetCommitRequestTopic(name=topic, partitions=[ocr.OffsetCommitRequestPartition(0, 1)])],
+    )
+    return ErrorCode(conn.request(8, body, version=9).topics[0].partitions[0].error_code).name
+
+
+def _fetch(conn: Any, group: str, topic: str, member: str | None, epoch: int) -> str:
+    body = ofr.OffsetFetchRequest(
+        groups=[
+            ofr.OffsetFetchRequestGroup(
+                group_id=group,
+                member_id=member,
+                member_epoch=epoch,
+                topics=[ofr.OffsetFetchRequestTopics(name=topic, partition_indexes=[0])],
+            )
+        ]
+    )
+    return ErrorCode(conn.request(9, body, version=9).groups[0].error_code).name
+
+
+def test_offset_commit_and_fetch_carry_the_member_epoch(broker: Any) -> None:
+    bs = broker.bootstrap_servers
+    group, member, topic = _name("g"), uuid.uuid4().hex, _name("o")
+    create_topic(bs, topic, 1)
+    join = cgh.ConsumerGroupHeartbeatRequest(
+        group_id=group, member_id=member, member_epoch=0, rebalance_timeout_ms=30000,
+        subscribed_topic_names=[topic], topic_partitions=[],
+    )  # fmt: skip
+    with connect(bs) as conn:
+        find_coordinator(conn, group)
+        deadline = time.monotonic() + 30
+        while (joined := conn.request(68, join, version=1)).error_code != 0:
+            assert time.monotonic() < deadline, joined
+            time.sleep(0.2)
+        epoch = joined.member_epoch
+        results = {
+            "current": _commit(conn, group, topic, member, epoch),
+            "older": _commit(conn, group, topic, member, epoch - 1),
+            "newer": _commit(conn, group, topic, member, epoch + 1),
+            "unknown member": _commit(conn, group, topic, "nobody", epoch),
+            "admin": _commit(conn, group, topic, "", -1),
+            "fetch current": _fetch(conn, group, topic, member, epoch),
+            "fetch older": _fetch(conn, group, topic, member, epoch - 1),
+            "fetch unknown member": _fetch(conn, group, topic, "nobody", epoch),
+            "fetch admin": _fetch(conn, group, topic, None, -1),
+        }
+    # Kafka 4.3.1's answers: a commit or fetch of a member carries its current epoch; an admin's none
+    assert results == {
+        "current": "NONE",
+        "older": "STALE_MEMBER_EPOCH",
+        "newer": "STALE_MEMBER_EPOCH",
+        "unknown member": "UNKNOWN_MEMBER_ID",
+        "admin": "UNKNOWN_MEMBER_ID",
+        "fetch current": "NONE",
+        "fetch older": "STALE_MEMBER_EPOCH",
+        "fetch unknown member": "UNKNOWN_MEMBER_ID",
+        "fetch admin": "NONE",
+    }
