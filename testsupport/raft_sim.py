@@ -41,6 +41,7 @@ from broker_embedded.raft import (
     RaftNode,
     Role,
     Send,
+    VoterChangeError,
 )
 from broker_embedded.raft.messages import Message
 
@@ -66,6 +67,7 @@ class SimulationFailure(AssertionError):
 class SimConfig:
     nodes: int = 3  # voters
     observers: int = 0  # non-voters fetching the log (brokers reading __cluster_metadata)
+    reconfig: bool = False  # the leader adds and removes voters (KIP-853) among all nodes
     chaos_ms: int = 2500  # faults happen during this much simulated time
     liveness_bound_ms: int = 4000  # after healing, a new append must be applied everywhere within this
     max_delay_ms: int = 15
@@ -124,6 +126,7 @@ class SimResult:
     crashes: int
     partitions: int
     snapshots_installed: int
+    voter_changes: int
     truncations: int
     liveness_ms: int
 
@@ -157,7 +160,7 @@ class Simulation:
         self.epoch_leaders: dict[int, int] = {}
         self.entry_values: dict[tuple[int, int], tuple[Any, int]] = {}  # (offset, epoch) -> (value, prev epoch)
         self.next_value = 0
-        self.stats = dict(events=0, messages=0, crashes=0, partitions=0, snapshots_installed=0)
+        self.stats = dict(events=0, messages=0, crashes=0, partitions=0, snapshots_installed=0, voter_changes=0)
         self.healed = False
         self.liveness_marker: int | None = None
 
@@ -192,6 +195,8 @@ class Simulation:
         self._schedule(self.rng.randrange(self.cfg.fault_interval_ms), "fault", ())
         self._schedule(self.rng.randrange(self.cfg.snapshot_interval_ms), "snapshot", ())
         self._schedule(self.cfg.chaos_ms, "heal", ())
+        if self.cfg.reconfig:
+            self._schedule(self.rng.randrange(100), "reconfig", ())
         deadline = self.cfg.chaos_ms + self.cfg.liveness_bound_ms
         while self._queue:
             t, _, kind, args = heapq.heappop(self._queue)
@@ -315,8 +320,10 @@ class Simulation:
             return
         self._schedule(self.rng.randrange(1, 2 * self.cfg.fault_interval_ms), "fault", ())
         ids = sorted(self.nodes)
+        kinds = ["reconfig", "reconfig"] if self.cfg.reconfig else []
         kind = self.rng.choice(
-            ["isolate", "isolate_leader", "split", "asymmetric", "bridge", "crash", "crash_leader", "heal", "lossy"]
+            kinds
+            + ["isolate", "isolate_leader", "split", "asymmetric", "bridge", "crash", "crash_leader", "heal", "lossy"]
         )
         self.trace.append((self.now, "fault", kind))
         if kind in ("isolate", "isolate_leader"):
@@ -345,9 +352,39 @@ class Simulation:
             self._crash(victim)
         elif kind == "heal":
             self.blocked.clear()
+        elif kind == "reconfig":
+            self._reconfigure()
         elif kind == "lossy":
             self.loss = self.rng.choice([0.0, 0.02, 0.1, 0.3])
             self.duplicate = self.rng.choice([0.0, 0.05, 0.2])
+
+    def _ev_reconfig(self) -> None:
+        if not self.healed:
+            self._schedule(1 + self.rng.randrange(150), "reconfig", ())
+            self._reconfigure()
+
+    def _reconfigure(self) -> None:
+        leaders = self._leader_ids()
+        if not leaders:
+            return
+        r = self.nodes[self.rng.choice(leaders)].raft
+        assert r is not None
+        try:
+            if self.rng.random() < 0.5:
+                candidates = sorted(set(self.nodes) - r.voters)
+                if not candidates:
+                    return
+                target = self.rng.choice(candidates)
+                _, actions = r.add_voter(target)
+            else:
+                target = self.rng.choice(sorted(r.voters))
+                _, actions = r.remove_voter(target)
+        except (VoterChangeError, NotLeaderError) as e:
+            self.trace.append((self.now, "reconfig refused", str(e)))
+            return
+        self.stats["voter_changes"] += 1
+        self.trace.append((self.now, "reconfig", sorted(r.voters)))
+        self._process(self.nodes[r.node_id], actions)
 
     def _partition(self, side_a: list[int], side_b: list[int]) -> None:
         pairs = {(a, b) for a in side_a for b in side_b} | {(b, a) for a in side_a for b in side_b}
@@ -544,7 +581,8 @@ class Simulation:
 
 def config_for_seed(seed: int, nodes: int | None = None, chaos_ms: int | None = None) -> SimConfig:
     """The suite's mix: 3 voters for even seeds, 5 for odd ones (unless `nodes`), one observer every 4th seed."""
-    cfg = SimConfig(nodes=nodes or (3 if seed % 2 == 0 else 5), observers=1 if seed % 4 == 3 else 0)
+    extra = 1 if seed % 4 == 3 else 0  # every 4th seed: one more node, and voters come and go (KIP-853)
+    cfg = SimConfig(nodes=nodes or (3 if seed % 2 == 0 else 5), observers=extra, reconfig=bool(extra))
     return dataclasses.replace(cfg, chaos_ms=chaos_ms) if chaos_ms is not None else cfg
 
 

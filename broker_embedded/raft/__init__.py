@@ -10,7 +10,7 @@ from broker_embedded.raft.messages import (
     OffsetAndEpoch,
     Send,
 )
-from broker_embedded.raft.node import NotLeaderError, RaftConfig, RaftNode
+from broker_embedded.raft.node import NotLeaderError, RaftConfig, RaftNode, VoterChangeError
 from broker_embedded.raft.quorum import Role
 from broker_embedded.raft.storage import ElectionState, MemoryQuorumStateStore, MemoryRaftLog
 
@@ -28,4 +28,5 @@ __all__ = [
     "RaftNode",
     "Role",
     "Send",
+    "VoterChangeError",
 ]

@@ -9,7 +9,9 @@ Behaviour follows KIP-595 (Vote, BeginQuorumEpoch, EndQuorumEpoch, pull replicat
 diverging-epoch truncation, HW = majority of voters' fetch offsets once past the epoch start), KIP-630
 (snapshots, FetchSnapshot when a fetch falls below the leader's log start) and KIP-996 (pre-vote: a
 prospective keeps its epoch until a majority would vote for it; followers that hear from their leader refuse
-pre-votes; check-quorum makes a leader that no longer hears from a majority resign)."""
+pre-votes; check-quorum makes a leader that no longer hears from a majority resign) and KIP-853 (the voter
+set is whatever the latest VotersRecord in the log says; AddRaftVoter / RemoveRaftVoter one at a time on
+the leader; observers fetch without voting)."""
 
 from __future__ import annotations
 
@@ -48,6 +50,7 @@ from broker_embedded.raft.quorum import (
 )
 from broker_embedded.raft.replication import Replication
 from broker_embedded.raft.storage import ElectionState, QuorumStateStore, RaftLog
+from broker_embedded.raft.voters import VoterSetHistory, unwrap_snapshot, voters_record, wrap_snapshot
 from kafka_wire.errors import ErrorCode
 
 FAR_FUTURE_MS = 1 << 62
@@ -66,6 +69,14 @@ class RaftConfig:
     flush_linger_ms: int = 0  # the leader batches appends this long before an fsync (0: flush on append)
     fetch_max_records: int = 100
     snapshot_chunk_bytes: int = 1 << 20
+
+
+class VoterChangeError(Exception):
+    """An AddRaftVoter / RemoveRaftVoter the leader refuses; `error` is the Kafka error name for the wire."""
+
+    def __init__(self, error: str, message: str) -> None:
+        super().__init__(f"{error}: {message}")
+        self.error = error
 
 
 class NotLeaderError(Exception):
@@ -87,10 +98,16 @@ class RaftNode(Replication):
         config: RaftConfig | None = None,
     ) -> None:
         self.node_id = node_id
-        self.voters = frozenset(voters)
-        # an observer (a broker reading the metadata log) fetches like a follower but never votes or stands
-        self.is_voter = node_id in self.voters
         self.log = log
+        # the bootstrap voters (controller.quorum.bootstrap.servers' ids), then whatever the log says (KIP-853)
+        snap = log.latest_snapshot_id
+        base = frozenset(voters)
+        if snap is not None:
+            raw = log.read_snapshot(snap)
+            assert raw is not None
+            base = unwrap_snapshot(raw)[0]
+        self.voter_history = VoterSetHistory(base)
+        self.voter_history.on_append(log.read(log.start_offset, log.end_offset - log.start_offset))
         self.quorum_store = quorum_store
         self.clock = clock
         self.rng = rng
@@ -99,7 +116,6 @@ class RaftNode(Replication):
         self._correlation = 0
         self._persisted: ElectionState | None = quorum_store.read()
         self._notified: tuple[int, int | None] | None = None
-        snap = log.latest_snapshot_id
         self.high_watermark = snap.offset if snap else 0
         self._applied = log.start_offset  # the next offset to hand to the application
         st = self._persisted or ElectionState(0)
@@ -114,7 +130,7 @@ class RaftNode(Replication):
             self.state = self._follower_state(st.epoch, st.leader_id, st.voted_id, now)
         else:
             self.state = RoleState(Role.UNATTACHED, st.epoch, st.voted_id, None)
-            self.state.election_deadline_ms = now + (self._election_timeout() if self.is_voter else 0)
+            self.state.election_deadline_ms = now + (self._election_timeout() if self.can_stand else 0)
 
     # ------------------------------------------------------------------ public surface
 
@@ -134,6 +150,28 @@ class RaftNode(Replication):
     def applied_offset(self) -> int:
         return self._applied
 
+    @property
+    def voters(self) -> frozenset[int]:
+        return self.voter_history.latest
+
+    @property
+    def is_voter(self) -> bool:
+        """An observer (a broker reading the metadata log, or a removed voter) fetches but never votes or stands."""
+        return self.node_id in self.voter_history.latest
+
+    @property
+    def can_stand(self) -> bool:
+        """A voter may stand for election; so may a replica whose own removal is the latest, still uncommitted
+        change (a leader that removed itself and crashed before the commit: the remaining voters may lack the
+        record and need it to lead once, commit the change, and step down). It counts only the new set's votes."""
+        if self.is_voter:
+            return True
+        h = self.voter_history
+        return h.last_change_offset >= self.high_watermark and self.node_id in h.voters_at(h.last_change_offset)
+
+    def _votes_needed_from_others(self) -> int:
+        return self.majority() - (1 if self.is_voter else 0)
+
     def majority(self) -> int:
         return len(self.voters) // 2 + 1
 
@@ -141,13 +179,13 @@ class RaftNode(Replication):
         """What the application needs at startup: the snapshot to load and the leader known."""
         snap = self.log.latest_snapshot_id
         if snap is not None:
-            data = self.log.read_snapshot(snap)
-            assert data is not None
-            self._out.append(LoadSnapshot(snap, data))
+            raw = self.log.read_snapshot(snap)
+            assert raw is not None
+            self._out.append(LoadSnapshot(snap, unwrap_snapshot(raw)[1]))
         self._notify_leader()
         if self.state.role is Role.FOLLOWER:
             self._send_fetch(self.clock())
-        if len(self.voters) == 1 and self.state.role is Role.UNATTACHED:
+        if self.voters == {self.node_id} and self.state.role is Role.UNATTACHED:
             self._become_prospective(self.clock())
         return self._drain()
 
@@ -180,7 +218,7 @@ class RaftNode(Replication):
             else:
                 self._resend_unacked(now, self._end_quorum_epoch_request)
         elif now >= s.election_deadline_ms:  # unattached, prospective
-            if not self.is_voter:
+            if not self.can_stand:
                 self._discover_leader(now)
             elif s.role is Role.PROSPECTIVE and s.leader_id is not None:
                 self._become_follower(s.epoch, s.leader_id, now)
@@ -193,7 +231,7 @@ class RaftNode(Replication):
         if s.role is Role.LEADER:
             ls = s.leader
             assert ls is not None
-            d = ls.check_quorum_deadline_ms if len(self.voters) > 1 else FAR_FUTURE_MS
+            d = ls.check_quorum_deadline_ms if self.voters != {self.node_id} else FAR_FUTURE_MS
             if ls.flush_deadline_ms is not None:
                 d = min(d, ls.flush_deadline_ms)
             for p in ls.parked.values():
@@ -229,8 +267,55 @@ class RaftNode(Replication):
         if offset > self.log.flushed_offset or offset <= self.log.start_offset:
             raise ValueError(f"snapshot at {offset} outside ({self.log.start_offset}, {self.log.flushed_offset}]")
         snapshot_id = OffsetAndEpoch(offset, self.log.entry(offset - 1).epoch)
-        self.log.create_snapshot(snapshot_id, data)
+        self.log.create_snapshot(snapshot_id, wrap_snapshot(self.voter_history.voters_at(offset), data))
+        self.voter_history.on_log_start(self.log.start_offset)
         return snapshot_id
+
+    def add_voter(self, replica_id: int) -> tuple[int, list[Action]]:
+        """AddRaftVoter (KIP-853) on the leader: an observer that is caught up becomes a voter."""
+        voters = self._check_voter_change(replica_id, adding=True)
+        return self._append_voters(voters | {replica_id})
+
+    def remove_voter(self, replica_id: int) -> tuple[int, list[Action]]:
+        """RemoveRaftVoter (KIP-853) on the leader; removing the leader itself makes it resign once committed."""
+        voters = self._check_voter_change(replica_id, adding=False)
+        return self._append_voters(voters - {replica_id})
+
+    def _check_voter_change(self, replica_id: int, adding: bool) -> frozenset[int]:
+        s = self.state
+        if s.role is not Role.LEADER or s.leader is None:
+            raise NotLeaderError(s.leader_id, s.epoch)
+        # one change at a time, and only once this epoch committed something: the single-server rule
+        # (and its fix for a leader that has not yet committed in its term)
+        if self.high_watermark <= s.leader.epoch_start_offset:
+            raise VoterChangeError("REQUEST_TIMED_OUT", "the leader has not committed in its epoch yet")
+        if self.voter_history.last_change_offset >= self.high_watermark:
+            raise VoterChangeError("REQUEST_TIMED_OUT", "a voter change is still uncommitted")
+        voters = self.voters
+        if adding:
+            if replica_id in voters:
+                raise VoterChangeError("DUPLICATE_VOTER", f"{replica_id} is already a voter")
+            r = s.leader.replicas.get(replica_id)
+            if r is None or r.end_offset < self.high_watermark:
+                raise VoterChangeError("REQUEST_TIMED_OUT", f"{replica_id} has not caught up to the high watermark")
+        else:
+            if replica_id not in voters:
+                raise VoterChangeError("VOTER_NOT_FOUND", f"{replica_id} is not a voter")
+            if len(voters) == 1:
+                raise VoterChangeError("INVALID_REQUEST", "cannot remove the last voter")
+        return voters
+
+    def _append_voters(self, voters: frozenset[int]) -> tuple[int, list[Action]]:
+        start = self.log.end_offset
+        entry = LogEntry(start, self.state.epoch, voters_record(voters), control=True)
+        self._leader_append([entry], self.clock())
+        return start, self._drain()
+
+    def _on_voters_changed(self) -> None:
+        """The log's voter set moved (append, truncation or snapshot): the leader recounts with it."""
+        ls = self.state.leader
+        if ls is not None:
+            ls.voters = self.voters
 
     def describe_quorum(self) -> QuorumDescription:
         """DescribeQuorum's answer; only the leader has it (others: NotLeaderError, the wire's NOT_LEADER)."""
@@ -330,7 +415,7 @@ class RaftNode(Replication):
         self._leave_leadership()
         self._persist(epoch, voted_id, None)
         self.state = RoleState(Role.UNATTACHED, epoch, voted_id, None)
-        self.state.election_deadline_ms = now + (self._election_timeout() if self.is_voter else 0)
+        self.state.election_deadline_ms = now + (self._election_timeout() if self.can_stand else 0)
         self._notify_leader()
 
     def _become_follower(self, epoch: int, leader_id: int, now: int) -> None:
@@ -343,7 +428,7 @@ class RaftNode(Replication):
 
     def _become_prospective(self, now: int) -> None:
         old = self.state
-        if not self.is_voter:
+        if not self.can_stand:
             self._become_unattached(old.epoch, None, now)
             self._discover_leader(now)
             return
@@ -352,7 +437,7 @@ class RaftNode(Replication):
         leader = None if old.leader_id == self.node_id else old.leader_id
         self.state = RoleState(Role.PROSPECTIVE, old.epoch, old.voted_id, leader)
         self.state.election_deadline_ms = now + self._election_timeout()
-        if self.majority() == 1:
+        if self._votes_needed_from_others() <= 0:
             self._become_candidate(now)
             return
         for v in sorted(self.voters - {self.node_id}):
@@ -366,7 +451,7 @@ class RaftNode(Replication):
         self.state = RoleState(Role.CANDIDATE, epoch, self.node_id, None)
         self.state.election_deadline_ms = now + self._election_timeout()
         self._notify_leader()
-        if self.majority() == 1:
+        if self._votes_needed_from_others() <= 0:
             self._become_leader(now)
             return
         for v in sorted(self.voters - {self.node_id}):
@@ -447,14 +532,9 @@ class RaftNode(Replication):
     # ------------------------------------------------------------------ Vote
 
     def _on_vote_request(self, source: int, req: VoteRequest, now: int) -> None:
-        if req.candidate_id not in self.voters or not self.is_voter:
-            self._send(
-                source,
-                VoteResponse(
-                    req.correlation_id, ErrorCode.INCONSISTENT_VOTER_SET, *self._leader_info(), False, req.pre_vote
-                ),
-            )
-            return
+        # no voter-set check either way (as KafkaRaftClient): the candidate may be a voter this replica does not
+        # know of yet, and this replica may be a voter whose own removal is not committed (it answers as an
+        # observer by its log, but the candidate's log still counts it; refusing would deadlock that election)
         s = self.state
         up_to_date = self._is_log_up_to_date(req.last_offset_epoch, req.last_offset)
         if req.pre_vote:
@@ -487,7 +567,7 @@ class RaftNode(Replication):
         if resp.error is not ErrorCode.NONE:
             return
         (s.granted if resp.vote_granted else s.rejected).add(source)
-        if len(s.granted) + 1 >= self.majority():
+        if len(s.granted & self.voters) >= self._votes_needed_from_others():
             if s.role is Role.PROSPECTIVE:
                 self._become_candidate(now)
             else:

@@ -102,7 +102,8 @@ class LeaderState:
         self.replicas.setdefault(replica_id, ReplicaState()).last_fetch_ms = now_ms
         if replica_id in self.voters:
             self.fetched_voters.add(replica_id)
-            if len(self.fetched_voters | {self.local_id}) >= self.majority():
+            # the leader counts itself only while it is a voter (KIP-853 lets it remove itself)
+            if len(self.fetched_voters | ({self.local_id} & self.voters)) >= self.majority():
                 self.fetched_voters.clear()
                 self.check_quorum_deadline_ms = now_ms + self.check_quorum_timeout_ms
 

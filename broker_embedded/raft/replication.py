@@ -19,6 +19,7 @@ from broker_embedded.raft.messages import (
     OffsetAndEpoch,
 )
 from broker_embedded.raft.quorum import ParkedFetch, Role
+from broker_embedded.raft.voters import unwrap_snapshot
 from kafka_wire.errors import ErrorCode
 
 if TYPE_CHECKING:
@@ -101,7 +102,8 @@ class Replication:
 
     def _complete_parked(self: RaftNode, now: int, only_expired: bool) -> None:
         ls = self.state.leader
-        assert ls is not None
+        if ls is None:
+            return  # resigned meanwhile (our own removal committed)
         for source, p in list(ls.parked.items()):
             if not only_expired or now >= p.deadline_ms:
                 del ls.parked[source]
@@ -114,11 +116,15 @@ class Replication:
         if hw is not None and hw > self.high_watermark:
             self._advance_high_watermark(hw)
             self._complete_parked(self.clock(), only_expired=False)
+            if not self.is_voter and self.voter_history.last_change_offset < self.high_watermark:
+                self._become_resigned(self.clock())  # our own removal is committed: hand over (KIP-853)
 
     def _leader_append(self: RaftNode, entries: list[LogEntry], now: int) -> None:
         ls = self.state.leader
         assert ls is not None
         self.log.append(entries)
+        if self.voter_history.on_append(entries):
+            self._on_voters_changed()
         if self.config.flush_linger_ms <= 0:
             self.log.flush()
             self._leader_update_high_watermark()
@@ -130,7 +136,7 @@ class Replication:
         s = self.state
         ls = s.leader
         assert ls is not None
-        if len(self.voters) > 1 and now >= ls.check_quorum_deadline_ms:
+        if self.voters != {self.node_id} and now >= ls.check_quorum_deadline_ms:
             # check-quorum: we have not heard from a majority within the fetch timeout; someone else may lead
             self._become_resigned(now)
             return
@@ -226,6 +232,8 @@ class Replication:
                     f"node {self.node_id}: truncation to {target} below the high watermark {self.high_watermark}"
                 )
             log.truncate_to(target)
+            if self.voter_history.on_truncate(target):
+                self._on_voters_changed()
         elif resp.snapshot_id is not None:
             s.fetching_snapshot = resp.snapshot_id
             s.snapshot_buffer = bytearray()
@@ -233,6 +241,7 @@ class Replication:
             records = resp.records
             if records and records[0].offset == log.end_offset:
                 log.append(records)
+                self.voter_history.on_append(records)
                 log.flush()  # the next fetch reports this end offset to the leader, which counts it for the HW
             self._advance_high_watermark(min(resp.high_watermark, log.end_offset))
         self._send_fetch(now)
@@ -256,6 +265,8 @@ class Replication:
                 data = bytes(s.snapshot_buffer)
                 s.fetching_snapshot, s.snapshot_buffer = None, bytearray()
                 self.log.install_snapshot(sid, data)
+                self.voter_history.on_log_start(sid.offset, unwrap_snapshot(data)[0])
+                data = unwrap_snapshot(data)[1]
                 self._applied = sid.offset
                 self.high_watermark = max(self.high_watermark, sid.offset)
                 self._out.append(LoadSnapshot(sid, data))

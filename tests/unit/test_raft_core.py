@@ -16,6 +16,7 @@ from broker_embedded.raft import (
     RaftNode,
     Role,
     Send,
+    VoterChangeError,
 )
 from broker_embedded.raft.messages import (
     FetchRequest,
@@ -283,3 +284,83 @@ def test_describe_quorum_reports_voters_and_observers_as_the_leader_sees_them() 
     assert applied_values(sim, 4) == ["x"]  # the observer reads the log without voting
     with pytest.raises(NotLeaderError):
         sim.raft(4).describe_quorum()
+
+
+# ---------------------------------------------------------------- voter changes (KIP-853)
+
+
+def test_an_observer_added_as_voter_counts_for_the_high_watermark_and_a_removed_one_stops() -> None:
+    sim = Simulation(9, SimConfig(nodes=3, observers=1, loss=0.0, duplicate=0.0, vary_raft=False))
+    sim.start()
+    leader = stable_leader(sim)
+    sim.append(leader, "a")
+    sim.run_for(200)
+    r = sim.raft(leader)
+    _offset, actions = r.add_voter(4)
+    sim._process(sim.nodes[leader], actions)
+    with pytest.raises(VoterChangeError, match="REQUEST_TIMED_OUT"):
+        r.add_voter(4)  # the first change is not committed yet: one at a time
+    sim.run_for(300)
+    for i in sim.nodes:
+        assert sim.raft(i).voters == {1, 2, 3, 4}
+    assert sim.raft(4).is_voter
+    with pytest.raises(VoterChangeError, match="DUPLICATE_VOTER"):
+        r.add_voter(4)
+    # with 4 voters a majority is 3: the leader plus one follower no longer commit
+    others = [i for i in (1, 2, 3, 4) if i != leader]
+    sim.crash(others[0])
+    sim.crash(others[1])
+    sim.append(leader, "needs-three")
+    sim.run_for(100)
+    assert "needs-three" not in applied_values(sim, leader)
+    sim.restart(others[0])
+    sim.run_for(500)
+    assert "needs-three" in applied_values(sim, leader)
+    _offset, actions = sim.raft(leader).remove_voter(others[1])
+    sim._process(sim.nodes[leader], actions)
+    sim.run_for(300)
+    assert sim.raft(leader).voters == frozenset({1, 2, 3, 4}) - {others[1]}
+    with pytest.raises(VoterChangeError, match="VOTER_NOT_FOUND"):
+        sim.raft(leader).remove_voter(others[1])
+    sim.restart(others[1])
+    sim.run_for(500)
+    assert not sim.raft(others[1]).is_voter and applied_values(sim, others[1]) == applied_values(sim, leader)
+    sim.check_final()
+
+
+def test_a_leader_that_removes_itself_resigns_once_committed_and_keeps_reading_as_an_observer() -> None:
+    sim = quiet_cluster(3, seed=12)
+    old = stable_leader(sim)
+    epoch = sim.raft(old).epoch
+    sim.append(old, "a")
+    sim.run_for(200)
+    _offset, actions = sim.raft(old).remove_voter(old)
+    sim._process(sim.nodes[old], actions)
+    sim.run_for(1500)
+    [new] = sim.leaders()
+    assert new != old and sim.raft(new).epoch > epoch
+    assert sim.raft(new).voters == frozenset({1, 2, 3}) - {old}
+    assert not sim.raft(old).is_voter and sim.raft(old).leader_id == new
+    sim.append(new, "b")
+    sim.run_for(300)
+    assert applied_values(sim, old) == ["a", "b"]
+    sim.check_final()
+
+
+def test_a_snapshot_carries_the_voter_set_across_a_restart() -> None:
+    sim = Simulation(13, SimConfig(nodes=3, observers=1, loss=0.0, duplicate=0.0, vary_raft=False))
+    sim.start()
+    leader = stable_leader(sim)
+    sim.append(leader, "a")
+    sim.run_for(200)
+    _offset, actions = sim.raft(leader).add_voter(4)
+    sim._process(sim.nodes[leader], actions)
+    sim.append(leader, "b")
+    sim.run_for(300)
+    follower = next(i for i in (1, 2, 3) if i != leader)
+    sim.snapshot(follower)
+    assert sim.nodes[follower].log.start_offset == sim.nodes[follower].log.end_offset  # all in the snapshot
+    sim.crash(follower)
+    sim.restart(follower)
+    assert sim.raft(follower).voters == {1, 2, 3, 4}
+    assert applied_values(sim, follower) == ["a", "b"]
