@@ -231,6 +231,16 @@ class Registry:
             self._parsed[key] = hit
         return hit
 
+    def stored(self, schema_str: str, schema_type: str, refs: list[dict[str, Any]]) -> str:
+        """The form a schema is stored and looked up in: the type's canonical form, then (Protobuf) a
+        descriptor rendered as .proto text."""
+        fmt = formats.get(schema_type)
+        canon = fmt.canonical(schema_str)
+        stored_form = getattr(fmt, "stored_form", None)
+        if stored_form is None:
+            return canon
+        return stored_form(canon, self.parse(canon, schema_type, refs))
+
     def render(self, schema: str, schema_type: str, refs: list[dict[str, Any]], fmt: str) -> str:
         """The schema in the ``format`` a client asked for: ``serialized`` is a Protobuf schema as a
         base64 ``FileDescriptorProto`` (what confluent-kafka's Protobuf serdes read); other formats
@@ -243,7 +253,7 @@ class Registry:
     def lookup(
         self, subject: str, schema_str: str, schema_type: str, refs: list[dict[str, Any]], deleted: bool = False
     ) -> SchemaVersion:
-        canon = canonical(schema_str, schema_type)
+        canon = self.stored(schema_str, schema_type, refs)
         vs = self._subject_versions(subject, deleted)
         key = _refs_key(refs)
         for n in sorted(vs, reverse=True):
@@ -297,7 +307,7 @@ class Registry:
         """(already registered version, []) or (None, records to write)."""
         refs = refs or []
         schema_type = schema_type or "AVRO"
-        canon = canonical(schema_str, schema_type)
+        canon = self.stored(schema_str, schema_type, refs)
         self.parse(canon, schema_type, refs)
         mode = self.mode_of(subject)
         if mode in ("READONLY", "READONLY_OVERRIDE"):

@@ -201,6 +201,10 @@ def test_protobuf_round_trip_and_evolution(
     sid = client.get_latest_version(f"{topic}-value").schema_id
     body = _get(f"{registry.url}/schemas/ids/{sid}")
     assert body["schemaType"] == "PROTOBUF"
+    # the serializer registered a descriptor; like Confluent, the registry keeps it as .proto text
+    assert (
+        body["schema"].startswith('syntax = "proto3";\npackage shop;') and "map<string, int32> counts" in body["schema"]
+    )
     assert _get(f"{registry.url}/schemas/guids/{body['guid']}")["schema"] == body["schema"]
 
     # a field added: compatible; v1 readers still decode v2 data (and v2 readers v1 data)
