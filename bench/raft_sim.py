@@ -4,7 +4,7 @@
     python -m bench.raft_sim --seeds 1 --start 4711      # replay one seed, with its failure trace
 
 Seeds alternate 3 and 5 voters (even/odd) unless --nodes is given, with an observer every 4th seed;
-the suite runs the first ~1000
+the suite runs the first 700
 (tests/unit/test_raft_sim.py). Exit status 1 if any seed fails.
 """
 
@@ -53,6 +53,8 @@ def main(argv: list[str] | None = None) -> int:
             "partitions",
             "snapshots_installed",
             "truncations",
+            "voter_changes",
+            "stranded_removed_voters",
         ):
             totals[k] += getattr(r, k)
     elapsed = time.perf_counter() - t0
@@ -70,7 +72,9 @@ def main(argv: list[str] | None = None) -> int:
         f"{len(failures)} failed; simulated {totals['sim_ms'] / 1000:.0f} s, {totals['messages']} messages, "
         f"{totals['committed']} committed entries, {totals['elections']} elected epochs, {totals['crashes']} crashes, "
         f"{totals['partitions']} partitions, {totals['snapshots_installed']} snapshot loads, "
-        f"{totals['truncations']} truncations; slowest recovery after healing {worst_liveness} ms simulated"
+        f"{totals['truncations']} truncations, {totals['voter_changes']} voter changes "
+        f"({totals['stranded_removed_voters']} removed voters stranded above the leader's epoch); "
+        f"slowest recovery after healing {worst_liveness} ms simulated"
     )
     if failures:
         print("failing seeds: " + " ".join(str(s) for s, _ in failures))
