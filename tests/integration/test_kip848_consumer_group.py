@@ -19,7 +19,9 @@ from confluent_kafka.admin import AdminClient, NewTopic
 from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import consumer_group_describe_request as cgd
 from kafka_wire.protocol.messages import consumer_group_heartbeat_request as cgh
+from kafka_wire.protocol.messages import describe_groups_request as dgr
 from kafka_wire.protocol.messages import find_coordinator_request as fcr
+from kafka_wire.protocol.messages import list_groups_request as lgr
 from kafka_wire.protocol.messages import offset_commit_request as ocr
 from kafka_wire.protocol.messages import offset_fetch_request as ofr
 from peers import jvm
@@ -425,3 +427,32 @@ def test_offset_commit_and_fetch_carry_the_member_epoch(broker: Any) -> None:
         "fetch unknown member": "UNKNOWN_MEMBER_ID",
         "fetch admin": "NONE",
     }
+
+
+@pytest.mark.parametrize("version", [5, 6])
+def test_describe_and_list_groups_of_a_consumer_group(broker: Any, version: int) -> None:
+    bs = broker.bootstrap_servers
+    group, member = _name("g"), uuid.uuid4().hex
+    join = cgh.ConsumerGroupHeartbeatRequest(
+        group_id=group, member_id=member, member_epoch=0, rebalance_timeout_ms=30000,
+        subscribed_topic_names=["x"], topic_partitions=[],
+    )  # fmt: skip
+    with connect(bs) as conn:
+        find_coordinator(conn, group)
+        deadline = time.monotonic() + 30
+        while (joined := conn.request(68, join, version=1)).error_code != 0:
+            assert time.monotonic() < deadline, joined
+            time.sleep(0.2)
+        (described,) = conn.request(15, dgr.DescribeGroupsRequest(groups=[group]), version=version).groups
+        listed = conn.request(16, lgr.ListGroupsRequest(types_filter=["consumer"]), version=5).groups
+        classic_only = conn.request(16, lgr.ListGroupsRequest(types_filter=["classic"]), version=5).groups
+    # DescribeGroups is the classic groups' API: Kafka answers a consumer group as not found (v6+
+    # with an error code and message; v5 as a Dead group)
+    assert (ErrorCode(described.error_code).name, described.group_state, described.members) == (
+        ("GROUP_ID_NOT_FOUND", "Dead", []) if version >= 6 else ("NONE", "Dead", [])
+    )
+    if version >= 6:
+        assert described.error_message == f"Group {group} is not a classic group."
+    mine = [g for g in listed if g.group_id == group]
+    assert [(g.protocol_type, g.group_state, g.group_type) for g in mine] == [("consumer", "Stable", "consumer")]
+    assert group not in {g.group_id for g in classic_only}
