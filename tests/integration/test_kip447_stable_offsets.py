@@ -100,7 +100,7 @@ def _until_stable(conn: BrokerConnection, version: int, group: str, topic: str |
         time.sleep(0.02)
 
 
-@pytest.mark.parametrize("version", [7, 8])
+@pytest.mark.parametrize("version", [7, 8, 9])
 def test_offset_fetch_require_stable_on_the_wire(broker: Any, open_txn: Any, version: int) -> None:
     topic, group, txn = open_txn
     with BrokerConnection.from_bootstrap(broker.bootstrap_servers, timeout=10) as conn:
