@@ -144,6 +144,33 @@ def _resolvable(parsed: JsonSchema, target: str) -> bool:
 
 
 # ------------------------------------------------------------------------------ the diff
+def _unique(subs: list[Any]) -> list[Any]:
+    out: list[Any] = []
+    for x in subs:
+        if x not in out:
+            out.append(x)
+    return out
+
+
+def _max_matching(adj: dict[int, list[int]]) -> dict[int, int]:
+    """A maximum bipartite matching (right -> left) by augmenting paths; the sides are a schema's few branches."""
+    match: dict[int, int] = {}
+
+    def augment(i: int, seen: set[int]) -> bool:
+        for j in adj.get(i, []):
+            if j in seen:
+                continue
+            seen.add(j)
+            if j not in match or augment(match[j], seen):
+                match[j] = i
+                return True
+        return False
+
+    for i in adj:
+        augment(i, set())
+    return match
+
+
 def _num(v: Any) -> float | None:
     return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
 
@@ -335,39 +362,34 @@ class _Diff:
     def _combined(self, old: dict[str, Any], new: dict[str, Any], path: str) -> None:
         oc, osubs = self._subschemas(old)
         nc, nsubs = self._subschemas(new)
+        osubs, nsubs = _unique(osubs), _unique(nsubs)
         if oc != nc:
-            if nc == "anyOf" or (oc == "allOf" and nc == "oneOf"):
+            # allOf/oneOf -> anyOf widens; a singleton may become oneOf, singletons may become allOf
+            if nc == "anyOf" or (nc == "oneOf" and len(osubs) == 1) or (len(osubs) == len(nsubs) == 1):
                 self.add("COMBINED_TYPE_EXTENDED", path)
             else:
                 self.add("COMBINED_TYPE_CHANGED", path)
                 return
-        # every old branch needs a compatible new branch (sum types); product types the other way
-        product = oc == "allOf"
-        left, right = (nsubs, osubs) if product else (osubs, nsubs)
-        used: set[int] = set()
-        for i, branch in enumerate(left):
-            for j, cand in enumerate(right):
-                if j in used:
-                    continue
-                d = self.sub()
-                if product:
-                    d.compare(cand, branch, f"{path}/{oc}/{j}")
-                else:
-                    d.compare(branch, cand, f"{path}/{oc}/{i}")
-                if d.compatible():
-                    used.add(j)
-                    self.differences += d.differences
-                    break
-            else:
-                self.add("COMBINED_TYPE_SUBSCHEMAS_CHANGED", f"{path}/{oc}/{i}")
-        if len(nsubs) != len(osubs):
+        if len(osubs) != len(nsubs):
             grew = len(nsubs) > len(osubs)
-            self.add(
-                ("PRODUCT_TYPE_EXTENDED" if grew else "PRODUCT_TYPE_NARROWED")
-                if product
-                else ("SUM_TYPE_EXTENDED" if grew else "SUM_TYPE_NARROWED"),
-                path,
-            )
+            if nc == "allOf":
+                self.add("PRODUCT_TYPE_EXTENDED" if grew else "PRODUCT_TYPE_NARROWED", path)
+            else:
+                self.add("SUM_TYPE_EXTENDED" if grew else "SUM_TYPE_NARROWED", path)
+        # the compatible (old branch, new branch) pairs, then a maximum matching over them: every branch
+        # of the smaller side needs a partner
+        edges: dict[int, dict[int, list[tuple[str, str]]]] = {}
+        for i, o in enumerate(osubs):
+            for j, n in enumerate(nsubs):
+                d = self.sub()
+                d.compare(o, n, f"{path}/{oc}/{i}")
+                if d.compatible():
+                    edges.setdefault(i, {})[j] = d.differences
+        match = _max_matching({i: list(js) for i, js in edges.items()})
+        for j, i in match.items():
+            self.differences += edges[i][j]
+        if len(match) < min(len(osubs), len(nsubs)):
+            self.add("COMBINED_TYPE_SUBSCHEMAS_CHANGED", path)
 
     # -- objects
     @staticmethod

@@ -386,10 +386,14 @@ class _Diff:
             elif name not in ogroups:
                 self.add("ONEOF_ADDED", p)
             else:
-                for num in ngroups[name] - ogroups[name]:
-                    self.add("ONEOF_FIELD_ADDED", f"{p}/{num}")
-                for num in ogroups[name] - ngroups[name]:
-                    self.add("ONEOF_FIELD_REMOVED", f"{p}/{num}")
+                for num in sorted(ngroups[name] | ogroups[name]):
+                    if num not in ngroups[name]:
+                        if num not in nall:  # moved elsewhere in the message is no removal
+                            self.add("ONEOF_FIELD_REMOVED", f"{p}/{num}")
+                    elif num not in ogroups[name]:
+                        self.add("ONEOF_FIELD_ADDED", f"{p}/{num}")
+                    else:
+                        self.field(oall[num], nall[num], old, new, f"{p}/{num}")
         required = FDP.LABEL_REQUIRED
         for num in sorted(set(otop) | set(ntop)):
             p = f"{path}/{num}"

@@ -73,6 +73,10 @@ JSON_PAIRS: list[tuple[str, dict, dict, bool, bool, Any, Any]] = [
         obj({"a": INT, "b": INT}, additionalProperties=S),
         False, False, {"b": "s"}, {"b": 3},
     ),
+    ("anyOf branch added", {"anyOf": [S, INT]}, {"anyOf": [S, INT, {"type": "boolean"}]}, True, False, None, True),
+    ("anyOf branch removed", {"anyOf": [S, INT]}, {"anyOf": [S]}, False, True, 1, None),
+    # 1 is both a number and an integer: oneOf refuses it, anyOf takes it
+    ("oneOf widened to anyOf", {"oneOf": [N, INT]}, {"anyOf": [N, INT]}, True, False, None, 1),
     ("array items widened", {"type": "array", "items": INT}, {"type": "array", "items": N},
      True, False, None, [1.5]),
     (
@@ -141,6 +145,20 @@ PROTO_PAIRS: list[tuple[str, str, str, bool, bool]] = [
         proto("int32 a = 1;\n  string b = 2;", "oneof o { int32 a = 1; string b = 2; }"),
         False,
         True,
+    ),
+    (
+        "oneof member changes group",
+        proto("int32 a = 1;", "oneof o { int32 a = 1; int64 a2 = 9; }"),
+        proto("int32 a = 1;", "oneof o { int32 a = 1; string a2 = 9; }"),
+        False,
+        False,
+    ),
+    (
+        "field moved out of a oneof",
+        proto("int32 a = 1;", "oneof o { int32 a = 1; int64 a2 = 9; }"),
+        proto("int32 a = 1;", "oneof o { int32 a = 1; } int64 a2 = 9;"),
+        True,
+        False,
     ),
     (
         "field removed from a oneof",
