@@ -54,7 +54,6 @@ def main(argv: list[str] | None = None) -> int:
             "snapshots_installed",
             "truncations",
             "voter_changes",
-            "stranded_removed_voters",
         ):
             totals[k] += getattr(r, k)
     elapsed = time.perf_counter() - t0
@@ -72,8 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{len(failures)} failed; simulated {totals['sim_ms'] / 1000:.0f} s, {totals['messages']} messages, "
         f"{totals['committed']} committed entries, {totals['elections']} elected epochs, {totals['crashes']} crashes, "
         f"{totals['partitions']} partitions, {totals['snapshots_installed']} snapshot loads, "
-        f"{totals['truncations']} truncations, {totals['voter_changes']} voter changes "
-        f"({totals['stranded_removed_voters']} removed voters stranded above the leader's epoch); "
+        f"{totals['truncations']} truncations, {totals['voter_changes']} voter changes; "
         f"slowest recovery after healing {worst_liveness} ms simulated"
     )
     if failures:

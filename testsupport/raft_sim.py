@@ -127,7 +127,6 @@ class SimResult:
     partitions: int
     snapshots_installed: int
     voter_changes: int
-    stranded_removed_voters: int
     truncations: int
     liveness_ms: int
 
@@ -168,7 +167,6 @@ class Simulation:
             partitions=0,
             snapshots_installed=0,
             voter_changes=0,
-            stranded_removed_voters=0,
         )
         self.healed = False
         self.liveness_marker: int | None = None
@@ -221,7 +219,6 @@ class Simulation:
 
     def _result(self) -> SimResult:
         self._check_final()
-        self.stats["stranded_removed_voters"] = len(self._stranded(self._leader_ids()[0]))
         return SimResult(
             seed=self.seed,
             nodes=self.cfg.nodes,
@@ -478,23 +475,7 @@ class Simulation:
 
     def _live(self) -> bool:
         m = self.liveness_marker
-        if m is None:
-            return False
-        leaders = self._leader_ids()
-        stranded = self._stranded(leaders[0]) if len(leaders) == 1 else set()
-        return all(len(n.applied) > m for i, n in self.nodes.items() if i not in stranded)
-
-    def _stranded(self, leader_id: int) -> set[int]:
-        """Removed voters that missed their removal and stand at an epoch above the leader's: pre-vote keeps
-        them from disturbing anyone, but nothing brings them back either (a known limit, as in KRaft, where
-        the operator points such a node at the quorum as an observer); liveness is not asked of them."""
-        leader = self.raft(leader_id)
-        out = set()
-        for i, n in self.nodes.items():
-            r = n.raft
-            if r is not None and i not in leader.voters and r.epoch > leader.epoch:
-                out.add(i)
-        return out
+        return m is not None and all(len(n.applied) > m for n in self.nodes.values())
 
     # ------------------------------------------------------------------ scenario helpers
 

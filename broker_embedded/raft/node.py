@@ -567,12 +567,21 @@ class RaftNode(Replication):
         if resp.error is not ErrorCode.NONE:
             return
         (s.granted if resp.vote_granted else s.rejected).add(source)
+        if not resp.vote_granted and resp.leader_epoch < s.epoch and resp.leader_id is not None:
+            s.behind.add(source)
+        losing = len(self.voters) - self.majority() + 1
         if len(s.granted & self.voters) >= self._votes_needed_from_others():
             if s.role is Role.PROSPECTIVE:
                 self._become_candidate(now)
             else:
                 self._become_leader(now)
-        elif len(s.rejected) >= len(self.voters) - self.majority() + 1:
+        elif s.role is Role.PROSPECTIVE and len(s.behind & self.voters) >= losing:
+            # our epoch ran ahead of a working leader (a candidacy whose votes were lost): the followers refuse
+            # pre-votes and no answer from a lower epoch can bring us back, so only a real election at a
+            # higher epoch reunites the quorum; this node's log decides nothing (the vote still checks it).
+            # An isolated follower never gets here: it keeps its epoch, so its answers come from the same one.
+            self._become_candidate(now)
+        elif len(s.rejected) >= losing:
             if s.role is Role.PROSPECTIVE and s.leader_id is not None:
                 # the others still hear from the leader: follow it again instead of disturbing it
                 self._become_follower(s.epoch, s.leader_id, now)

@@ -31,6 +31,7 @@ class RoleState:
     outstanding: dict[int, int] = field(default_factory=dict)
     granted: set[int] = field(default_factory=set)
     rejected: set[int] = field(default_factory=set)
+    behind: set[int] = field(default_factory=set)  # refusals from voters following a leader of a lower epoch
     # follower
     fetch_deadline_ms: int = 0
     has_fetched: bool = False  # a successful fetch from this epoch's leader: pre-votes are refused (KIP-996)
