@@ -42,9 +42,12 @@ def uniform_assign(
     """Balanced and sticky. Each partition goes to one of its topic's subscribers; a member's quota
     is computed over the members that share its subscription, and partitions move only to keep
     members within one partition of each other."""
-    out: dict[str, dict[bytes, set[int]]] = {m: {} for m in members}
     if not members:
         return {}
+    first = next(iter(members.values())).subscribed_topic_ids
+    if all(m.subscribed_topic_ids == first for m in members.values()):
+        return _uniform_homogeneous(sorted(members), [t for t in sorted(first) if t in topics], topics, current)
+    out: dict[str, dict[bytes, set[int]]] = {m: {} for m in members}
     subscribers: dict[bytes, list[str]] = {}
     for m in sorted(members):
         for t in members[m].subscribed_topic_ids:
@@ -88,6 +91,43 @@ def uniform_assign(
                 counts[hi] -= 1
                 counts[lo] += 1
                 changed = True
+    return _freeze(out)
+
+
+def _uniform_homogeneous(
+    members: list[str], subscribed: list[bytes], topics: TopicPartitionCounts, current: Mapping[str, Assignment]
+) -> GroupAssignment:
+    """Every member subscribes to the same topics (the usual case): one pass over the partitions.
+    Members keep what they own up to their quota (those owning most get the extra partitions), the
+    rest goes to the members below quota."""
+    wanted = set(subscribed)
+    owner: dict[tuple[bytes, int], str] = {}
+    for m in members:
+        for t, ps in current.get(m, {}).items():
+            if t in wanted:
+                for p in ps:
+                    if p < topics[t]:
+                        owner.setdefault((t, p), m)
+    partitions = [(t, p) for t in subscribed for p in range(topics[t])]
+    kept: dict[str, list[tuple[bytes, int]]] = {m: [] for m in members}
+    for tp in partitions:
+        if (m := owner.get(tp)) is not None:
+            kept[m].append(tp)
+    base, extra = divmod(len(partitions), len(members))
+    order = sorted(members, key=lambda m: (-len(kept[m]), m))
+    quota = {m: base + (1 if i < extra else 0) for i, m in enumerate(order)}
+    out: dict[str, dict[bytes, set[int]]] = {m: {} for m in members}
+    taken: set[tuple[bytes, int]] = set()
+    for m in members:
+        for t, p in kept[m][: quota[m]]:
+            out[m].setdefault(t, set()).add(p)
+            taken.add((t, p))
+    counts = {m: min(len(kept[m]), quota[m]) for m in members}
+    needy = iter([m for m in order for _ in range(quota[m] - counts[m])])
+    for tp in partitions:
+        if tp not in taken:
+            m = next(needy)
+            out[m].setdefault(tp[0], set()).add(tp[1])
     return _freeze(out)
 
 

@@ -46,6 +46,8 @@ Append = Callable[[str, list[tuple[bytes, bytes | None]]], None]
 
 
 class ConsumerGroupCoordinator:
+    METADATA_REFRESH_MS = 1000
+
     def __init__(
         self,
         config: Any,
@@ -65,6 +67,7 @@ class ConsumerGroupCoordinator:
         # (group, member) -> the deadline of its live session / revocation timer
         self._session_deadlines: dict[tuple[str, str], int] = {}
         self._rebalance_deadlines: dict[tuple[str, str], int] = {}
+        self._metadata_deadlines: dict[str, int] = {}
 
     # --- configuration ---------------------------------------------------------------------
     def _cfg(self, name: str, default: Any) -> Any:
@@ -155,7 +158,13 @@ class ConsumerGroupCoordinator:
         if (code := self.coordinator_error(req.group_id)) != ErrorCode.NONE:
             raise KafkaError("not the coordinator", code)
         group = self.groups.get(req.group_id) or ConsumerGroup(req.group_id)
-        out = heartbeat(group, req, self.topic_view(), self.assignors, version)
+        # the topics are looked at again at most every METADATA_REFRESH_MS per group (and whenever
+        # a subscription changes): a plain heartbeat of a group of 10,000 topics stays cheap
+        now = self.clock()
+        refresh = now >= self._metadata_deadlines.get(req.group_id, 0)
+        out = heartbeat(group, req, self.topic_view, self.assignors, version, refresh_metadata=refresh)
+        if refresh:
+            self._metadata_deadlines[req.group_id] = now + self.METADATA_REFRESH_MS
         group = self.write(req.group_id, out.records)
         for member_id in out.removed_members:
             self._cancel_timers(req.group_id, member_id)

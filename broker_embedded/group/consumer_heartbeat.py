@@ -11,6 +11,7 @@ when the group epoch is ahead of it, then reconcile the member toward its target
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from broker_embedded.group.assignors import ASSIGNORS, MemberSubscription
@@ -168,13 +169,23 @@ def compute_target(
 def heartbeat(
     group: ConsumerGroup,
     req: HeartbeatInput,
-    topics: dict[str, TopicMetadata],
+    topic_view: dict[str, TopicMetadata] | Callable[[], dict[str, TopicMetadata]],
     assignors: list[str],
     version: int,
+    refresh_metadata: bool = True,
 ) -> HeartbeatOutput:
     """Validate and run one heartbeat; raises KafkaError with Kafka's code for an error answer.
-    `topics`: the cluster's topics by name; `assignors`: group.consumer.assignors (first: default)."""
+    `topic_view`: the cluster's topics by name (or a function building them, called only when
+    needed); `assignors`: group.consumer.assignors (first: default); `refresh_metadata`: look at
+    the topics again even if no subscription changed (topics created, deleted or grown since)."""
     validate(req, version, assignors)
+    cache: list[dict[str, TopicMetadata]] = []
+
+    def topics_now() -> dict[str, TopicMetadata]:
+        if not cache:
+            cache.append(topic_view() if callable(topic_view) else topic_view)
+        return cache[0]
+
     gid = group.group_id
     records: list[ConsumerGroupRecord] = []
     removed: list[str] = []
@@ -288,8 +299,10 @@ def heartbeat(
 
     members = {mid: m for mid, m in group.members.items() if mid not in removed}
     members[req.member_id] = updated
-    metadata = _subscription_metadata(members, topics)
     group_epoch = group.group_epoch
+    metadata = group.subscribed_metadata
+    if bump or refresh_metadata or removed:
+        metadata = _subscription_metadata(members, topics_now())
     if metadata != group.subscribed_metadata:
         records.append((_key(PARTITION_METADATA, gid), PartitionMetadataValue(list(metadata.values()))))
         bump = True
@@ -307,7 +320,7 @@ def heartbeat(
         assignor = updated.server_assignor or next(
             (m.server_assignor for m in members.values() if m.server_assignor), assignors[0]
         )
-        new_target = compute_target(replace(group, target=target), members, topics, assignor)
+        new_target = compute_target(replace(group, target=target), members, topics_now(), assignor)
         for mid in sorted(members):
             if new_target.get(mid, {}) != group.target.get(mid) or mid == req.member_id:
                 records.append(

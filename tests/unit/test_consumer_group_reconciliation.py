@@ -206,3 +206,23 @@ def test_replay_of_the_log_rebuilds_the_same_state() -> None:
         assert rec is not None
         again.replay(rec)
     assert again == sim.group
+
+
+def test_topics_are_looked_at_again_only_when_asked_or_when_a_subscription_changes() -> None:
+    sim = Sim(topics(t1=1))
+    sim.join("a", regex="t.*")
+    sim.topics = topics(t1=1, t2=1)
+    req = HeartbeatInput("g", "a", 2)
+    out = heartbeat(sim.group, req, lambda: pytest.fail("topics read without a reason"), ASSIGNORS, 1, False)  # type: ignore[arg-type, return-value]
+    assert out.records == [] and out.member_epoch == 2
+    out = heartbeat(sim.group, req, sim.topics, ASSIGNORS, 1, refresh_metadata=True)
+    sim.apply(out.records)
+    assert out.member_epoch == 3 and set(out.assignment or {}) == {T1, T2}
+
+
+def test_uniform_homogeneous_group_of_many_topics() -> None:
+    many = {f"t{i}": TopicMetadata(uuid.UUID(int=100 + i).bytes, f"t{i}", 1) for i in range(1000)}
+    sim = Sim(many)
+    for m in ("a", "b", "c"):
+        sim.join(m, list(many))
+    assert sorted(count(a) for a in sim.group.target.values()) == [333, 333, 334]
