@@ -364,3 +364,28 @@ def test_a_snapshot_carries_the_voter_set_across_a_restart() -> None:
     sim.restart(follower)
     assert sim.raft(follower).voters == {1, 2, 3, 4}
     assert applied_values(sim, follower) == ["a", "b"]
+
+
+def test_a_voter_whose_epoch_ran_ahead_of_the_leader_rejoins_through_one_real_election() -> None:
+    """A candidacy whose votes were all lost leaves a voter one epoch above a working leader. Followers refuse its
+    pre-votes and their answers come from a lower epoch, so it stands for real once and the quorum reunites."""
+    from broker_embedded.raft.storage import ElectionState
+
+    sim = quiet_cluster(3, seed=21)
+    leader = stable_leader(sim)
+    epoch = sim.raft(leader).epoch
+    sim.append(leader, "a")
+    sim.run_for(200)
+    ahead = next(i for i in sim.nodes if i != leader)
+    sim.crash(ahead)
+    sim.nodes[ahead].store.write(ElectionState(epoch + 1, ahead, None))  # the lost candidacy, as persisted
+    sim.restart(ahead)
+    sim.run_for(2000)
+    [new] = sim.leaders()
+    assert sim.raft(new).epoch >= epoch + 2
+    assert all(sim.raft(i).leader_id == new and sim.raft(i).epoch == sim.raft(new).epoch for i in sim.nodes)
+    sim.append(new, "b")
+    sim.run_for(300)
+    for i in sim.nodes:
+        assert applied_values(sim, i) == ["a", "b"]
+    sim.check_final()
