@@ -114,7 +114,9 @@ def test_member_that_does_not_rejoin_is_dropped_at_rebalance_timeout(gb: Any, to
     c.send_join()
     a.send_join()
     # B only heartbeats: each heartbeat keeps its session alive and says a rebalance is on
-    while time.monotonic() - started < rebalance_ms / 1000 + 2:
+    # (a deadline, not a window: without the rebalance timeout the join never completes while B
+    # heartbeats, so B would still be told REBALANCE_IN_PROGRESS when it passes)
+    while time.monotonic() - started < rebalance_ms / 1000 + 15:
         code = b.heartbeat()
         if code != ErrorCode.REBALANCE_IN_PROGRESS:
             break
@@ -124,7 +126,7 @@ def test_member_that_does_not_rejoin_is_dropped_at_rebalance_timeout(gb: Any, to
     assert ra.error_code == rc.error_code == ErrorCode.NONE
     assert ra.generation_id == rc.generation_id == gen + 1
     assert code == ErrorCode.UNKNOWN_MEMBER_ID, ErrorCode(code)
-    assert rebalance_ms / 1000 - 0.3 <= elapsed < rebalance_ms / 1000 + 1.0, elapsed
+    assert elapsed >= rebalance_ms / 1000 - 0.3, elapsed  # never before the rebalance timeout
     leader = a if a.is_leader else c
     assert sorted(m.member_id for m in leader.members) == sorted([a.member_id, c.member_id])
 
@@ -149,7 +151,8 @@ def test_leader_dies_before_sync(gb: Any, topic: str, raw: Any) -> None:
     resp = follower.receive_sync()
     waited = time.monotonic() - started
     assert resp.error_code == ErrorCode.REBALANCE_IN_PROGRESS, ErrorCode(resp.error_code)
-    assert 1.0 <= waited < 3.5, waited
+    # ended by the leader's 1.5 s session, not early, and not by the follower's own 10 s session
+    assert 1.0 <= waited < 7.0, waited
     r = follower.join()
     assert r.error_code == ErrorCode.NONE
     assert r.generation_id > gen
@@ -249,7 +252,6 @@ def test_member_of_reloaded_group_expires(tmp_path: Path) -> None:
     with group_broker(log_dir=log_dir) as b:
         d = describe_group(b.bootstrap_servers, group)
         assert d.group_state == "Stable" and [x.member_id for x in d.members] == [m.member_id]
-        started = time.monotonic()
-        wait_until(lambda: state_of(b, group) == "Empty", 5, what="the reloaded member to expire")
-        assert time.monotonic() - started < 3.0
+        # its 1.5 s session: not a default one (10 s and more) nor never (no timer armed on reload)
+        wait_until(lambda: state_of(b, group) == "Empty", 8, what="the reloaded member to expire")
         assert fetch_offsets(b.bootstrap_servers, group, topic, [0]) == {0: (3, "kept")}

@@ -72,7 +72,9 @@ def test_acks_all_waits_then_times_out_or_completes(cluster: InProcessCluster) -
         r = produce(conn, T, 0, batch(1), acks=-1, timeout_ms=400)
         elapsed = time.monotonic() - t0
         assert r.error_code == ErrorCode.REQUEST_TIMED_OUT
-        assert 0.35 < elapsed < 3
+        # not before its 400 ms timeout; the bound only says the timeout fired at all (the delayed
+        # produce's expiry is timed on a fake clock in tests/unit/test_purgatory*.py)
+        assert 0.35 < elapsed < 10, elapsed
         assert r.base_offset == 0  # appended (not acknowledged): a retry would be a duplicate
         # acks=1 answers after the local append
         r = produce(conn, T, 0, batch(1, start=1), acks=1)
@@ -111,7 +113,7 @@ def test_not_enough_replicas_before_and_after_append(cluster: InProcessCluster) 
         t0 = time.monotonic()
         r = produce(conn, T, 0, batch(1, start=1), acks=-1, timeout_ms=20000)
         assert r.error_code == ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND, ErrorCode(r.error_code)
-        assert time.monotonic() - t0 < 10
+        assert time.monotonic() - t0 < 15  # the ISR shrink answered it, not its 20 s timeout
         assert c.isr(0, T) == (0,)
         assert c.state(T).isr == (0,)
         # now the ISR is below min.insync.replicas before the append: refused, nothing written
@@ -138,10 +140,11 @@ def test_isr_shrinks_on_stalled_follower_and_expands_on_catch_up(cluster: InProc
     t0 = time.monotonic()
     with c.conn(0) as conn:
         assert produce(conn, T, 0, batch(5, start=5), acks=1).error_code == ErrorCode.NONE
-    wait_for(lambda: c.state(T).isr == (0, 1), timeout=5, what="ISR shrink")
+    wait_for(lambda: c.state(T).isr == (0, 1), timeout=10, what="ISR shrink")
     shrink_s = time.monotonic() - t0
-    # removed after more than replica.lag.time.max.ms, at most ~1.5x (the check runs every lag/2)
-    assert 1.0 <= shrink_s < 2.5, shrink_s
+    # never before replica.lag.time.max.ms; the exact lag rule is tested on explicit times in
+    # tests/unit/test_replication_partition.py (out_of_sync_replicas), the deadline here is liveness
+    assert shrink_s >= 1.0, shrink_s
     assert c.isr(0, T) == (0, 1)
     wait_for(lambda: c.offsets(0, T)[1] == 10, what="HW moves once the ISR shrank")
 

@@ -69,7 +69,7 @@ def test_failing_copies_keep_local_data_and_retry(tmp_path: Path) -> None:
         assert (s["local_log_start_offset"], s["log_start_offset"], s["remote_segments"]) == (0, 0, 0), s
         # produce and local reads are unaffected
         _, took = timed(produce, b.bootstrap_servers, "f", 100, n)
-        assert took < 5
+        assert took < 15, took  # liveness (a load-proof bound): failing copies do not hold produce up
         check_all(ck_read_all(b.bootstrap_servers, "f", n + 100), n + 100)
 
         # the failed attempts left nothing readable behind; a retry may be in flight at any instant
@@ -121,7 +121,9 @@ def test_stalled_and_failing_remote_reads_error_cleanly(tmp_path: Path) -> None:
         produce(b.bootstrap_servers, "s", n)
         wait_tiered(b, "s", n // 2)
 
-        rsm.fetch_delay_s = 3.0  # the store hangs
+        # the store hangs for far longer than any bound below, so "answered at once" and "waited for
+        # the store" stay seconds apart however loaded the machine is
+        rsm.fetch_delay_s = 60.0
         remote_result: list[Any] = []
         t = threading.Thread(
             target=lambda: remote_result.append(timed(fetch_error, w.connect(b.bootstrap_servers), "s", 0))
@@ -130,18 +132,19 @@ def test_stalled_and_failing_remote_reads_error_cleanly(tmp_path: Path) -> None:
         time.sleep(0.05)
         # while a remote read hangs: produce, local reads and metadata answer at once
         _, took = timed(produce, b.bootstrap_servers, "s", 50, n)
-        assert took < 3
+        assert took < 15, took
         # (the last record: the active segment is never copied, so it is local for sure)
         (code, data), took = timed(fetch_error, conn, "s", n + 49)
-        assert code == ErrorCode.NONE and data and took < 1
-        t.join(10)
+        assert code == ErrorCode.NONE and data and took < 15, took
+        t.join(30)
         (code, data), took = remote_result[0]
         assert code == ErrorCode.KAFKA_STORAGE_ERROR and data == b""
-        assert took < 2  # remote.fetch.max.wait.ms=300, not the store's 3 s
+        assert 0.25 <= took < 15, took  # remote.fetch.max.wait.ms=300, not the store's 60 s
         # a real consumer sees no record and no fatal error while the store hangs...
         assert ck_read_all(b.bootstrap_servers, "s", 1, timeout=1.5) == []
 
         rsm.fetch_delay_s = 0.0
+        rsm.release_stalls()  # the reads still hanging in the store return now
         rsm.fail_fetches = True  # ...then fails outright: same clean error
         code, _ = fetch_error(conn, "s", 0)
         assert code == ErrorCode.KAFKA_STORAGE_ERROR

@@ -52,6 +52,10 @@ class ControlledStorage(LocalTieredStorage):
     def _sleep(self, seconds: float) -> None:
         self._released.wait(seconds)
 
+    def release_stalls(self) -> None:
+        """End the delays of stalled calls now, and of any later one (the test is done with them)."""
+        self._released.set()
+
     def copy_log_segment_data(self, metadata: RemoteLogSegmentMetadata, data: LogSegmentData) -> bytes | None:
         self.copy_attempts += 1
         if self.copy_delay_s:
