@@ -79,6 +79,21 @@ class PeriodicSchedule:
 
 
 @dataclass(slots=True)
+class LogDirDescription:
+    """One log dir as DescribeLogDirs reports it (Kafka's LogManager + ReplicaManager.describeLogDirs).
+
+    ``offline_reason`` is set when the dir is offline (then no partitions are listed);
+    ``partitions`` maps (topic, partition) to (size in bytes, offset lag, is_future). Total and
+    usable bytes are the file system's (KIP-827), -1 when it cannot be read."""
+
+    path: str
+    offline_reason: str | None
+    partitions: dict[TopicPartition, tuple[int, int, bool]]
+    total_bytes: int
+    usable_bytes: int
+
+
+@dataclass(slots=True)
 class MaintenanceStats:
     segments_deleted: int = 0
     logs_flushed: int = 0
@@ -371,3 +386,25 @@ class LogManager:
             if log.flush_if_due(now):
                 stats.logs_flushed += 1
             stats.files_deleted += log.delete_pending_segments(now)
+
+    # ---------------------------------------------------------------- description
+
+    def describe(self, partitions: Mapping[str, Iterable[int]] | None = None) -> LogDirDescription:
+        """This dir for DescribeLogDirs: every log's size (``partitions``: only these topics and
+        partitions; None: all). Offset lag is that of a future replica behind its current log;
+        this manager keeps no future replicas (no AlterReplicaLogDirs), so every lag is 0."""
+        path = str(self.log_dir.absolute())
+        total = usable = -1
+        try:
+            st = os.statvfs(self.log_dir)
+            total, usable = st.f_blocks * st.f_frsize, st.f_bavail * st.f_frsize
+        except OSError:
+            pass
+        if not self.dir_state.online:
+            return LogDirDescription(path, self.dir_state.offline_reason, {}, total, usable)
+        wanted = None if partitions is None else {(t, p) for t, ps in partitions.items() for p in ps}
+        out: dict[TopicPartition, tuple[int, int, bool]] = {}
+        for tp, log in self.all_logs().items():
+            if wanted is None or tp in wanted:
+                out[tp] = (log.size, 0, False)
+        return LogDirDescription(path, None, out, total, usable)

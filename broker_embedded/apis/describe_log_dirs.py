@@ -1,0 +1,57 @@
+"""DescribeLogDirs (API 35): this broker's log dirs, with each partition's size and offset lag.
+
+Kafka's admin client sends it to every broker it describes; each answers for its own dirs
+(ReplicaManager.describeLogDirs). The dir description comes from ``LogManager.describe``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from broker_embedded.security.access import AclOperation, ResourceType, authorize
+from kafka_wire.errors import ErrorCode
+from kafka_wire.protocol.messages import describe_log_dirs_request as rq
+from kafka_wire.protocol.messages import describe_log_dirs_response as rs
+
+if TYPE_CHECKING:
+    from broker_embedded.broker import Broker
+    from broker_embedded.log.manager import LogDirDescription
+    from broker_embedded.network.server import RequestContext
+
+API_KEY = 35
+
+
+def handle(broker: Broker, ctx: RequestContext, request: rq.DescribeLogDirsRequest) -> rs.DescribeLogDirsResponse:
+    # DESCRIBE on the cluster, else the whole answer is refused (top-level error from v3)
+    denied = authorize(ctx, AclOperation.DESCRIBE, ResourceType.CLUSTER)
+    if denied:
+        return rs.DescribeLogDirsResponse(throttle_time_ms=0, error_code=denied, results=[])
+    # null topics: every partition; an empty list: none (Kafka's DescribeLogDirsRequest semantics)
+    wanted = None if request.topics is None else {t.topic: t.partitions for t in request.topics}
+    description = broker.log_manager.describe(wanted)
+    return rs.DescribeLogDirsResponse(throttle_time_ms=0, error_code=ErrorCode.NONE, results=[_result(description)])
+
+
+def _result(d: LogDirDescription) -> rs.DescribeLogDirsResult:
+    if d.offline_reason is not None:
+        return rs.DescribeLogDirsResult(
+            error_code=ErrorCode.KAFKA_STORAGE_ERROR,
+            log_dir=d.path,
+            topics=[],
+            total_bytes=d.total_bytes,
+            usable_bytes=d.usable_bytes,
+        )
+    by_topic: dict[str, list[rs.DescribeLogDirsPartition]] = {}
+    for (topic, partition), (size, lag, future) in sorted(d.partitions.items()):
+        by_topic.setdefault(topic, []).append(
+            rs.DescribeLogDirsPartition(
+                partition_index=partition, partition_size=size, offset_lag=lag, is_future_key=future
+            )
+        )
+    return rs.DescribeLogDirsResult(
+        error_code=ErrorCode.NONE,
+        log_dir=d.path,
+        topics=[rs.DescribeLogDirsTopic(name=t, partitions=ps) for t, ps in by_topic.items()],
+        total_bytes=d.total_bytes,
+        usable_bytes=d.usable_bytes,
+    )

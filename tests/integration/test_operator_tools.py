@@ -1,0 +1,156 @@
+"""Kafka 4.3.1's operator tools against our broker, our cluster and Apache Kafka (issue 30).
+
+Each test runs the same scenario with Kafka's own tool (its main class, as the kafka-*.sh script
+does) on ours and on Apache Kafka, and asserts the same outcome and output shape.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from confluent_kafka import Producer
+from confluent_kafka.admin import AdminClient, NewTopic
+
+from kafka_wire.errors import ErrorCode
+from kafka_wire.protocol.messages import describe_log_dirs_request as dldq
+from tests.integration import wire_util as w
+from tests.integration.clients_util import wait_until
+from tests.integration.cluster_util import cluster
+
+LOG_DIRS = "org.apache.kafka.tools.LogDirsCommand"
+
+
+def _name(prefix: str) -> str:
+    return f"{prefix}-{uuid.uuid4().hex[:8]}"
+
+
+@pytest.fixture(scope="module", params=["ours", "apache"])
+def any_cluster(request: pytest.FixtureRequest) -> Iterator[Any]:
+    if request.param == "ours":
+        with cluster(3) as c:
+            yield c
+        return
+    yield request.getfixturevalue("apache_kafka_cluster")
+
+
+def _create(bootstrap: str, topic: str, partitions: int, rf: int) -> None:
+    admin = AdminClient({"bootstrap.servers": bootstrap})  # kept alive until the result is in
+    admin.create_topics([NewTopic(topic, partitions, rf)])[topic].result(30)
+
+
+def _produce(bootstrap: str, topic: str, partitions: int, per_partition: int = 20) -> None:
+    p = Producer({"bootstrap.servers": bootstrap, "acks": "all"})
+    for part in range(partitions):
+        for i in range(per_partition):
+            p.produce(topic, value=b"v" * 100 + str(i).encode(), partition=part)
+    assert p.flush(30) == 0
+
+
+def _broker_ids(bootstrap: str) -> list[int]:
+    return sorted(AdminClient({"bootstrap.servers": bootstrap}).list_topics(timeout=10).brokers)
+
+
+def _log_dirs_json(java_client: Any, bootstrap: str, *args: str) -> dict[str, Any]:
+    out = java_client.run(LOG_DIRS, "--describe", "--bootstrap-server", bootstrap, *args)
+    lines = [line for line in out.stdout.splitlines() if line.startswith("{")]
+    assert len(lines) == 1, out.stdout
+    return json.loads(lines[0])  # type: ignore[no-any-return]
+
+
+def _shape(doc: dict[str, Any], topic: str) -> dict[int, dict[str, Any]]:
+    """broker -> {"dirs": n, "errors": [...], "partitions": {name: (size>0, lag, future)}} of `topic`."""
+    assert doc["version"] == 1
+    out: dict[int, dict[str, Any]] = {}
+    for b in doc["brokers"]:
+        parts = {
+            p["partition"]: (p["size"] > 0, p["offsetLag"], p["isFuture"])
+            for d in b["logDirs"]
+            for p in d["partitions"]
+            if p["partition"].rsplit("-", 1)[0] == topic
+        }
+        out[b["broker"]] = {
+            "dirs": len(b["logDirs"]),
+            "errors": [d["error"] for d in b["logDirs"]],
+            "partitions": parts,
+        }
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# kafka-log-dirs.sh --describe (DescribeLogDirs, API 35)
+# ---------------------------------------------------------------------------------------------
+
+
+def test_log_dirs_describe_single_broker(either_broker: Any, java_client: Any) -> None:
+    bootstrap = either_broker.bootstrap_servers
+    topic = _name("ld")
+    _create(bootstrap, topic, 2, 1)
+    _produce(bootstrap, topic, 2)
+    (node,) = _broker_ids(bootstrap)
+    doc = _log_dirs_json(java_client, bootstrap, "--broker-list", str(node), "--topic-list", topic)
+    assert _shape(doc, topic) == {
+        node: {
+            "dirs": 1,
+            "errors": [None],
+            "partitions": {f"{topic}-0": (True, 0, False), f"{topic}-1": (True, 0, False)},
+        }
+    }
+    # --topic-list filters: only that topic's partitions are listed
+    assert {p["partition"] for p in doc["brokers"][0]["logDirs"][0]["partitions"]} == {f"{topic}-0", f"{topic}-1"}
+
+
+def test_describe_log_dirs_wire(either_broker: Any) -> None:
+    """v4: total and usable bytes of the dir's file system; a size per partition that grows with
+    the records; null topics = all partitions, an empty list = none."""
+    bootstrap = either_broker.bootstrap_servers
+    topic = _name("ldw")
+    _create(bootstrap, topic, 1, 1)
+    conn = w.connect(bootstrap)
+    try:
+
+        def size() -> int:
+            r = conn.request(35, dldq.DescribeLogDirsRequest(topics=[dldq.DescribableLogDirTopic(topic, [0])]), 4)
+            assert r.error_code == ErrorCode.NONE and len(r.results) == 1
+            d = r.results[0]
+            assert d.error_code == 0 and d.total_bytes >= d.usable_bytes > 0, d
+            return sum(p.partition_size for t in d.topics if t.name == topic for p in t.partitions)
+
+        before = size()
+        _produce(bootstrap, topic, 1, per_partition=50)
+        assert size() > before + 50 * 100
+        everything = conn.request(35, dldq.DescribeLogDirsRequest(topics=None), 4).results[0]
+        assert topic in {t.name for t in everything.topics}
+        none = conn.request(35, dldq.DescribeLogDirsRequest(topics=[]), 4).results[0]
+        assert none.error_code == 0 and none.topics == []
+        v1 = conn.request(35, dldq.DescribeLogDirsRequest(topics=None), 1).results[0]
+        assert topic in {t.name for t in v1.topics}
+    finally:
+        conn.close()
+
+
+@pytest.mark.slow
+def test_log_dirs_describe_cluster(any_cluster: Any, java_client: Any) -> None:
+    """Every broker of a 3-broker cluster answers for its own dir: each holds every partition of an
+    rf=3 topic, all with data; without --broker-list the tool asks every broker."""
+    bootstrap = any_cluster.bootstrap_servers
+    topic = _name("ldc")
+    _create(bootstrap, topic, 2, 3)
+    _produce(bootstrap, topic, 2)
+    nodes = _broker_ids(bootstrap)
+    assert len(nodes) == 3
+    want = {
+        n: {"dirs": 1, "errors": [None], "partitions": {f"{topic}-0": (True, 0, False), f"{topic}-1": (True, 0, False)}}
+        for n in nodes
+    }
+
+    def described() -> bool:
+        # followers catch up asynchronously: poll until every replica holds data
+        return _shape(_log_dirs_json(java_client, bootstrap, "--topic-list", topic), topic) == want
+
+    wait_until(described, timeout=60, what="every replica of the topic in the log dirs answer")
+    one = _shape(_log_dirs_json(java_client, bootstrap, "--broker-list", str(nodes[1]), "--topic-list", topic), topic)
+    assert one == {nodes[1]: want[nodes[1]]}
