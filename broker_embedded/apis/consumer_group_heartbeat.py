@@ -42,6 +42,10 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.ConsumerGroupHeartbe
 
     if denied := authorize(ctx, AclOperation.READ, ResourceType.GROUP, request.group_id):
         return error(denied)
+    # as Kafka's KafkaApis: a member may subscribe by name only to topics it may describe
+    for topic in request.subscribed_topic_names or []:
+        if authorize(ctx, AclOperation.DESCRIBE, ResourceType.TOPIC, topic):
+            return error(ErrorCode.TOPIC_AUTHORIZATION_FAILED)
     member_id = request.member_id
     if ctx.api_version == 0 and request.member_epoch == 0 and not member_id:
         member_id = str(uuid.uuid4())
