@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import base64
 import importlib
+import operator
 import threading
 from collections.abc import Callable, Sequence
 from decimal import Decimal
@@ -274,7 +275,7 @@ def _present_getter(name: str, conv: Callable[[Any], Any]) -> Callable[[Any], An
 
 def _plain_getter(name: str, conv: Callable[[Any], Any]) -> Callable[[Any], Any]:
     if conv is _identity:
-        return lambda m: getattr(m, name)
+        return operator.attrgetter(name)  # a C-level getter: the columnar build maps it over a batch
     return lambda m: conv(getattr(m, name))
 
 
@@ -290,9 +291,13 @@ def decode(
     typ, to_dict = message_type(reader)
     checked: dict[Any, str | None] = {}  # (schema ref, indexes) -> error or None, once per batch
     bodies: list[bytes | None] = []
+    last_head = b""  # the previous record's whole prefix (id and indexes): a batch rarely changes it
     for i, v in enumerate(values):
         if v is None:
             bodies.append(None)
+            continue
+        if last_head and headers[i] is None and v[: len(last_head)] == last_head:
+            bodies.append(v[len(last_head) :])
             continue
         try:
             ref, indexes, body = split_frame(v, headers[i], with_indexes=True)
@@ -307,6 +312,7 @@ def decode(
             if checked[key] is not None:
                 raise ConfluentDecodeError(checked[key])
             bodies.append(bytes(body))
+            last_head = v[: len(v) - len(body)] if headers[i] is None else b""
         except Exception as e:
             if mode == "FAILFAST":
                 raise ConfluentDecodeError(f"Malformed Confluent Protobuf record at {_at(where, i)}: {e}") from e
@@ -353,8 +359,11 @@ def _parse_all(reader: Descriptor, bodies: list[bytes | None], mode: str, where:
     if present:
         try:
             payload = b"".join(b"\x0a" + _uvarint(len(b)) + b for b in present)
-            items = iter(_batch_class(reader).FromString(payload).items)
-            return [None if b is None else next(items) for b in bodies]
+            items = _batch_class(reader).FromString(payload).items
+            if len(present) == len(bodies):
+                return list(items)
+            it = iter(items)
+            return [None if b is None else next(it) for b in bodies]
         except DecodeError:
             pass  # some body is malformed: the per-record loop names it
     cls = GetMessageClass(reader)
@@ -387,7 +396,7 @@ def _build(typ: pa.StructType, to_dict: Any, msgs: list[Any]) -> pa.Array:
     live = [m for m in msgs if m is not None]
     arrays = []
     for (_, getter), fld in zip(to_dict.getters, typ, strict=True):
-        vals = [getter(m) for m in live]
+        vals = list(map(getter, live))
         if len(live) != len(msgs):
             it = iter(vals)
             vals = [None if n else next(it) for n in nulls]
