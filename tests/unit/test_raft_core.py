@@ -389,3 +389,23 @@ def test_a_voter_whose_epoch_ran_ahead_of_the_leader_rejoins_through_one_real_el
     for i in sim.nodes:
         assert applied_values(sim, i) == ["a", "b"]
     sim.check_final()
+
+
+def test_the_leader_counts_only_its_flushed_offset_toward_the_high_watermark() -> None:
+    """With one follower cut off, an entry on the leader (not yet fsynced) and on the other follower is not
+    committed: the leader could lose it in a crash and then vote for the cut-off follower."""
+    import dataclasses
+
+    raft = dataclasses.replace(SIM_RAFT_CONFIG, flush_linger_ms=60)
+    sim = Simulation(17, SimConfig(nodes=3, loss=0.0, duplicate=0.0, vary_raft=False, raft=raft))
+    sim.start()
+    leader = stable_leader(sim)
+    f1, f2 = sorted(set(sim.nodes) - {leader})
+    sim.isolate(f2)
+    sim.append(leader, "v")
+    sim.run_for(30)  # f1 has fetched it and reported its end offset; the leader has not fsynced yet
+    assert sim.nodes[f1].log.end_offset == sim.nodes[leader].log.end_offset
+    assert sim.nodes[leader].log.flushed_offset < sim.nodes[leader].log.end_offset
+    assert "v" not in applied_values(sim, leader)
+    sim.run_for(60)  # the linger passes: flushed, counted, committed
+    assert "v" in applied_values(sim, leader)
