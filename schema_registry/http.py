@@ -60,6 +60,7 @@ class RegistryApp:
                 r("/schemas/ids/<int:sid>/versions", endpoint="versions_of_id"),
                 r("/schemas/ids/<int:sid>/subjects", endpoint="subjects_of_id"),
                 r("/schemas/guids/<guid>", endpoint="schema_by_guid"),
+                r("/contexts", endpoint="contexts"),
                 r("/schemas/guids/<guid>/ids", endpoint="ids_of_guid"),
                 r("/subjects", endpoint="subjects"),
                 r("/subjects/<path:subject>/versions", endpoint="versions", methods=["GET", "POST"]),
@@ -109,6 +110,9 @@ class RegistryApp:
     # ------------------------------------------------------------------ endpoints
     def on_root(self, request: Request) -> tuple[int, Any]:
         return 200, {}
+
+    def on_contexts(self, request: Request) -> tuple[int, Any]:
+        return 200, ["."]  # only the default context: subjects carry no ':.context:' prefix here
 
     def on_types(self, request: Request) -> tuple[int, Any]:
         return 200, list(TYPES)

@@ -97,6 +97,7 @@ def _get(url: str) -> object:
 
 def test_types_lists_all_three(registry: SchemaRegistry, client: SchemaRegistryClient) -> None:
     assert sorted(client.get_schema_types()) == ["AVRO", "JSON", "PROTOBUF"]
+    assert client.get_contexts() == ["."]
 
 
 @pytest.mark.parametrize("framing", ["prefix", "header"])
