@@ -74,7 +74,9 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.ConsumerGroupHeartbe
         # a live classic group keeps its protocol (online migration is not supported here)
         return error(ErrorCode.GROUP_ID_NOT_FOUND, f"Group {request.group_id} is not a consumer group.")
     try:
-        out = coordinator.consumer_groups.heartbeat(req, ctx.api_version)
+        out = coordinator.consumer_groups.heartbeat(
+            req, ctx.api_version, lambda topic: not authorize(ctx, AclOperation.DESCRIBE, ResourceType.TOPIC, topic)
+        )
     except KafkaError as e:
         log.debug("ConsumerGroupHeartbeat of %s in %s: %s", member_id, request.group_id, e)
         return error(e.code, str(e))

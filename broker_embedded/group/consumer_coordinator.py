@@ -68,6 +68,7 @@ class ConsumerGroupCoordinator:
         self._session_deadlines: dict[tuple[str, str], int] = {}
         self._rebalance_deadlines: dict[tuple[str, str], int] = {}
         self._metadata_deadlines: dict[str, int] = {}
+        self._topic_filters: dict[tuple[str, str], Callable[[str], bool]] = {}
 
     # --- configuration ---------------------------------------------------------------------
     def _cfg(self, name: str, default: Any) -> Any:
@@ -149,12 +150,26 @@ class ConsumerGroupCoordinator:
         for group_id in [g for g in self.groups if partition_for_group(g, num_partitions) == partition]:
             group = self.groups.pop(group_id)
             for member_id in group.members:
+                self._topic_filters.pop((group_id, member_id), None)
                 self._session_deadlines.pop((group_id, member_id), None)
                 self._rebalance_deadlines.pop((group_id, member_id), None)
 
     # --- ConsumerGroupHeartbeat --------------------------------------------------------------
-    def heartbeat(self, req: HeartbeatInput, version: int) -> HeartbeatOutput:
-        """Raises KafkaError with the code to answer."""
+    def heartbeat(
+        self, req: HeartbeatInput, version: int, describable: Callable[[str], bool] | None = None
+    ) -> HeartbeatOutput:
+        """Raises KafkaError with the code to answer. `describable`: the topics the requesting member
+        may describe (None: no authorizer); its regex resolves to those only, on every later refresh
+        too (a member loaded on a coordinator move is unfiltered until its next heartbeat)."""
+        if describable is not None:
+            self._topic_filters[(req.group_id, req.member_id)] = describable
+        filters = self._topic_filters
+        gid = req.group_id
+
+        def allowed(member_id: str, topic: str) -> bool:
+            check = filters.get((gid, member_id))
+            return check is None or check(topic)
+
         if (code := self.coordinator_error(req.group_id)) != ErrorCode.NONE:
             raise KafkaError("not the coordinator", code)
         group = self.groups.get(req.group_id) or ConsumerGroup(req.group_id)
@@ -162,7 +177,7 @@ class ConsumerGroupCoordinator:
         # a subscription changes): a plain heartbeat of a group of 10,000 topics stays cheap
         now = self.clock()
         refresh = now >= self._metadata_deadlines.get(req.group_id, 0)
-        out = heartbeat(group, req, self.topic_view, self.assignors, version, refresh_metadata=refresh)
+        out = heartbeat(group, req, self.topic_view, self.assignors, version, refresh_metadata=refresh, allowed=allowed)
         if refresh:
             self._metadata_deadlines[req.group_id] = now + self.METADATA_REFRESH_MS
         group = self.write(req.group_id, out.records)
@@ -180,6 +195,7 @@ class ConsumerGroupCoordinator:
 
     # --- timers --------------------------------------------------------------------------------
     def _cancel_timers(self, group_id: str, member_id: str) -> None:
+        self._topic_filters.pop((group_id, member_id), None)
         self._session_deadlines.pop((group_id, member_id), None)
         self._rebalance_deadlines.pop((group_id, member_id), None)
         self.purgatory.check_and_complete(("session", group_id, member_id))

@@ -81,13 +81,23 @@ def compile_regex(regex: str) -> re.Pattern[str]:
         raise KafkaError(f"Invalid regular expression {regex}: {e}", ErrorCode.INVALID_REGULAR_EXPRESSION) from None
 
 
-def subscribed_topics(member: ConsumerGroupMember, topics: dict[str, TopicMetadata]) -> set[str]:
-    """The existing topics a member subscribes to: its names, or what its regex matches now
-    (internal topics excluded, as Kafka does)."""
+# (member id, topic) -> may the member see the topic (DESCRIBE); None: no authorizer
+TopicFilter = Callable[[str, str], bool]
+
+
+def subscribed_topics(
+    member: ConsumerGroupMember, topics: dict[str, TopicMetadata], allowed: TopicFilter | None = None
+) -> set[str]:
+    """The existing topics a member subscribes to: its names, and what its regex matches now
+    (internal topics excluded, and those the member may not describe, as Kafka does)."""
     names = {n for n in member.subscribed_topic_names if n in topics}
     if member.subscribed_topic_regex:
         pattern = compile_regex(member.subscribed_topic_regex)
-        names |= {n for n in topics if not n.startswith("__") and pattern.fullmatch(n)}
+        names |= {
+            n
+            for n in topics
+            if not n.startswith("__") and pattern.fullmatch(n) and (allowed is None or allowed(member.member_id, n))
+        }
     return names
 
 
@@ -144,11 +154,11 @@ def remove_member(group: ConsumerGroup, member_id: str) -> list[ConsumerGroupRec
 
 
 def _subscription_metadata(
-    members: dict[str, ConsumerGroupMember], topics: dict[str, TopicMetadata]
+    members: dict[str, ConsumerGroupMember], topics: dict[str, TopicMetadata], allowed: TopicFilter | None
 ) -> dict[bytes, TopicMetadata]:
     names: set[str] = set()
     for m in members.values():
-        names |= subscribed_topics(m, topics)
+        names |= subscribed_topics(m, topics, allowed)
     return {topics[n].topic_id: topics[n] for n in sorted(names)}
 
 
@@ -157,9 +167,12 @@ def compute_target(
     members: dict[str, ConsumerGroupMember],
     topics: dict[str, TopicMetadata],
     assignor: str,
+    allowed: TopicFilter | None = None,
 ) -> dict[str, Assignment]:
     subs = {
-        m.member_id: MemberSubscription(frozenset(topics[n].topic_id for n in subscribed_topics(m, topics)), m.rack_id)
+        m.member_id: MemberSubscription(
+            frozenset(topics[n].topic_id for n in subscribed_topics(m, topics, allowed)), m.rack_id
+        )
         for m in members.values()
     }
     counts = {t.topic_id: t.num_partitions for t in topics.values()}
@@ -173,11 +186,13 @@ def heartbeat(
     assignors: list[str],
     version: int,
     refresh_metadata: bool = True,
+    allowed: TopicFilter | None = None,
 ) -> HeartbeatOutput:
     """Validate and run one heartbeat; raises KafkaError with Kafka's code for an error answer.
     `topic_view`: the cluster's topics by name (or a function building them, called only when
     needed); `assignors`: group.consumer.assignors (first: default); `refresh_metadata`: look at
-    the topics again even if no subscription changed (topics created, deleted or grown since)."""
+    the topics again even if no subscription changed (topics created, deleted or grown since);
+    `allowed`: which topics a member's regex may resolve to (ACLs)."""
     validate(req, version, assignors)
     cache: list[dict[str, TopicMetadata]] = []
 
@@ -302,7 +317,7 @@ def heartbeat(
     group_epoch = group.group_epoch
     metadata = group.subscribed_metadata
     if bump or refresh_metadata or removed:
-        metadata = _subscription_metadata(members, topics_now())
+        metadata = _subscription_metadata(members, topics_now(), allowed)
     if metadata != group.subscribed_metadata:
         records.append((_key(PARTITION_METADATA, gid), PartitionMetadataValue(list(metadata.values()))))
         bump = True
@@ -320,7 +335,7 @@ def heartbeat(
         assignor = updated.server_assignor or next(
             (m.server_assignor for m in members.values() if m.server_assignor), assignors[0]
         )
-        new_target = compute_target(replace(group, target=target), members, topics_now(), assignor)
+        new_target = compute_target(replace(group, target=target), members, topics_now(), assignor, allowed)
         for mid in sorted(members):
             if new_target.get(mid, {}) != group.target.get(mid) or mid == req.member_id:
                 records.append(
