@@ -56,6 +56,7 @@ HANDLER_MODULES: dict[int, str] = {
     36: "sasl_authenticate",
     37: "create_partitions",
     42: "delete_groups",
+    43: "elect_leaders",
     44: "incremental_alter_configs",
     47: "offset_delete",
     50: "describe_user_scram_credentials",

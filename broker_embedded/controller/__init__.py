@@ -65,6 +65,9 @@ Broker -> controller (requests carry an integer "id"; the answer is
   -> ``{"results": [...]}``.
 - ``{"op": "alter_configs", "id", "topic", "configs", "validate_only"}`` -> ``{}`` (replaces the
   topic's overrides).
+- ``{"op": "elect_leaders", "id", "election_type", "partitions": {topic: [index, ...]} | null}`` ->
+  ``{"results": {topic: [[index, error, message], ...]}}``: ElectLeaders (preferred 0, unclean 1;
+  null = every partition, those not needing an election left out); see ``controller/election.py``.
 - ``{"op": "shutdown", "id"}`` -> ``{}``: controlled shutdown.
 - ``{"op": "allocate_producer_ids", "id"}`` -> ``{"start", "size"}``: a block of producer ids unique in
   the cluster (Kafka's AllocateProducerIds); the bound is persisted before the answer.

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from broker_embedded.config import BrokerConfig
+from broker_embedded.controller.election import elect_leaders
 from broker_embedded.controller.protocol import ProtocolError, encode, read_message
 from broker_embedded.controller.state import ControllerState, PartitionRecord, TopicRecord
 from broker_embedded.security.client import controller_server_context
@@ -334,6 +335,18 @@ class ControllerServer:
                 results.append({"name": t["name"], "error": 0, "message": None})
             self.push()
             return {"results": results}
+        if op == "elect_leaders":
+            # ElectLeaders (API 43): {"election_type", "partitions": {topic: [index...]} | null}
+            wanted = msg.get("partitions")
+            results, changed = elect_leaders(
+                s,
+                int(msg["election_type"]),
+                None if wanted is None else {str(t): [int(i) for i in ps] for t, ps in wanted.items()},
+            )
+            if changed:
+                s.save()
+                self.push()
+            return {"results": {t: [list(r) for r in rs] for t, rs in results.items()}}
         if op == "alter_configs":
             s.set_topic_configs(msg["topic"], dict(msg["configs"]), validate_only=bool(msg.get("validate_only")))
             if not msg.get("validate_only"):

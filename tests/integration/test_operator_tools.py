@@ -154,3 +154,105 @@ def test_log_dirs_describe_cluster(any_cluster: Any, java_client: Any) -> None:
     wait_until(described, timeout=60, what="every replica of the topic in the log dirs answer")
     one = _shape(_log_dirs_json(java_client, bootstrap, "--broker-list", str(nodes[1]), "--topic-list", topic), topic)
     assert one == {nodes[1]: want[nodes[1]]}
+
+
+# ---------------------------------------------------------------------------------------------
+# kafka-leader-election.sh (ElectLeaders, API 43)
+# ---------------------------------------------------------------------------------------------
+
+LEADER_ELECTION = "org.apache.kafka.tools.LeaderElectionCommand"
+
+
+def _elect(java_client: Any, bootstrap: str, *args: str) -> tuple[int, dict[str, set[str]]]:
+    """Run the tool; (exit code, {"ok"|"noop"|"error <Exception>: <message>": partitions})."""
+    out = java_client.run(
+        LEADER_ELECTION, "--bootstrap-server", bootstrap, "--election-type", "preferred", *args, check=False
+    )
+    outcome: dict[str, set[str]] = {}
+    for line in out.stdout.splitlines():
+        if line.startswith("Successfully completed leader election (PREFERRED) for partitions "):
+            outcome.setdefault("ok", set()).update(line.split(" for partitions ", 1)[1].split(", "))
+        elif line.startswith("Valid replica already elected for partitions "):
+            outcome.setdefault("noop", set()).update(line.split(" for partitions ", 1)[1].split(", "))
+        elif line.startswith("Error completing leader election (PREFERRED) for partition: "):
+            partition, error = line.split(": ", 1)[1].split(": ", 1)
+            outcome.setdefault(f"error {error}", set()).add(partition)
+    return out.returncode, outcome
+
+
+def _partition_0(bootstrap: str, topic: str) -> tuple[int, list[int], list[int]]:
+    md = AdminClient({"bootstrap.servers": bootstrap}).list_topics(topic, timeout=10)
+    p = md.topics[topic].partitions[0]
+    return p.leader, list(p.replicas), list(p.isrs)
+
+
+@pytest.mark.slow
+def test_leader_election_after_a_restart(any_cluster: Any, java_client: Any) -> None:
+    """Preferred election with Kafka's tool: not needed while the preferred replica leads; not
+    available while it is down (leadership moved away); after it restarts and rejoins the ISR,
+    --all-topic-partitions moves leadership back. An unknown topic fails with its own error."""
+    bootstrap = any_cluster.bootstrap_servers
+    topic = _name("le")
+    _create(bootstrap, topic, 1, 3)
+
+    def full_isr() -> tuple[int, list[int], list[int]] | None:
+        state = _partition_0(bootstrap, topic)
+        return state if state[0] >= 0 and len(state[2]) == 3 else None
+
+    leader, replicas, _ = wait_until(full_isr, timeout=30, what="a full ISR")
+    preferred = replicas[0]
+    assert leader == preferred
+    tp = f"{topic}-0"
+    assert _elect(java_client, bootstrap, "--topic", topic, "--partition", "0") == (0, {"noop": {tp}})
+
+    unknown = _name("nope")
+    code, outcome = _elect(java_client, bootstrap, "--topic", unknown, "--partition", "0")
+    assert code == 1
+    assert outcome == {
+        "error org.apache.kafka.common.errors.UnknownTopicOrPartitionException: No such topic as " + unknown: {
+            f"{unknown}-0"
+        }
+    }
+
+    others = ",".join(any_cluster.bootstrap(n) for n in replicas[1:])
+    any_cluster.kill(preferred)
+    try:
+        wait_until(
+            lambda: _partition_0(others, topic)[0] not in (preferred, -1),
+            timeout=60,
+            what="leadership to move off the killed broker",
+        )
+        code, outcome = _elect(java_client, others, "--topic", topic, "--partition", "0")
+        assert (code, outcome) == (
+            1,
+            {
+                "error org.apache.kafka.common.errors.PreferredLeaderNotAvailableException: "
+                "The preferred leader was not available.": {tp}
+            },
+        )
+    finally:
+        any_cluster.start(preferred)
+    wait_until(
+        lambda: preferred in _partition_0(bootstrap, topic)[2], timeout=90, what="the restarted broker in the ISR"
+    )
+    assert _partition_0(bootstrap, topic)[0] != preferred
+    code, outcome = _elect(java_client, bootstrap, "--all-topic-partitions")
+    assert code == 0 and tp in outcome.get("ok", set()), outcome
+    assert set(outcome) == {"ok"}, outcome  # no partition failed; not-needed ones are not listed
+    wait_until(lambda: _partition_0(bootstrap, topic)[0] == preferred, timeout=30, what="the preferred leader back")
+    assert _elect(java_client, bootstrap, "--topic", topic, "--partition", "0") == (0, {"noop": {tp}})
+
+
+def test_leader_election_single_broker(either_broker: Any, java_client: Any) -> None:
+    """One broker is every partition's preferred leader: nothing to elect, unknown topics refused."""
+    bootstrap = either_broker.bootstrap_servers
+    topic = _name("le1")
+    _create(bootstrap, topic, 2, 1)
+    code, outcome = _elect(java_client, bootstrap, "--topic", topic, "--partition", "1")
+    assert (code, outcome) == (0, {"noop": {f"{topic}-1"}})
+    code, outcome = _elect(java_client, bootstrap, "--all-topic-partitions")
+    assert (code, outcome) == (0, {})
+    code, outcome = _elect(java_client, bootstrap, "--topic", topic, "--partition", "7")
+    assert code == 1 and list(outcome) == [
+        f"error org.apache.kafka.common.errors.UnknownTopicOrPartitionException: No such partition as {topic}-7"
+    ], outcome

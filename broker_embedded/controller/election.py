@@ -1,0 +1,123 @@
+"""ElectLeaders (API 43) in the controller: preferred and unclean elections on request.
+
+Sans-IO over :class:`ControllerState` (the caller saves and pushes the image when something
+changed). Kafka's rules (ReplicationControlManager.electLeader, PartitionChangeBuilder):
+
+- PREFERRED (0): ELECTION_NOT_NEEDED when the first replica already leads; it takes over when it is
+  live and in the ISR; otherwise, when the current leader is still a valid leader nothing changes
+  and the answer is PREFERRED_LEADER_NOT_AVAILABLE (a leaderless partition gets the next live ISR
+  member, as a clean election would).
+- UNCLEAN (1): ELECTION_NOT_NEEDED when the partition has a leader; otherwise a live ISR member, else
+  any live replica (the ISR restarts as that replica alone: records may be lost), else
+  ELIGIBLE_LEADERS_NOT_AVAILABLE.
+- An unknown topic or partition: UNKNOWN_TOPIC_OR_PARTITION. ``partitions=None`` elects for every
+  partition of every topic and leaves out those answering ELECTION_NOT_NEEDED.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping
+
+from broker_embedded.controller.state import NO_LEADER, ControllerState, PartitionRecord, TopicRecord
+from kafka_wire.errors import ErrorCode
+
+log = logging.getLogger(__name__)
+
+PREFERRED = 0
+UNCLEAN = 1
+
+# Kafka's default messages of these errors (Errors.java): the admin client builds its exception from them
+MESSAGES: dict[int, str] = {
+    ErrorCode.ELECTION_NOT_NEEDED: "Leader election not needed for topic partition.",
+    ErrorCode.PREFERRED_LEADER_NOT_AVAILABLE: "The preferred leader was not available.",
+    ErrorCode.ELIGIBLE_LEADERS_NOT_AVAILABLE: "Eligible topic partition leaders are not available.",
+}
+
+# (partition, error code, message) per topic, in request order
+ElectionResults = dict[str, list[tuple[int, int, str | None]]]
+
+
+def elect_leaders(
+    state: ControllerState, election_type: int, partitions: Mapping[str, Iterable[int]] | None
+) -> tuple[ElectionResults, bool]:
+    """Run the elections; returns the results and whether any partition changed (then save + push)."""
+    if election_type not in (PREFERRED, UNCLEAN):
+        raise ValueError(f"Unknown election type {election_type}")
+    results: ElectionResults = {}
+    changed = False
+    if partitions is None:
+        for topic in state.topics.values():
+            for p in topic.partitions:
+                code, message, moved = _elect_one(state, topic, p, election_type)
+                changed |= moved
+                if code != ErrorCode.ELECTION_NOT_NEEDED:
+                    results.setdefault(topic.name, []).append((p.partition, code, message))
+        return results, changed
+    for name, indexes in partitions.items():
+        out = results.setdefault(name, [])
+        topic = state.topics.get(name)
+        for index in indexes:
+            if topic is None:
+                out.append((index, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"No such topic as {name}"))
+                continue
+            if not 0 <= index < len(topic.partitions):
+                out.append((index, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"No such partition as {name}-{index}"))
+                continue
+            code, message, moved = _elect_one(state, topic, topic.partitions[index], election_type)
+            changed |= moved
+            out.append((index, code, message))
+    return results, changed
+
+
+def _elect_one(
+    state: ControllerState, topic: TopicRecord, p: PartitionRecord, election_type: int
+) -> tuple[int, str | None, bool]:
+    """(error code, message, changed) for one partition."""
+    if election_type == PREFERRED:
+        if p.replicas and p.leader == p.replicas[0]:
+            return _error(ErrorCode.ELECTION_NOT_NEEDED)
+        leader = _preferred_choice(state, p)
+        if leader == p.leader:
+            return _error(ErrorCode.PREFERRED_LEADER_NOT_AVAILABLE)
+        state._set(p, leader, p.isr)
+        return ErrorCode.NONE, None, True
+    if p.leader != NO_LEADER:
+        return _error(ErrorCode.ELECTION_NOT_NEEDED)
+    for r in p.replicas:
+        if r in p.isr and state.is_live(r):
+            state._set(p, r, p.isr)
+            return ErrorCode.NONE, None, True
+    for r in p.replicas:
+        if state.is_live(r):
+            log.warning(
+                "unclean leader election (ElectLeaders) of %s-%d: broker %d was not in the ISR %s; records may be lost",
+                topic.name,
+                p.partition,
+                r,
+                p.isr,
+            )
+            state._set(p, r, [r])
+            return ErrorCode.NONE, None, True
+    return _error(ErrorCode.ELIGIBLE_LEADERS_NOT_AVAILABLE)
+
+
+def _preferred_choice(state: ControllerState, p: PartitionRecord) -> int:
+    """Kafka's electPreferredLeader: the first replica if valid, else keep a valid current leader,
+    else the next valid replica; valid = live and in the ISR."""
+
+    def valid(r: int) -> bool:
+        return r != NO_LEADER and r in p.isr and state.is_live(r)
+
+    if valid(p.replicas[0]):
+        return p.replicas[0]
+    if valid(p.leader):
+        return p.leader
+    for r in p.replicas[1:]:
+        if valid(r):
+            return r
+    return NO_LEADER
+
+
+def _error(code: int) -> tuple[int, str | None, bool]:
+    return code, MESSAGES.get(code), False
