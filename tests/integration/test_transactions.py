@@ -42,6 +42,22 @@ def _producer(bootstrap: str, tid: str, **extra: Any) -> Producer:
     return p
 
 
+def _wait_aborted_by_timeout(bootstrap: str, tid: str, epoch_above: int, timeout: float = 30.0) -> None:
+    """Poll DescribeTransactions until the coordinator has aborted ``tid``'s transaction on its
+    timeout: CompleteAbort at a producer epoch above ``epoch_above`` (the abort bumps it)."""
+    from kafka_wire.protocol.messages import describe_transactions_request as dtq
+    from tests.integration import wire_util as w
+
+    deadline = time.monotonic() + timeout
+    with w.connect(bootstrap) as conn:
+        while True:
+            (state,) = conn.request(65, dtq.DescribeTransactionsRequest(transactional_ids=[tid]), 0).transaction_states
+            if state.transaction_state == "CompleteAbort" and state.producer_epoch > epoch_above:
+                return
+            assert time.monotonic() < deadline, f"{tid} not aborted by its timeout: {state}"
+            time.sleep(0.05)
+
+
 def read_all(
     bootstrap: str, topic: str, isolation: str, partitions: int, settle: float = 1.5, timeout: float = 30
 ) -> list[bytes]:
@@ -186,12 +202,13 @@ def test_transaction_timeout_aborts_and_fences(fast_abort_broker: EmbeddedBroker
     b = fast_abort_broker
     topic = _name("timeout")
     create_topic(b, topic, 1)
-    p = _producer(b.bootstrap_servers, _name("tid"), **{"transaction.timeout.ms": 1000})
+    tid = _name("tid")
+    p = _producer(b.bootstrap_servers, tid, **{"transaction.timeout.ms": 1000})
     p.begin_transaction()
     for i in range(5):
         p.produce(topic, value=b"late-%d" % i)
     p.flush(30)
-    time.sleep(2.5)  # the coordinator aborts it (with an epoch bump) after 1 s
+    _wait_aborted_by_timeout(b.bootstrap_servers, tid, epoch_above=0)  # after 1 s, with an epoch bump
     with pytest.raises(KafkaException):
         p.commit_transaction(30)
     # the LSO moved past the aborted records: a read_committed reader reaches the end with nothing
@@ -518,7 +535,7 @@ def test_partition_verification_stops_hanging_transactions(fast_abort_broker: Em
             3,
         )
         assert send(0, 0) == 0
-        time.sleep(2)  # the coordinator aborts it after 1 s and bumps the epoch
+        _wait_aborted_by_timeout(b.bootstrap_servers, tid, epoch_above=epoch)  # after 1 s, epoch bumped
         assert send(1, 0) == 47  # INVALID_PRODUCER_EPOCH: the zombie cannot open partition 1
     # nothing hangs: both partitions' LSO reach their end
     assert read_all(b.bootstrap_servers, topic, "read_committed", 2) == []

@@ -95,6 +95,29 @@ def _create(bootstrap: str, topic: str, partitions: int) -> None:
         f.result(30)
 
 
+def wait_lso_at_end(bootstrap: str, topic: str, partitions: int, timeout: float = 30.0) -> None:
+    """Poll until no transaction is open on `topic`: each partition's last stable offset (ListOffsets
+    read_committed) has reached its high watermark."""
+    from tests.integration import wire_util as w
+
+    deadline = time.monotonic() + timeout
+    last: Any = None
+    while time.monotonic() < deadline:
+        try:
+            with w.connect(bootstrap) as conn:
+                last = [
+                    (w.list_offset(conn, topic, i, isolation_level=1), w.list_offset(conn, topic, i))
+                    for i in range(partitions)
+                ]
+        except (AssertionError, OSError) as e:  # the restarted broker may still be loading
+            last = e
+        else:
+            if all(lso == hw for lso, hw in last):
+                return
+        time.sleep(0.1)
+    raise AssertionError(f"a transaction on {topic} is still open after {timeout}s: (LSO, HW) {last}")
+
+
 def test_kill_between_add_partitions_and_end_txn(child: BrokerChild) -> None:
     topic, tid = f"crash-{uuid.uuid4().hex[:6]}", f"tid-{uuid.uuid4().hex[:6]}"
     _create(child.bootstrap_servers, topic, 2)
@@ -114,7 +137,7 @@ def test_kill_between_add_partitions_and_end_txn(child: BrokerChild) -> None:
     del p
     child.start()
     # the reloaded coordinator aborts the open transaction after its timeout; the LSO moves on
-    time.sleep(3)
+    wait_lso_at_end(child.bootstrap_servers, topic, 2)
     seen = read_all(child.bootstrap_servers, topic, "read_committed", 2)
     assert sorted(seen) == sorted(b"ok-%d" % i for i in range(10))
     # the same transactional id works again and its next transaction is visible
@@ -166,7 +189,8 @@ def test_kill_during_commits_leaves_no_partial_transaction(child: BrokerChild) -
     stop.set()
     t.join(30)
     child.start()
-    time.sleep(3)  # an open transaction times out (2 s) and is aborted by the reloaded coordinator
+    # an open transaction times out (2 s) and is aborted by the reloaded coordinator
+    wait_lso_at_end(child.bootstrap_servers, topic, partitions)
     seen = read_all(child.bootstrap_servers, topic, "read_committed", partitions)
     counts = Counter(int(v.split(b"-")[0]) for v in seen)
     partial = {n: c for n, c in counts.items() if c != per_txn}

@@ -164,9 +164,13 @@ def produce(
     return resp.responses[0].partition_responses[0]
 
 
-def list_offset(conn: BrokerConnection, topic: str, partition: int, timestamp: int = LATEST) -> int:
+def list_offset(
+    conn: BrokerConnection, topic: str, partition: int, timestamp: int = LATEST, isolation_level: int = 0
+) -> int:
+    """`isolation_level=1` (read_committed): LATEST is the last stable offset."""
     req = list_offsets_request.ListOffsetsRequest(
         replica_id=-1,
+        isolation_level=isolation_level,
         topics=[
             list_offsets_request.ListOffsetsTopic(
                 name=topic,

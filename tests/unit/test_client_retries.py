@@ -62,12 +62,19 @@ def test_reconnect_backoff_grows_per_address(monkeypatch: pytest.MonkeyPatch) ->
 
     monkeypatch.setattr(cluster, "BrokerConnection", refuse)
     client = _client(reconnect_backoff_ms=100, reconnect_backoff_max_ms=400)
-    waits = []
+    # The backoff chosen at each refusal lies between (deadline - time after the call) and
+    # (deadline - time before it): bounds that hold however long the call was descheduled.
+    backoffs: list[tuple[float, float]] = []
     for _ in range(4):
+        before = time.monotonic()
         with pytest.raises(ConnectionRefusedError):
             client._connect(("127.0.0.1", 1))
-        waits.append(client._reconnect[("127.0.0.1", 1)][0] - time.monotonic())
-    assert 0.06 < waits[0] < 0.13 and 0.3 < waits[3] < 0.5, waits
+        after = time.monotonic()
+        deadline = client._reconnect[("127.0.0.1", 1)][0]
+        backoffs.append((deadline - after, deadline - before))
+    (low0, high0), (low3, high3) = backoffs[0], backoffs[3]
+    assert high0 >= 0.08 and low0 <= 0.12, backoffs  # 100 ms +-20% jitter
+    assert high3 >= 0.32 and low3 <= 0.48, backoffs  # doubled thrice, capped at 400 ms +-20%
 
 
 def test_moved_coordinator_is_found_again_and_the_commit_retried() -> None:
