@@ -29,6 +29,23 @@ KAFKA_4_0: dict[int, tuple[int, int]] = {
 CONSUMER_PROTOCOL: dict[int, tuple[int, int]] = {68: (0, 1), 69: (0, 1)}
 
 
+# Feature levels (ApiVersions v3+, KIP-584) of Kafka 4.0 (`kafka-features.sh version-mapping
+# --release-version 4.0`), cut to what this broker implements: metadata.version 3.3-IV3 (7) to
+# 4.0-IV3 (25); group.version 1 = the KIP-848 consumer protocol, finalized only when it is enabled.
+# Not listed until real here: kraft.version (no Raft quorum), transaction.version 2 (KIP-890 part 2:
+# a client seeing it finalized skips AddPartitionsToTxn), share/streams/eligible.leader.replicas.
+SUPPORTED_FEATURES: dict[str, tuple[int, int]] = {"metadata.version": (7, 25), "group.version": (0, 1)}
+FINALIZED_FEATURES_EPOCH = 0  # no UpdateFeatures: the finalized levels never change at runtime
+
+
+def finalized_features(rebalance_protocols: str = "classic") -> dict[str, int]:
+    """Finalized feature levels for `rebalance_protocols` (group.coordinator.rebalance.protocols)."""
+    out = {"metadata.version": SUPPORTED_FEATURES["metadata.version"][1]}
+    if "consumer" in {p.strip().lower() for p in rebalance_protocols.split(",")}:
+        out["group.version"] = 1
+    return out
+
+
 def advertised_versions(implemented: set[int], rebalance_protocols: str = "classic") -> dict[int, tuple[int, int]]:
     """Ranges to advertise: the profile ∩ implemented APIs ∩ codec ranges (request and response).
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from broker_embedded.versions import FINALIZED_FEATURES_EPOCH, SUPPORTED_FEATURES, finalized_features
 from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import api_versions_request as rq
 from kafka_wire.protocol.messages import api_versions_response as rs
@@ -25,4 +26,21 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.ApiVersionsRequest) 
         name, version = request.client_software_name, request.client_software_version
         if not (name and version and _SOFTWARE.fullmatch(name) and _SOFTWARE.fullmatch(version)):
             return rs.ApiVersionsResponse(error_code=ErrorCode.INVALID_REQUEST, api_keys=keys)
-    return rs.ApiVersionsResponse(error_code=ErrorCode.NONE, api_keys=keys, throttle_time_ms=0)
+    response = rs.ApiVersionsResponse(error_code=ErrorCode.NONE, api_keys=keys, throttle_time_ms=0)
+    if ctx.api_version >= 3:
+        _add_features(broker, ctx.api_version, response)
+    return response
+
+
+def _add_features(broker: Broker, version: int, response: rs.ApiVersionsResponse) -> None:
+    # KIP-1022: before v4 a supported range starting at 0 is left out (older clients cannot take it)
+    response.supported_features = [
+        rs.SupportedFeatureKey(name=name, min_version=lo, max_version=hi)
+        for name, (lo, hi) in SUPPORTED_FEATURES.items()
+        if version >= 4 or lo > 0
+    ]
+    response.finalized_features_epoch = FINALIZED_FEATURES_EPOCH
+    response.finalized_features = [
+        rs.FinalizedFeatureKey(name=name, max_version_level=level, min_version_level=level)
+        for name, level in finalized_features(broker.config["group.coordinator.rebalance.protocols"]).items()
+    ]

@@ -7,6 +7,7 @@ does) on ours and on Apache Kafka, and asserts the same outcome and output shape
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -256,3 +257,85 @@ def test_leader_election_single_broker(either_broker: Any, java_client: Any) -> 
     assert code == 1 and list(outcome) == [
         f"error org.apache.kafka.common.errors.UnknownTopicOrPartitionException: No such partition as {topic}-7"
     ], outcome
+
+
+# ---------------------------------------------------------------------------------------------
+# kafka-features.sh describe (ApiVersions v3+ supported/finalized features, KIP-584/KIP-1022)
+# ---------------------------------------------------------------------------------------------
+
+FEATURES = "org.apache.kafka.tools.FeatureCommand"
+
+
+def _features(java_client: Any, bootstrap: str) -> dict[str, dict[str, str]]:
+    out = java_client.run(FEATURES, "--bootstrap-server", bootstrap, "describe")
+    described: dict[str, dict[str, str]] = {}
+    for line in out.stdout.splitlines():
+        if not line.startswith("Feature: "):
+            continue
+        # "Feature: name   SupportedMinVersion: x   ...": columns padded with spaces
+        fields = dict(re.findall(r"(\w+): (\S+)", line))
+        described[fields.pop("Feature")] = fields
+    return described
+
+
+def _check_features(described: dict[str, dict[str, str]]) -> None:
+    assert "metadata.version" in described, described
+    for name, fields in described.items():
+        assert set(fields) == {"SupportedMinVersion", "SupportedMaxVersion", "FinalizedVersionLevel", "Epoch"}, name
+        assert int(fields["Epoch"]) >= 0
+    mv = described["metadata.version"]
+    assert mv["SupportedMinVersion"] == "3.3-IV3"  # the oldest KRaft metadata version Kafka 4 supports
+    assert mv["FinalizedVersionLevel"] == mv["SupportedMaxVersion"]  # a fresh cluster runs its newest
+    assert mv["SupportedMaxVersion"].split("-")[0] >= "4.0"
+
+
+@pytest.fixture(scope="module")
+def apache_features(apache_kafka: Any) -> dict[str, dict[str, str]]:
+    from tests.peers.fixtures import JavaClient
+
+    return _features(JavaClient(), apache_kafka.bootstrap_servers)
+
+
+def test_features_describe(either_broker: Any, java_client: Any, apache_features: dict[str, dict[str, str]]) -> None:
+    """The same lines and fields as Apache Kafka's; every feature we list Apache Kafka lists too, from
+    the same minimum version (we list only what is real here: metadata.version, group.version)."""
+    described = _features(java_client, either_broker.bootstrap_servers)
+    _check_features(described)
+    assert set(described) <= set(apache_features)
+    for name, fields in described.items():
+        assert fields["SupportedMinVersion"] == apache_features[name]["SupportedMinVersion"], name
+
+
+@pytest.mark.slow
+def test_features_describe_cluster(
+    any_cluster: Any, java_client: Any, apache_features: dict[str, dict[str, str]]
+) -> None:
+    for node in _broker_ids(any_cluster.bootstrap_servers):
+        described = _features(java_client, any_cluster.bootstrap(node))
+        _check_features(described)
+        assert set(described) <= set(apache_features)
+
+
+def test_api_versions_features_wire(either_broker: Any) -> None:
+    """v4 lists every supported feature; v3 leaves out ranges starting at 0 (KIP-1022); both carry the
+    finalized levels and an epoch; v2 carries none."""
+    from kafka_wire.protocol.messages import api_versions_request as avq
+
+    conn = w.connect(either_broker.bootstrap_servers, negotiate=False)
+    try:
+        ask = avq.ApiVersionsRequest(client_software_name="t", client_software_version="1")
+        v4, v3 = conn.request(18, ask, 4), conn.request(18, ask, 3)
+        v2 = conn.request(18, avq.ApiVersionsRequest(), 2)
+    finally:
+        conn.close()
+    supported4 = {f.name: (f.min_version, f.max_version) for f in v4.supported_features}
+    supported3 = {f.name: (f.min_version, f.max_version) for f in v3.supported_features}
+    assert supported4["group.version"][0] == 0 and "group.version" not in supported3
+    assert supported3 == {n: r for n, r in supported4.items() if r[0] > 0}
+    assert supported4["metadata.version"][0] == 7
+    for r in (v3, v4):
+        finalized = {f.name: (f.min_version_level, f.max_version_level) for f in r.finalized_features}
+        level = finalized["metadata.version"][1]
+        assert finalized["metadata.version"] == (level, level) and level >= 25
+        assert r.finalized_features_epoch >= 0
+    assert v2.supported_features == [] and v2.finalized_features == []
