@@ -39,10 +39,13 @@ Not implemented (said plainly)
   changes, elections and topic admin wait (admin requests answer REQUEST_TIMED_OUT / NOT_CONTROLLER).
 - AlterPartition does not carry broker epochs (KIP-903); it is not needed for process kills on one
   machine (the page cache survives a SIGKILL), only for disk loss.
-- No partition reassignment. Preferred leader election is Kafka's `auto.leader.rebalance.enable`
-  (default true) every `leader.imbalance.check.interval.seconds` (default 300), without the
-  per-broker imbalance threshold: every partition whose first replica is live and in the ISR gets it
-  back as leader.
+- No partition reassignment. Automatic preferred leader election is Kafka 4's
+  `auto.leader.rebalance.enable` (default true): after a metadata change leaves some partition led
+  by another than its first replica, a balance runs `leader.imbalance.check.interval.seconds`
+  (default 300) later and gives every such partition whose first replica is live and in the ISR back
+  to it, at most 1000 per run (the rest 10 ms later); `controller/election.py`'s
+  LeaderBalanceSchedule, on the server's injectable clock. Kafka 4 has no
+  `leader.imbalance.per.broker.percentage` (the ZooKeeper controller's threshold), nor do we.
 
 Protocol (TCP on the controller port; each message = 4-byte big-endian length + a JSON object)
 --------------------------------------------------------------------------------------------

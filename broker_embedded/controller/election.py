@@ -17,7 +17,7 @@ changed). Kafka's rules (ReplicationControlManager.electLeader, PartitionChangeB
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from broker_embedded.controller.state import NO_LEADER, ControllerState, PartitionRecord, TopicRecord
 from kafka_wire.errors import ErrorCode
@@ -121,3 +121,78 @@ def _preferred_choice(state: ControllerState, p: PartitionRecord) -> int:
 
 def _error(code: int) -> tuple[int, str | None, bool]:
     return code, MESSAGES.get(code), False
+
+
+# --- auto.leader.rebalance.enable ------------------------------------------------------------------
+
+# Kafka's QuorumController: at most this many preferred elections per balance run; more waiting
+# reschedules the next run almost at once (10 ms) instead of one check interval later
+MAX_ELECTIONS_PER_IMBALANCE = 1000
+IMMEDIATE_DELAY_MS = 10
+
+
+def imbalanced(state: ControllerState) -> bool:
+    """Whether some partition is not led by its preferred (first) replica."""
+    return any(p.replicas and p.leader != p.replicas[0] for t in state.topics.values() for p in t.partitions)
+
+
+def balance_partition_leaders(
+    state: ControllerState, max_elections: int = MAX_ELECTIONS_PER_IMBALANCE
+) -> tuple[int, bool]:
+    """One balance run (Kafka's ReplicationControlManager.maybeBalancePartitionLeaders): a preferred
+    election for each imbalanced partition whose preferred replica is live and in the ISR.
+    Returns (leaders moved, more remain: run again at once)."""
+    moved = 0
+    for topic in state.topics.values():
+        for p in topic.partitions:
+            if not p.replicas or p.leader == p.replicas[0]:
+                continue
+            if moved >= max_elections:
+                return moved, True
+            leader = _preferred_choice(state, p)
+            if leader != p.leader:
+                state._set(p, leader, p.isr)
+                moved += 1
+    return moved, False
+
+
+class LeaderBalanceSchedule:
+    """When the controller runs its automatic preferred-leader balance (Kafka 4's QuorumController;
+    ``leader.imbalance.per.broker.percentage`` is gone from Kafka 4: any imbalanced partition counts).
+
+    Sans-IO on an injected millisecond clock. After each metadata change the controller calls
+    :meth:`maybe_schedule`; when nothing is scheduled and some partition is imbalanced, a run is due
+    ``leader.imbalance.check.interval.seconds`` later (10 ms later when the previous run stopped at
+    its election limit). :meth:`run_if_due` runs it and clears the schedule.
+    """
+
+    def __init__(
+        self, check_interval_ms: int, clock: Callable[[], int], max_elections: int = MAX_ELECTIONS_PER_IMBALANCE
+    ) -> None:
+        if check_interval_ms <= 0:
+            raise ValueError(f"leader.imbalance.check.interval.seconds must be positive, got {check_interval_ms} ms")
+        self.check_interval_ms = check_interval_ms
+        self.clock = clock
+        self.max_elections = max_elections
+        self.next_due_ms: int | None = None
+        self._immediately = False
+
+    def maybe_schedule(self, state: ControllerState) -> bool:
+        """Schedule a run if none is and the state is imbalanced; True when one is scheduled."""
+        if self.next_due_ms is None and imbalanced(state):
+            delay = IMMEDIATE_DELAY_MS if self._immediately else self.check_interval_ms
+            self.next_due_ms = self.clock() + delay
+        return self.next_due_ms is not None
+
+    def ms_until_due(self) -> int | None:
+        return None if self.next_due_ms is None else max(0, self.next_due_ms - self.clock())
+
+    def run_if_due(self, state: ControllerState) -> int:
+        """Run the balance when due; returns how many leaders moved (the caller saves and pushes)."""
+        if self.next_due_ms is None or self.clock() < self.next_due_ms:
+            return 0
+        self.next_due_ms = None
+        moved, self._immediately = balance_partition_leaders(state, self.max_elections)
+        if moved:
+            log.info("automatic preferred leader balance moved %d partition(s)", moved)
+        return moved

@@ -14,17 +14,22 @@ import logging
 import os
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from broker_embedded.config import BrokerConfig
-from broker_embedded.controller.election import elect_leaders
+from broker_embedded.controller.election import LeaderBalanceSchedule, elect_leaders
 from broker_embedded.controller.protocol import ProtocolError, encode, read_message
 from broker_embedded.controller.state import ControllerState, PartitionRecord, TopicRecord
 from broker_embedded.security.client import controller_server_context
 from kafka_wire.errors import ErrorCode, KafkaError
 
 log = logging.getLogger(__name__)
+
+
+def _monotonic_ms() -> int:
+    return time.monotonic_ns() // 1_000_000
 
 
 class _Connection:
@@ -52,7 +57,7 @@ class ControllerServer:
     LOCK_FILE = "controller.lock"
     LOCK_POLL_S = 0.075
 
-    def __init__(self, config: BrokerConfig, directory: Path) -> None:
+    def __init__(self, config: BrokerConfig, directory: Path, clock: Callable[[], int] | None = None) -> None:
         self.config = config
         self.directory = directory
         directory.mkdir(parents=True, exist_ok=True)
@@ -63,6 +68,9 @@ class ControllerServer:
         self._server: asyncio.base_events.Server | None = None
         self._session_task: asyncio.Task[None] | None = None
         self._rebalance_task: asyncio.Task[None] | None = None
+        self._leader_balance: LeaderBalanceSchedule | None = None
+        self._balance_wakeup = asyncio.Event()
+        self.clock = clock or _monotonic_ms
         self._lock_task: asyncio.Task[None] | None = None
         self._lock_fd: int | None = None
         self.port: int | None = None
@@ -150,19 +158,36 @@ class ControllerServer:
                 self.push()
 
     async def _rebalance_leaders(self) -> None:
-        interval = self.config["leader.imbalance.check.interval.seconds"]
+        """auto.leader.rebalance.enable: run the balance when its schedule says (LeaderBalanceSchedule;
+        every push schedules one if the image is imbalanced)."""
+        schedule = self._leader_balance = LeaderBalanceSchedule(
+            int(self.config["leader.imbalance.check.interval.seconds"] * 1000), self.clock
+        )
+        schedule.maybe_schedule(self.state)
         while True:
-            await asyncio.sleep(interval)
-            moved = self.state.elect_preferred_leaders()
-            if moved:
-                log.info("preferred leader election moved %d partition(s)", moved)
+            wait_ms = schedule.ms_until_due()
+            self._balance_wakeup.clear()
+            if wait_ms is None:
+                await self._balance_wakeup.wait()  # nothing scheduled: until the next change
+                continue
+            if wait_ms > 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._balance_wakeup.wait(), wait_ms / 1000)
+                continue
+            if schedule.run_if_due(self.state):
+                self.state.save()
                 self.push()
+            schedule.maybe_schedule(self.state)
 
     def push(self) -> None:
         msg = encode(self.state.image())
         for c in list(self.connections):
             if c.node_id is not None:
                 c.send(msg)
+        if self._leader_balance is not None and self._leader_balance.next_due_ms is None:
+            # Kafka checks for an imbalance after every metadata change
+            if self._leader_balance.maybe_schedule(self.state):
+                self._balance_wakeup.set()
 
     # --- connections ---------------------------------------------------------------------------
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -339,3 +340,33 @@ def test_api_versions_features_wire(either_broker: Any) -> None:
         assert finalized["metadata.version"] == (level, level) and level >= 25
         assert r.finalized_features_epoch >= 0
     assert v2.supported_features == [] and v2.finalized_features == []
+
+
+# ---------------------------------------------------------------------------------------------
+# auto.leader.rebalance.enable (the controller's balance, Kafka 4's schedule)
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("enabled", [True, False])
+def test_auto_leader_rebalance_after_a_restart(enabled: bool) -> None:
+    """Ours only (the Apache cluster fixture runs the default 300 s check interval): with a 2 s
+    interval, leadership returns to the restarted preferred replica by itself once it is in the ISR;
+    with auto.leader.rebalance.enable=false it stays away."""
+    with cluster(3, **{"leader.imbalance.check.interval.seconds": 2, "auto.leader.rebalance.enable": enabled}) as c:
+        topic = _name("alr")
+        _create(c.bootstrap_servers, topic, 1, 3)
+        c.wait_for(lambda: len(c.isr(topic, 0)) == 3, what="a full ISR")
+        preferred = c.partition_state(topic, 0)["replicas"][0]
+        assert c.leader(topic, 0) == preferred
+        c.kill(preferred)
+        try:
+            c.wait_for(lambda: c.leader(topic, 0) not in (preferred, -1), what="leadership moved away")
+        finally:
+            c.start(preferred)
+        c.wait_for(lambda: preferred in c.isr(topic, 0), timeout=60, what="the restarted replica in the ISR")
+        if enabled:
+            c.wait_for(lambda: c.leader(topic, 0) == preferred, timeout=20, what="the automatic balance")
+        else:
+            time.sleep(5)  # two and a half check intervals: nothing may move
+            assert c.leader(topic, 0) != preferred
