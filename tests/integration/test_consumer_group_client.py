@@ -442,7 +442,7 @@ def test_heartbeats_survive_a_cpu_bound_caller(target: Target) -> None:
         x = 0
         while time.monotonic() < deadline:
             x = (x * 31 + 7) % 1_000_003
-        assert time.monotonic() - m.last_heartbeat_time < 3.0
+        assert time.monotonic() - m.last_heartbeat_time < 5.0  # < the 6 s session; starved: 7.5 s
         assert m.generation() == gen and m.is_stable() and not lost
         m.commit({TP(topic, 0): 1})
     finally:

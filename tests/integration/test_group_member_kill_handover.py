@@ -40,7 +40,7 @@ def test_dead_members_partitions_reach_the_survivor_in_one_round() -> None:
             "assignors": ["cooperative-sticky"],
             "session_timeout_ms": SESSION_MS,
             "heartbeat_interval_ms": HEARTBEAT_MS,
-            "rebalance_timeout_ms": 10_000,
+            "rebalance_timeout_ms": 30_000,
         }
         a = GroupMember(broker.bootstrap_servers, group, [topic], client_id="a", **opts).start()
         b = GroupMember(broker.bootstrap_servers, group, [topic], client_id="b", **opts).start()
@@ -53,13 +53,13 @@ def test_dead_members_partitions_reach_the_survivor_in_one_round() -> None:
             rounds = b.rebalance_count
             dead = time.monotonic()
             a.close(leave_group=False)  # stops heartbeating, no LeaveGroup: a killed member to the coordinator
-            done = _wait(lambda: b.is_stable() and len(b.assignment()) == PARTITIONS, 20, "b owning all partitions")
+            done = _wait(lambda: b.is_stable() and len(b.assignment()) == PARTITIONS, 40, "b owning all partitions")
             elapsed = done - dead
             # not before the session expires (a's last heartbeat came up to one interval before it died) ...
             assert elapsed >= (SESSION_MS - HEARTBEAT_MS) / 1000 - 0.3, elapsed
-            # ... and then one heartbeat of b at most, plus slack for a loaded machine (well below the
-            # 10 s rebalance timeout a coordinator waiting for the dead member would add)
-            assert elapsed < (SESSION_MS + HEARTBEAT_MS) / 1000 + 3.0, elapsed
+            # ... and then one heartbeat of b, plus slack for a loaded machine: far below the 30 s
+            # rebalance timeout a coordinator waiting for the dead member would add
+            assert elapsed < (SESSION_MS + HEARTBEAT_MS) / 1000 + 10.0, elapsed
             assert b.rebalance_count == rounds + 1  # one join/sync round, no cooperative follow-up
         finally:
             a.close()

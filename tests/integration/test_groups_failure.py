@@ -104,8 +104,9 @@ def test_kill9_partitions_move_after_session_timeout(gb: Any, topic: str, client
         )
         # not before the session expires (minus one heartbeat interval and some slack) ...
         assert elapsed >= (session_ms - HEARTBEAT_MS) / 1000 - 0.5, elapsed
-        # ... and not much after
-        assert elapsed < session_ms / 1000 + 3.0, elapsed
+        # ... and by the session, not by something far longer (the 30 s rebalance timeout, a default
+        # 45 s session): a liveness bound that a loaded CI box does not reach
+        assert elapsed < session_ms / 1000 + 12.0, elapsed
         # the orphaned partitions are not just assigned but fetched to the end by their new owners
         _wait_fetched(survivors, orphaned, 10)
         d = describe_group(gb.bootstrap_servers, group)
@@ -116,7 +117,8 @@ def test_kill9_partitions_move_after_session_timeout(gb: Any, topic: str, client
 @pytest.mark.parametrize("client", ["confluent", "kafka-python"])
 @retry_on_client_hang()
 def test_sigterm_leave_group_rebalances_at_once(gb: Any, topic: str, client: str) -> None:
-    session_ms = 6000
+    # a long session, so that "LeaveGroup" and "expiry" stay far apart however loaded the machine is
+    session_ms = 30_000
     group = unique("leave")
     with MemberPool(gb.bootstrap_servers, topic, group) as pool:
         members = [pool.start(f"m{i}", *_member_args(client, "range", session_ms)) for i in range(3)]
@@ -127,13 +129,13 @@ def test_sigterm_leave_group_rebalances_at_once(gb: Any, topic: str, client: str
         check_hangs([leaver])
         assert leaver.proc.returncode == 0, leaver.stderr()
         assert leaver.count("closed") == 1
-        done_at = wait_split(survivors, PARTITIONS, 10)
+        done_at = wait_split(survivors, PARTITIONS, 20)
         elapsed = done_at - sent_at
         print(
             f"\n[{client}] SIGTERM -> survivors own all partitions after {elapsed:.2f}s "
             f"(session.timeout.ms={session_ms})"
         )
-        assert elapsed < 2.0, elapsed  # << the session timeout: LeaveGroup, not expiry
+        assert elapsed < 10.0, elapsed  # << the 30 s session timeout: LeaveGroup, not expiry
         _wait_fetched(survivors, orphaned, 10)
 
 
@@ -181,7 +183,9 @@ def test_processing_longer_than_session_timeout_keeps_membership(gb: Any, topic:
 @pytest.mark.parametrize("client", ["confluent", "kafka-python"])
 @retry_on_client_hang()
 def test_exceeding_max_poll_interval_leaves_group(gb: Any, topic: str, client: str) -> None:
-    session_ms, max_poll_ms, sleep_ms = 2000, 3000, 7000
+    # the stuck member's own next poll (after sleep_ms) would also rebalance: keep it far from
+    # max.poll.interval.ms so that the two cannot be confused under load
+    session_ms, max_poll_ms, sleep_ms = 2000, 3000, 12_000
     group = unique("maxpoll")
     with MemberPool(gb.bootstrap_servers, topic, group) as pool:
         fast = [pool.start(f"fast{i}", *_member_args(client, "range", session_ms)) for i in range(2)]
@@ -203,7 +207,7 @@ def test_exceeding_max_poll_interval_leaves_group(gb: Any, topic: str, client: s
             f"\n[{client}] poll gap > max.poll.interval.ms={max_poll_ms} -> others own all partitions "
             f"{elapsed:.2f}s after the last poll"
         )
-        assert max_poll_ms / 1000 - 0.5 <= elapsed < max_poll_ms / 1000 + 3.0, elapsed
+        assert max_poll_ms / 1000 - 0.5 <= elapsed < max_poll_ms / 1000 + 6.0, elapsed
         d = describe_group(gb.bootstrap_servers, group)
         assert len(d.members) == 2, [m.client_id for m in d.members]
         _wait_fetched(fast, orphaned, 10)

@@ -31,7 +31,7 @@ from kafka_wire.protocol.messages import (
 from tests.integration.wire_util import wait_closed
 
 PW = "store-pw-1"
-REAUTH_MS = 800
+REAUTH_MS = 2000  # long enough that the windows below keep ~1 s of slack on a loaded machine
 JAAS = 'org.apache.kafka.common.security.plain.PlainLoginModule required user_alice="alice-secret" user_bob="bob-pw";'
 
 
@@ -204,10 +204,14 @@ def test_session_lifetime_and_expiry_kip_368(broker: EmbeddedBroker) -> None:
 def test_reauthentication_extends_the_session(broker: EmbeddedBroker) -> None:
     w = Wire(broker.bootstrap("REAUTH"))
     assert w.plain("alice", "alice-secret").error_code == ErrorCode.NONE
+    first_ends_by = time.monotonic() + REAUTH_MS / 1000  # the broker started the session before this
     time.sleep(REAUTH_MS / 2000)
+    reauth_sent = time.monotonic()
     again = w.plain("alice", "alice-secret")  # KIP-368: handshake v1 + authenticate on the same connection
     assert again.error_code == ErrorCode.NONE and again.session_lifetime_ms == REAUTH_MS
-    time.sleep(REAUTH_MS / 2000 + 0.15)  # past the first session's end, inside the second's
+    # past the first session's end (deadlines, not summed sleeps), inside the second's
+    time.sleep(max(0.0, first_ends_by + 0.15 - time.monotonic()))
+    assert time.monotonic() < reauth_sent + REAUTH_MS / 1000, "the machine stalled past the second session"
     assert w.metadata().brokers
     # another principal may not take the connection over
     assert w.plain("bob", "bob-pw").error_code == ErrorCode.SASL_AUTHENTICATION_FAILED
