@@ -1,0 +1,499 @@
+"""One share-partition's in-flight records (KIP-932's SharePartition), sans-IO.
+
+The share-partition start offset (SPSO) is the first offset that is not yet delivery-complete;
+every record from the SPSO to the last fetched offset is *in flight*, in one of the states
+AVAILABLE, ACQUIRED (by one member, under an acquisition lock), ACKNOWLEDGED or ARCHIVED. The
+SPSO moves forward over acknowledged/archived prefixes. Records past the in-flight window are
+AVAILABLE implicitly, with delivery count 0.
+
+Written from KIP-932 / KIP-1222 / KIP-1240 and the behaviour of Kafka's SharePartition:
+
+* acquire: AVAILABLE records in the fetched range become ACQUIRED by the member, their delivery
+  count +1, under a lock of ``record_lock_duration_ms``; at most ``max_records`` records and at
+  most ``max_in_flight_records`` (``share.partition.max.record.locks``) records in flight.
+* acknowledge ACCEPT -> ACKNOWLEDGED, REJECT / GAP -> ARCHIVED, RELEASE -> AVAILABLE (ARCHIVED
+  once the delivery count reached ``delivery_count_limit``), RENEW -> lock restarted. Only
+  records ACQUIRED by the acknowledging member may be acknowledged; otherwise
+  INVALID_RECORD_STATE and nothing changes (the whole acknowledgement is validated first).
+* lock expiry and a member leaving release that member's records like RELEASE does.
+* read_committed: offsets of aborted transactions (given by the caller from the log's aborted
+  transaction index) are archived when first reached, never acquired.
+
+Time comes only from the injected ``Timer`` (the purgatory's timing wheel). Every state change
+is appended to an outbox of ``ShareUpdateValue`` records that the share coordinator would write.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum, IntEnum
+
+from ..purgatory.timing_wheel import Timer, TimerTask
+from .state import (
+    PersisterStateBatch,
+    RecordState,
+    ShareGroupState,
+    ShareSnapshotValue,
+    ShareUpdateValue,
+    coalesce,
+)
+
+DEFAULT_RECORD_LOCK_DURATION_MS = 30_000  # group.share.record.lock.duration.ms
+DEFAULT_DELIVERY_COUNT_LIMIT = 5  # group.share.delivery.count.limit
+DEFAULT_MAX_IN_FLIGHT_RECORDS = 2_000  # group.share.partition.max.record.locks
+
+
+class ShareErrorCode(IntEnum):
+    """Kafka error codes of the share APIs (kafka_wire.errors does not list 121+ yet)."""
+
+    NONE = 0
+    INVALID_REQUEST = 42
+    INVALID_RECORD_STATE = 121
+    SHARE_SESSION_NOT_FOUND = 122
+    INVALID_SHARE_SESSION_EPOCH = 123
+    FENCED_STATE_EPOCH = 124
+
+
+class SharePartitionError(Exception):
+    def __init__(self, code: ShareErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class AcknowledgeType(IntEnum):
+    """Wire values of AcknowledgeTypes in ShareFetch / ShareAcknowledge."""
+
+    GAP = 0
+    ACCEPT = 1
+    RELEASE = 2
+    REJECT = 3
+    RENEW = 4  # KIP-1222
+
+
+class AutoOffsetReset(Enum):
+    """``share.auto.offset.reset``: where a new share-partition starts (Kafka default: latest)."""
+
+    EARLIEST = "earliest"
+    LATEST = "latest"
+
+
+@dataclass(frozen=True, slots=True)
+class AcquiredRecords:
+    """One AcquiredRecords entry of a ShareFetch response."""
+
+    first_offset: int
+    last_offset: int
+    delivery_count: int
+
+
+@dataclass(frozen=True, slots=True)
+class AcknowledgementBatch:
+    """One AcknowledgementBatches entry: one type for the whole range, or one per offset."""
+
+    first_offset: int
+    last_offset: int
+    acknowledge_types: tuple[int, ...]
+
+
+@dataclass(slots=True)
+class InFlightRecord:
+    state: RecordState
+    delivery_count: int
+    member_id: str | None = None
+    lock: AcquisitionLock | None = None
+
+
+class AcquisitionLock(TimerTask):
+    """The lock of one acquisition; on expiry its still-held records go back to AVAILABLE."""
+
+    __slots__ = ("partition", "member_id", "offsets")
+
+    def __init__(self, partition: SharePartition, member_id: str, offsets: list[int], delay_ms: int) -> None:
+        super().__init__(delay_ms)
+        self.partition = partition
+        self.member_id = member_id
+        self.offsets = offsets
+
+    def run(self) -> None:
+        self.partition._on_lock_expired(self)
+
+
+def _ranges(offsets: Iterable[int], key: Callable[[int], object]) -> list[tuple[int, int, object]]:
+    """Group sorted offsets into contiguous runs with equal ``key``."""
+    out: list[tuple[int, int, object]] = []
+    for o in offsets:
+        k = key(o)
+        if out and out[-1][1] == o - 1 and out[-1][2] == k:
+            out[-1] = (out[-1][0], o, k)
+        else:
+            out.append((o, o, k))
+    return out
+
+
+class SharePartition:
+    """The in-flight records of one (share group, topic partition) on the partition leader."""
+
+    def __init__(
+        self,
+        timer: Timer,
+        start_offset: int,
+        *,
+        record_lock_duration_ms: int = DEFAULT_RECORD_LOCK_DURATION_MS,
+        delivery_count_limit: int = DEFAULT_DELIVERY_COUNT_LIMIT,
+        max_in_flight_records: int = DEFAULT_MAX_IN_FLIGHT_RECORDS,
+        renew_acknowledge_enable: bool = True,
+        state_epoch: int = 0,
+        leader_epoch: int = 0,
+        snapshot_epoch: int = 0,
+    ) -> None:
+        if record_lock_duration_ms < 1 or delivery_count_limit < 1 or max_in_flight_records < 1:
+            raise ValueError("lock duration, delivery count limit and max in-flight records must be >= 1")
+        self.timer = timer
+        self.record_lock_duration_ms = record_lock_duration_ms
+        self.delivery_count_limit = delivery_count_limit
+        self.max_in_flight_records = max_in_flight_records
+        self.renew_acknowledge_enable = renew_acknowledge_enable
+        self.state_epoch = state_epoch
+        self.leader_epoch = leader_epoch
+        self.snapshot_epoch = snapshot_epoch
+        self._start = start_offset
+        self._last = start_offset - 1  # last in-flight offset; start - 1 when nothing is in flight
+        self._records: dict[int, InFlightRecord] = {}
+        self._outbox: list[ShareUpdateValue] = []
+        # The timer runs lock expiry on the advancing thread: re-entrant so an expiry fired from
+        # inside an operation (timer.add of an already-due task) is safe.
+        self._lock = threading.RLock()
+
+    # ---- construction -------------------------------------------------------------------------
+
+    @staticmethod
+    def initial_start_offset(reset: AutoOffsetReset, log_start_offset: int, log_end_offset: int) -> int:
+        """SPSO of a share-partition without persisted state (``share.auto.offset.reset``)."""
+        return log_start_offset if reset is AutoOffsetReset.EARLIEST else log_end_offset
+
+    @classmethod
+    def from_state(cls, timer: Timer, state: ShareGroupState, **config: int | bool) -> SharePartition:
+        """Rebuild from ReadShareGroupState's answer (a new leader, a restart).
+
+        Persisted AVAILABLE records keep their delivery counts; offsets between persisted batches
+        were never delivered (AVAILABLE, count 0).
+        """
+        sp = cls(
+            timer,
+            state.start_offset,
+            state_epoch=state.state_epoch,
+            leader_epoch=state.leader_epoch,
+            snapshot_epoch=state.snapshot_epoch,
+            **config,  # type: ignore[arg-type]
+        )
+        for b in state.state_batches:
+            if b.last_offset < sp._start:
+                continue
+            for o in range(max(b.first_offset, sp._start), b.last_offset + 1):
+                sp._records[o] = InFlightRecord(b.delivery_state, b.delivery_count)
+            sp._last = max(sp._last, b.last_offset)
+        for o in range(sp._start, sp._last + 1):
+            sp._records.setdefault(o, InFlightRecord(RecordState.AVAILABLE, 0))
+        sp._advance_start()
+        sp._outbox.clear()
+        return sp
+
+    # ---- views --------------------------------------------------------------------------------
+
+    @property
+    def start_offset(self) -> int:
+        """SPSO."""
+        return self._start
+
+    @property
+    def end_offset(self) -> int:
+        """SPEO as Kafka reports it: the last in-flight offset, the SPSO when none is in flight."""
+        return max(self._last, self._start)
+
+    @property
+    def in_flight_count(self) -> int:
+        return len(self._records)
+
+    def next_fetch_offset(self) -> int:
+        """Where the next log read for this share-partition starts: the first AVAILABLE record."""
+        with self._lock:
+            for o in range(self._start, self._last + 1):
+                if self._records[o].state == RecordState.AVAILABLE:
+                    return o
+            return self._last + 1
+
+    def can_acquire_records(self) -> bool:
+        with self._lock:
+            if len(self._records) < self.max_in_flight_records:
+                return True
+            return any(r.state == RecordState.AVAILABLE for r in self._records.values())
+
+    def record(self, offset: int) -> InFlightRecord | None:
+        with self._lock:
+            r = self._records.get(offset)
+            return None if r is None else InFlightRecord(r.state, r.delivery_count, r.member_id)
+
+    def records(self) -> dict[int, InFlightRecord]:
+        """A copy of the in-flight records (offset -> state, count, owner)."""
+        with self._lock:
+            return {o: InFlightRecord(r.state, r.delivery_count, r.member_id) for o, r in self._records.items()}
+
+    def acquired_by(self, member_id: str) -> list[int]:
+        with self._lock:
+            return sorted(
+                o for o, r in self._records.items() if r.state == RecordState.ACQUIRED and r.member_id == member_id
+            )
+
+    # ---- acquire ------------------------------------------------------------------------------
+
+    def acquire(
+        self,
+        member_id: str,
+        first_offset: int,
+        last_offset: int,
+        max_records: int,
+        aborted_ranges: Sequence[tuple[int, int]] = (),
+    ) -> list[AcquiredRecords]:
+        """Acquire records of a fetched log range ``[first_offset, last_offset]`` for a member.
+
+        ``aborted_ranges`` (read_committed): inclusive offset ranges of aborted transactions in
+        the fetched data; such records are archived and never handed out.
+        """
+        if first_offset > last_offset or max_records < 1:
+            raise SharePartitionError(
+                ShareErrorCode.INVALID_REQUEST, f"bad fetch range [{first_offset}, {last_offset}] / {max_records}"
+            )
+        with self._lock:
+            op_start = self._start
+            if not self._records and first_offset > self._start:
+                # Nothing in flight and the log has nothing before first_offset (retention,
+                # compaction): the share-partition starts there.
+                self._start = first_offset
+                self._last = first_offset - 1
+            if first_offset > self._last + 1:
+                raise SharePartitionError(
+                    ShareErrorCode.INVALID_REQUEST,
+                    f"fetched range starts at {first_offset}, past the next new offset {self._last + 1}",
+                )
+            acquired: list[int] = []
+            changed: list[int] = []
+            o = max(first_offset, self._start)
+            while o <= last_offset and len(acquired) < max_records:
+                r = self._records.get(o)
+                if r is None:  # a new record past the in-flight window
+                    if len(self._records) >= self.max_in_flight_records:
+                        break
+                    if any(lo <= o <= hi for lo, hi in aborted_ranges):
+                        r = InFlightRecord(RecordState.ARCHIVED, 0)
+                    else:
+                        r = InFlightRecord(RecordState.AVAILABLE, 0)
+                    self._records[o] = r
+                    self._last = o
+                    changed.append(o)
+                if r.state == RecordState.AVAILABLE:
+                    r.state = RecordState.ACQUIRED
+                    r.delivery_count += 1
+                    r.member_id = member_id
+                    acquired.append(o)
+                    if not changed or changed[-1] != o:
+                        changed.append(o)
+                o += 1
+            lock: AcquisitionLock | None = None
+            if acquired:
+                lock = AcquisitionLock(self, member_id, acquired, self.record_lock_duration_ms)
+                for a in acquired:
+                    self._records[a].lock = lock
+            self._emit(changed, op_start)
+            result = [
+                AcquiredRecords(lo, hi, int(k))  # type: ignore[call-overload]
+                for lo, hi, k in _ranges(acquired, lambda x: self._records[x].delivery_count)
+            ]
+        if lock is not None:
+            self.timer.add(lock)  # outside our lock: an already-due task runs inline
+        return result
+
+    # ---- acknowledge --------------------------------------------------------------------------
+
+    def acknowledge(self, member_id: str, batches: Sequence[AcknowledgementBatch]) -> None:
+        """Apply a member's acknowledgements; all or nothing.
+
+        Raises ``SharePartitionError`` with INVALID_REQUEST for malformed batches (reversed,
+        overlapping or unsorted ranges, a types list of the wrong length, an unknown type) and
+        INVALID_RECORD_STATE for offsets not ACQUIRED by this member.
+        """
+        with self._lock:
+            plan = self._validate(member_id, batches)
+            changed: list[int] = []
+            renewed: list[int] = []
+            for o, t in plan:
+                r = self._records[o]
+                if t == AcknowledgeType.RENEW:
+                    renewed.append(o)
+                    continue
+                self._drop_lock(o, r)
+                if t == AcknowledgeType.ACCEPT:
+                    r.state = RecordState.ACKNOWLEDGED
+                elif t in (AcknowledgeType.REJECT, AcknowledgeType.GAP):
+                    r.state = RecordState.ARCHIVED
+                else:
+                    self._release(r)
+                r.member_id = None
+                changed.append(o)
+            lock: AcquisitionLock | None = None
+            if renewed:
+                for o in renewed:
+                    self._drop_lock(o, self._records[o])
+                lock = AcquisitionLock(self, member_id, renewed, self.record_lock_duration_ms)
+                for o in renewed:
+                    self._records[o].lock = lock
+            self._emit(changed)
+        if lock is not None:
+            self.timer.add(lock)
+
+    def _validate(self, member_id: str, batches: Sequence[AcknowledgementBatch]) -> list[tuple[int, AcknowledgeType]]:
+        plan: list[tuple[int, AcknowledgeType]] = []
+        prev_last: int | None = None
+        allowed = {AcknowledgeType.GAP, AcknowledgeType.ACCEPT, AcknowledgeType.RELEASE, AcknowledgeType.REJECT}
+        if self.renew_acknowledge_enable:
+            allowed.add(AcknowledgeType.RENEW)
+        for b in batches:
+            if b.first_offset > b.last_offset:
+                raise SharePartitionError(
+                    ShareErrorCode.INVALID_REQUEST, f"first offset {b.first_offset} > last offset {b.last_offset}"
+                )
+            if prev_last is not None and b.first_offset <= prev_last:
+                raise SharePartitionError(ShareErrorCode.INVALID_REQUEST, "acknowledgement batches overlap or unsorted")
+            prev_last = b.last_offset
+            n = b.last_offset - b.first_offset + 1
+            types = b.acknowledge_types
+            if len(types) not in (1, n):
+                raise SharePartitionError(
+                    ShareErrorCode.INVALID_REQUEST, f"{len(types)} acknowledge types for {n} offsets"
+                )
+            for i, o in enumerate(range(b.first_offset, b.last_offset + 1)):
+                raw = types[0] if len(types) == 1 else types[i]
+                if raw not in allowed:
+                    raise SharePartitionError(ShareErrorCode.INVALID_REQUEST, f"unknown acknowledge type {raw}")
+                r = self._records.get(o)
+                if r is None or r.state != RecordState.ACQUIRED or r.member_id != member_id:
+                    raise SharePartitionError(
+                        ShareErrorCode.INVALID_RECORD_STATE,
+                        f"offset {o} is not acquired by member {member_id}",
+                    )
+                plan.append((o, AcknowledgeType(raw)))
+        return plan
+
+    # ---- releases -----------------------------------------------------------------------------
+
+    def release_acquired_records(self, member_id: str) -> list[int]:
+        """A member left (or its share session closed): its acquired records go back."""
+        with self._lock:
+            changed = [
+                o for o, r in self._records.items() if r.state == RecordState.ACQUIRED and r.member_id == member_id
+            ]
+            changed.sort()
+            for o in changed:
+                r = self._records[o]
+                self._drop_lock(o, r)
+                self._release(r)
+                r.member_id = None
+            self._emit(changed)
+            return changed
+
+    def update_log_start_offset(self, log_start_offset: int) -> None:
+        """Retention/DeleteRecords moved the log start past the SPSO: those records are gone."""
+        with self._lock:
+            if log_start_offset <= self._start:
+                return
+            for o in range(self._start, min(log_start_offset, self._last + 1)):
+                r = self._records.pop(o)
+                self._drop_lock(o, r)
+            self._start = log_start_offset
+            self._last = max(self._last, log_start_offset - 1)
+            self._advance_start()
+            self._outbox.append(ShareUpdateValue(self.snapshot_epoch, self.leader_epoch, self._start, ()))
+
+    def _on_lock_expired(self, lock: AcquisitionLock) -> None:
+        with self._lock:
+            changed = []
+            for o in lock.offsets:
+                r = self._records.get(o)
+                if r is not None and r.lock is lock and r.state == RecordState.ACQUIRED:
+                    r.lock = None
+                    self._release(r)
+                    r.member_id = None
+                    changed.append(o)
+            self._emit(changed)
+
+    def _release(self, r: InFlightRecord) -> None:
+        # KIP-1240: the limit is checked when a delivery attempt completes.
+        r.state = RecordState.ARCHIVED if r.delivery_count >= self.delivery_count_limit else RecordState.AVAILABLE
+
+    @staticmethod
+    def _drop_lock(offset: int, r: InFlightRecord) -> None:
+        lock = r.lock
+        if lock is None:
+            return
+        r.lock = None
+        # Cancel the timer task once none of its records is still held under it.
+        lock.offsets = [o for o in lock.offsets if o != offset]
+        if not lock.offsets:
+            lock.cancel()
+
+    # ---- SPSO and persistence -----------------------------------------------------------------
+
+    def _advance_start(self) -> None:
+        while self._start <= self._last and self._records[self._start].state.is_terminal:
+            del self._records[self._start]
+            self._start += 1
+        if not self._records:
+            self._last = self._start - 1
+
+    def _batch_of(self, o: int) -> tuple[RecordState, int]:
+        r = self._records[o]
+        state = RecordState.AVAILABLE if r.state == RecordState.ACQUIRED else r.state
+        return state, r.delivery_count
+
+    def _emit(self, changed: list[int], op_start: int | None = None) -> None:
+        """Record the ShareUpdate for ``changed`` offsets (captured before the SPSO moves).
+
+        ``op_start``: the SPSO when the operation began, if it may already have moved.
+        """
+        old_start = self._start if op_start is None else op_start
+        if not changed and self._start == old_start:
+            return
+        batches = tuple(
+            PersisterStateBatch(lo, hi, k[0], k[1])  # type: ignore[index]
+            for lo, hi, k in _ranges(sorted(changed), self._batch_of)
+        )
+        self._advance_start()
+        start = self._start if self._start != old_start else -1
+        self._outbox.append(ShareUpdateValue(self.snapshot_epoch, self.leader_epoch, start, batches))
+
+    def drain_updates(self) -> list[ShareUpdateValue]:
+        """The ShareUpdate records produced since the last call (for WriteShareGroupState)."""
+        with self._lock:
+            out, self._outbox = self._outbox, []
+            return out
+
+    def persisted_batches(self) -> tuple[PersisterStateBatch, ...]:
+        with self._lock:
+            return coalesce(
+                PersisterStateBatch(lo, hi, k[0], k[1])  # type: ignore[index]
+                for lo, hi, k in _ranges(sorted(self._records), self._batch_of)
+            )
+
+    def snapshot(self, create_timestamp: int = -1, write_timestamp: int = -1) -> ShareSnapshotValue:
+        """The ShareSnapshot record of the current state (acquired records as AVAILABLE)."""
+        with self._lock:
+            return ShareSnapshotValue(
+                snapshot_epoch=self.snapshot_epoch,
+                state_epoch=self.state_epoch,
+                leader_epoch=self.leader_epoch,
+                start_offset=self._start,
+                create_timestamp=create_timestamp,
+                write_timestamp=write_timestamp,
+                state_batches=self.persisted_batches(),
+            )
