@@ -10,14 +10,13 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from tests.integration.group_util import (
     assert_disjoint_complete,
-    group_broker,
     make_topic,
     produce_keyed,
     unique,
@@ -29,12 +28,6 @@ pytestmark = pytest.mark.timeout(60)
 PARTITIONS = 12
 PER_PARTITION = 5
 MEMBERS = 3
-
-
-@pytest.fixture(scope="module")
-def gb() -> Iterator[Any]:
-    with group_broker() as b:
-        yield b
 
 
 @pytest.fixture

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -27,7 +26,6 @@ from tests.integration.group_util import (
     check_hangs,
     describe_group,
     generation_of,
-    group_broker,
     make_topic,
     merged_positions,
     produce_keyed,
@@ -42,12 +40,6 @@ pytestmark = pytest.mark.timeout(90)
 PARTITIONS = 12
 PER_PARTITION = 5
 HEARTBEAT_MS = 300
-
-
-@pytest.fixture(scope="module")
-def gb() -> Iterator[Any]:
-    with group_broker() as b:
-        yield b
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ running as child processes.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -20,7 +19,6 @@ from tests.integration.group_util import (
     decode_assignment,
     fetch_offsets,
     generation_of,
-    group_broker,
     make_topic,
     produce_keyed,
     state_of,
@@ -34,30 +32,9 @@ pytestmark = pytest.mark.timeout(60)
 PARTITIONS = 4
 
 
-@pytest.fixture(scope="module")
-def gb() -> Iterator[Any]:
-    with group_broker() as b:
-        yield b
-
-
 @pytest.fixture
 def topic(gb: Any) -> str:
     return make_topic(gb.bootstrap_servers, PARTITIONS)
-
-
-@pytest.fixture
-def raw(gb: Any) -> Iterator[Any]:
-    """A factory of RawMembers that are all closed after the test."""
-    made: list[RawMember] = []
-
-    def make(group: str, topic: str, **kw: Any) -> RawMember:
-        m = RawMember(gb.bootstrap_servers, group, [topic], **kw)
-        made.append(m)
-        return m
-
-    yield make
-    for m in made:
-        m.close()
 
 
 def _stable_single(m: RawMember) -> None:

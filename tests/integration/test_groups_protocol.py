@@ -15,7 +15,6 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,29 +38,9 @@ pytestmark = pytest.mark.timeout(60)
 PARTITIONS = 4
 
 
-@pytest.fixture(scope="module")
-def gb() -> Iterator[Any]:
-    with group_broker() as b:
-        yield b
-
-
 @pytest.fixture
 def topic(gb: Any) -> str:
     return make_topic(gb.bootstrap_servers, PARTITIONS)
-
-
-@pytest.fixture
-def raw(gb: Any) -> Iterator[Any]:
-    made: list[RawMember] = []
-
-    def make(group: str, topic: str, **kw: Any) -> RawMember:
-        m = RawMember(gb.bootstrap_servers, group, [topic], **kw)
-        made.append(m)
-        return m
-
-    yield make
-    for m in made:
-        m.close()
 
 
 def _join_all(gb: Any, members: list[RawMember]) -> None:

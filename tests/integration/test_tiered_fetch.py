@@ -218,16 +218,15 @@ def test_delete_records_and_total_retention_move_the_log_start_offset(tmp_path: 
         b.call(lambda br: br.set_topic_configs("dr", {**TOPIC_CONFIGS, "retention.bytes": "40000"}))
         wait_until(lambda: status(b, "dr")["log_start_offset"] > target + 300, what="remote expiry by size")
 
-        def settled() -> bool:  # expiry runs segment by segment: wait until it is done
-            first = status(b, "dr")["log_start_offset"]
-            time.sleep(0.5)
-            return status(b, "dr")["log_start_offset"] == first
+        def remote_bytes() -> int:
+            return int(b.call(lambda br: br.remote_log_manager.rlmm.remote_log_size(tip(br, "dr"))))
 
-        wait_until(settled, what="remote expiry finished")
+        # expiry runs segment by segment: poll until it has brought the remote tier within the
+        # limit (whole segments: at most one over it), however slowly a loaded machine runs it
+        wait_until(lambda: remote_bytes() <= 40000 + 16384, what="remote expiry down to retention.bytes")
         start = w.list_offset(conn, "dr", 0, w.EARLIEST)
         s = status(b, "dr")
-        remote_bytes = b.call(lambda br: br.remote_log_manager.rlmm.remote_log_size(tip(br, "dr")))
-        assert 0 < remote_bytes <= 40000 + 16384, s  # whole segments: at most one over the limit
+        assert remote_bytes() > 0, s  # by size, not everything
         assert fetch_error(conn, "dr", start - 1)[0] == ErrorCode.OFFSET_OUT_OF_RANGE
         check_all(ck_read_all(b.bootstrap_servers, "dr", n - start, start=start), n, start=start)
 
