@@ -14,8 +14,7 @@ from enum import IntEnum
 from pathlib import Path
 from typing import Any
 
-LONG_MAX = 9223372036854775807
-INT_MAX = 2147483647
+from kafka_wire.types import INT_MAX, LONG_MAX
 
 
 class ConfigType(IntEnum):

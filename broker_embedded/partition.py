@@ -17,25 +17,27 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from broker_embedded.log.errors import UnexpectedAppendOffsetError
-from broker_embedded.log.log import Log
+from broker_embedded.log.log import (
+    EARLIEST_LOCAL_TIMESTAMP,
+    EARLIEST_TIMESTAMP,
+    LATEST_TIERED_TIMESTAMP,
+    LATEST_TIMESTAMP,
+    MAX_TIMESTAMP,
+    AppendInfo,
+    AppendOrigin,
+    Log,
+)
 from broker_embedded.log.validator import AppendPolicy, validate_records_for_append
 from broker_embedded.purgatory.keys import fetch_key, produce_key
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.records import iter_batches
+from kafka_wire.types import LONG_MAX
 
 if TYPE_CHECKING:
     from broker_embedded.replication.state import PartitionState
     from broker_embedded.tiered import RemoteLogManager
 
 log = logging.getLogger(__name__)
-
-LONG_MAX = 9223372036854775807
-EARLIEST_TIMESTAMP = -2
-LATEST_TIMESTAMP = -1
-MAX_TIMESTAMP = -3
-EARLIEST_LOCAL_TIMESTAMP = -4
-EARLIEST_PENDING_UPLOAD_TIMESTAMP = -5
-LATEST_TIERED_TIMESTAMP = -5
 
 
 class Purgatory(Protocol):
@@ -472,9 +474,19 @@ class Partition:
                 self.host.fetch_purgatory.check_and_complete(self.fetch_key)
         return AppendResult(info.first_offset, info.log_append_time_ms, info.log_start_offset, info.last_offset)
 
+    def append_as_coordinator(self, batch: bytearray) -> AppendInfo:
+        """The one door for coordinator writes (group metadata and offsets, transaction state,
+        transactional offsets, markers): Kafka's appendRecordsToLeader with origin COORDINATOR.
+        Appends `batch` (stamped in place) with this leader's epoch, then does what a leader append
+        does next. The log's errors propagate unchanged (KafkaStorageError,
+        InvalidProducerEpochError, ...): each coordinator maps them to the codes its API answers."""
+        info = self.log.append_as_leader(batch, self.leader_epoch, origin=AppendOrigin.COORDINATOR)
+        self.after_coordinator_append()
+        return info
+
     def after_coordinator_append(self) -> None:
-        """The group coordinator appended to this (leader) partition's log itself: do what a leader
-        append does next (HW from the ISR, wake followers' and consumers' long polls)."""
+        """After a coordinator's append: HW from the ISR (alone: the LEO), wake followers' and
+        consumers' long polls."""
         if not self.maybe_increment_high_watermark():
             self.host.fetch_purgatory.check_and_complete(self.fetch_key)
 

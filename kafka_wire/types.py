@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+# Java's Long.MAX_VALUE / Integer.MAX_VALUE: "no limit" in Kafka's configs, the open end of ranges
+LONG_MAX = 2**63 - 1
+INT_MAX = 2**31 - 1
+
 
 class TopicPartition(NamedTuple):
     """A partition of a topic, as Kafka names it. A tuple: `("t", 0) == TopicPartition("t", 0)`."""
@@ -17,4 +21,4 @@ def tp_str(tp: tuple[str, int]) -> str:
     return f"{tp[0]}-{tp[1]}"
 
 
-__all__ = ["TopicPartition", "tp_str"]
+__all__ = ["INT_MAX", "LONG_MAX", "TopicPartition", "tp_str"]

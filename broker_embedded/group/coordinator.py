@@ -27,7 +27,14 @@ from broker_embedded.group.offsets_topic import (
     encode_offset_value,
     partition_for_group,
 )
-from broker_embedded.group.state import GroupMetadata, GroupState, MemberMetadata, OffsetAndMetadata
+from broker_embedded.group.state import (
+    OFFSET_METADATA_MAX_BYTES,
+    GroupMetadata,
+    GroupState,
+    MemberMetadata,
+    OffsetAndMetadata,
+)
+from broker_embedded.group.txn_offsets import GroupTxnOffsets
 from broker_embedded.purgatory import DelayedCallback, DelayedOperationPurgatory, Timer
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import join_group_response as jrs
@@ -41,7 +48,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 UNKNOWN_MEMBER_ID = ""
-OFFSET_METADATA_MAX_BYTES = 4096
 
 
 def _now_ms() -> int:
@@ -69,9 +75,8 @@ class GroupCoordinator:
         self.consumer_groups = ConsumerGroupCoordinator(
             config, topics, self.storage.append, timer, self.storage.coordinator_error
         )
-        # transactional offsets read back without their transaction's marker (producer id ->
-        # group -> partition): the transaction coordinator takes them over (txn.offsets)
-        self.open_txn_offsets: dict[int, dict[str, dict[tuple[str, int], OffsetAndMetadata]]] = {}
+        # what transactional offset commits use of the groups (txn.offsets)
+        self.txn_offsets = GroupTxnOffsets(self.groups, self.storage)
 
     # --- __consumer_offsets (stored by the GroupMetadataManager) -----------------------------
     @property
@@ -129,13 +134,7 @@ class GroupCoordinator:
             return
         self.consumer_groups.after_load()
         offsets, loaded_groups, open_txns = replayed
-        for producer_id, entries in open_txns.items():
-            by_group = self.open_txn_offsets.setdefault(producer_id, {})
-            for key, ov in entries:
-                if ov is not None:
-                    by_group.setdefault(key.group, {})[(key.topic, key.partition)] = OffsetAndMetadata(
-                        ov.offset, ov.leader_epoch, ov.metadata, ov.commit_timestamp
-                    )
+        self.txn_offsets.add_replayed(open_txns)
         for key, ov in offsets.items():
             if ov is None:
                 continue

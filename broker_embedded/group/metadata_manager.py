@@ -30,7 +30,6 @@ from broker_embedded.group.offsets_topic import (
 )
 from broker_embedded.group.state import GroupMetadata, GroupState
 from broker_embedded.log.errors import KafkaStorageError
-from broker_embedded.log.log import AppendOrigin
 from broker_embedded.purgatory import DelayedOperationPurgatory
 from broker_embedded.replication.coordinator_wait import wait_until_replicated
 from kafka_wire.errors import ErrorCode, KafkaError
@@ -150,16 +149,13 @@ class GroupMetadataManager:
         now = _now_ms()
         batch = bytearray(build_batch([(now, k, v, []) for k, v in records]))
         try:
-            p.log.append_as_leader(batch, p.leader_epoch, origin=AppendOrigin.COORDINATOR)
+            # replicated like any partition: the leader's high watermark follows its ISR (a
+            # single node's ISR is itself, so there the HW is the LEO)
+            p.append_as_coordinator(batch)
         except KafkaStorageError as e:
             # Kafka's GroupMetadataManager answers a storage error of the offsets log with
             # NOT_COORDINATOR: the client looks the coordinator up again and retries
             raise KafkaError(str(e), ErrorCode.NOT_COORDINATOR) from None
-        if self.cluster_image is None:
-            p.log.update_high_watermark(p.log.log_end_offset)
-        else:
-            # replicated like any partition: the leader's high watermark follows its ISR
-            p.after_coordinator_append()
 
     def store_group(self, group: GroupMetadata) -> None:
         """The group's metadata record (members, generation, assignment); a tombstone when Dead."""

@@ -34,6 +34,9 @@ _VALID_PREVIOUS: dict[GroupState, set[GroupState]] = {
     GroupState.EMPTY: {GroupState.PREPARING_REBALANCE},
 }
 
+# offset.metadata.max.bytes (Kafka's default): longer commit metadata is OFFSET_METADATA_TOO_LARGE
+OFFSET_METADATA_MAX_BYTES = 4096
+
 
 @dataclass
 class OffsetAndMetadata:

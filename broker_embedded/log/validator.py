@@ -29,8 +29,7 @@ from kafka_wire.records import (
     iter_batches,
     validate_batch,
 )
-
-LONG_MAX = 9223372036854775807
+from kafka_wire.types import LONG_MAX
 
 # What the event loop checks itself (`inline=True`); anything costlier goes to the validation pool.
 # Measured (bench/RESULTS.md, "Decompression bombs"): a thread hop costs ~50 us of CPU, the CRC + C

@@ -30,6 +30,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from broker_embedded.log.log import EARLIEST_LOCAL_TIMESTAMP, LATEST_TIMESTAMP
 from kafka_wire.errors import ErrorCode, KafkaError, ProtocolDecodeError
 from kafka_wire.protocol.messages import fetch_request as frq
 from kafka_wire.protocol.messages import list_offsets_request as lorq
@@ -47,10 +48,9 @@ log = logging.getLogger(__name__)
 FETCH = 1
 LIST_OFFSETS = 2
 OFFSET_FOR_LEADER_EPOCH = 23
-LATEST_TIMESTAMP = -1
-# the leader's local log start: a follower can only fetch what the leader has on disk (with tiered
-# storage the overall log start may be lower, served to consumers from the remote tier)
-EARLIEST_LOCAL_TIMESTAMP = -4
+# ListOffsets with EARLIEST_LOCAL_TIMESTAMP: the leader's local log start: a follower can only fetch
+# what the leader has on disk (with tiered storage the overall log start may be lower, served to
+# consumers from the remote tier)
 
 
 @dataclass(eq=False, slots=True)

@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, TypeVar
 
 from broker_embedded.group.offsets_topic import partition_for_group
 from broker_embedded.log.errors import KafkaStorageError
-from broker_embedded.log.log import AppendOrigin
 from broker_embedded.replication.coordinator_wait import wait_until_replicated
 from broker_embedded.txn.log_records import (
     TRANSACTION_STATE_TOPIC,
@@ -145,12 +144,11 @@ class TransactionCoordinator:
         value = encode_value(meta) if meta is not None else None
         batch = bytearray(build_batch([(_now_ms(), encode_key(transactional_id), value, [])]))
         try:
-            p.log.append_as_leader(batch, p.leader_epoch, origin=AppendOrigin.COORDINATOR)
+            p.append_as_coordinator(batch)
         except KafkaStorageError as e:
             # as Kafka: a storage error of the state log sends the client to look the
             # coordinator up again
             raise KafkaError(str(e), ErrorCode.NOT_COORDINATOR) from None
-        p.after_coordinator_append()
 
     STATE_WRITE_TIMEOUT_MS = 5000  # how long a state write waits for the ISR (cluster mode)
 

@@ -1,6 +1,7 @@
 """What the transaction coordinator uses of the broker it runs in, as a narrow interface.
 
-The coordinator writes `__transaction_state` and markers through partitions this broker hosts,
+The coordinator writes `__transaction_state`, transactional offsets and markers through the
+coordinator door of partitions this broker hosts (`Partition.append_as_coordinator`),
 reaches leaders elsewhere through the controller's image, hands committed transactional offsets
 to the group coordinator and takes producer ids from the broker's id source. Naming exactly
 that (instead of importing `Broker`) keeps the room's door visible and lets tests pass a fake.
@@ -12,11 +13,32 @@ import asyncio
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from broker_embedded.group.coordinator import GroupCoordinator
+    from broker_embedded.group.txn_offsets import GroupTxnOffsets
     from broker_embedded.metadata import TopicMetadata, TopicRegistry
     from broker_embedded.partition import Partition
+    from broker_embedded.purgatory import DelayedOperationPurgatory
     from broker_embedded.replication.controller_client import ControllerClient
-    from broker_embedded.replication.replica_manager import ReplicaManager
+    from kafka_wire.errors import ErrorCode
+
+
+class TxnGroupCoordinator(Protocol):
+    """What the transaction coordinator uses of the group coordinator: where a group's offsets
+    live, whether this broker coordinates it, and the groups' side of transactional offsets."""
+
+    txn_offsets: GroupTxnOffsets
+
+    def ensure_offsets_topic(self) -> None: ...
+
+    def partition_for(self, group_id: str) -> int: ...
+
+    def coordinator_error(self, group_id: str | None) -> ErrorCode: ...
+
+
+class TxnReplicas(Protocol):
+    """What it uses of the replica manager: the purgatory its acks=-1 writes wait in."""
+
+    @property
+    def produce_purgatory(self) -> DelayedOperationPurgatory[Any]: ...
 
 
 class TxnHost(Protocol):
@@ -25,8 +47,8 @@ class TxnHost(Protocol):
     topics: TopicRegistry
     loop: asyncio.AbstractEventLoop | None
     producer_ids: Any  # ProducerIdManager, or the controller's cluster-wide blocks
-    group_coordinator: GroupCoordinator
-    replica_manager: ReplicaManager
+    group_coordinator: TxnGroupCoordinator
+    replica_manager: TxnReplicas
     controller_client: ControllerClient | None
 
     def partition(self, topic: str, index: int) -> Partition | None: ...

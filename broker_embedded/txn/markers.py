@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from broker_embedded.log.errors import InvalidProducerEpochError, KafkaStorageError
-from broker_embedded.log.log import AppendOrigin
 from broker_embedded.replication.connection import LeaderConnection
 from broker_embedded.replication.coordinator_wait import wait_until_replicated
 from kafka_wire.errors import ErrorCode, KafkaError
@@ -83,7 +82,7 @@ def write_marker(
             return ErrorCode.NONE
     batch = bytearray(build_control_batch(producer_id, producer_epoch, commit, coordinator_epoch, _now_ms()))
     try:
-        p.log.append_as_leader(batch, p.leader_epoch, origin=AppendOrigin.COORDINATOR)
+        p.append_as_coordinator(batch)
     except InvalidProducerEpochError:
         # the producer moved to a newer epoch on this partition: this marker is stale
         return ErrorCode.INVALID_PRODUCER_EPOCH
@@ -91,7 +90,6 @@ def write_marker(
         return ErrorCode.KAFKA_STORAGE_ERROR
     except KafkaError as e:
         return e.code
-    p.after_coordinator_append()
     _after_marker(broker, tp, producer_id, commit, on_offsets_marker)
     return ErrorCode.NONE
 

@@ -9,7 +9,6 @@ them.
 
 from __future__ import annotations
 
-import logging
 import time
 from typing import TYPE_CHECKING
 
@@ -20,9 +19,8 @@ from broker_embedded.group.offsets_topic import (
     encode_offset_key,
     encode_offset_value,
 )
-from broker_embedded.group.state import GroupMetadata, GroupState, OffsetAndMetadata
+from broker_embedded.group.state import OFFSET_METADATA_MAX_BYTES, OffsetAndMetadata
 from broker_embedded.log.errors import KafkaStorageError
-from broker_embedded.log.log import AppendOrigin
 from broker_embedded.txn.state import TransactionState
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.records import NO_SEQUENCE, build_batch
@@ -31,10 +29,7 @@ if TYPE_CHECKING:
     from broker_embedded.txn.coordinator import TransactionCoordinator
     from broker_embedded.txn.host import TxnHost
 
-log = logging.getLogger(__name__)
-
 TP = tuple[str, int]
-OFFSET_METADATA_MAX_BYTES = 4096
 
 
 def _now_ms() -> int:
@@ -51,7 +46,7 @@ class PendingTxnOffsets:
     def _adopt_replayed(self) -> None:
         """Offsets the group coordinator read back from the log for transactions still open at a
         restart or failover: they wait here for the marker the coordinator will write."""
-        replayed = self.broker.group_coordinator.open_txn_offsets
+        replayed = self.broker.group_coordinator.txn_offsets.take_open()
         while replayed:
             producer_id, groups = replayed.popitem()
             mine = self.pending.setdefault(producer_id, {})
@@ -85,19 +80,9 @@ class PendingTxnOffsets:
         code = self._check_transaction(coordinator, transactional_id, group_id, producer_id, producer_epoch)
         if code != ErrorCode.NONE:
             return dict.fromkeys(offsets, code)
-        group = gc.groups.get(group_id)
-        if group is not None:
-            # KIP-447: a member's commit is fenced by the group's generation, as OffsetCommit is
-            if group.state is GroupState.DEAD:
-                return dict.fromkeys(offsets, ErrorCode.COORDINATOR_NOT_AVAILABLE)
-            if group_instance_id is not None and group.is_static_member_fenced(member_id, group_instance_id):
-                return dict.fromkeys(offsets, ErrorCode.FENCED_INSTANCE_ID)
-            if member_id and member_id not in group.members:
-                return dict.fromkeys(offsets, ErrorCode.UNKNOWN_MEMBER_ID)
-            if generation_id >= 0 and generation_id != group.generation_id:
-                return dict.fromkeys(offsets, ErrorCode.ILLEGAL_GENERATION)
-        elif member_id or generation_id >= 0:
-            return dict.fromkeys(offsets, ErrorCode.ILLEGAL_GENERATION)
+        code = gc.txn_offsets.commit_error(group_id, generation_id, member_id, group_instance_id)
+        if code != ErrorCode.NONE:
+            return dict.fromkeys(offsets, code)
         p = self.broker.partition(OFFSETS_TOPIC, gc.partition_for(group_id))
         if p is None:
             return dict.fromkeys(offsets, ErrorCode.COORDINATOR_NOT_AVAILABLE)
@@ -132,14 +117,13 @@ class PendingTxnOffsets:
                 )
             )
             try:
-                p.log.append_as_leader(batch, p.leader_epoch, origin=AppendOrigin.COORDINATOR)
+                p.append_as_coordinator(batch)
             except KafkaStorageError:
                 # as OffsetCommit: a storage error of the offsets log sends the client to look
                 # the coordinator up again
                 return dict.fromkeys(offsets, ErrorCode.NOT_COORDINATOR)
             except KafkaError as e:
                 return dict.fromkeys(offsets, e.code)
-            p.after_coordinator_append()
         self._adopt_replayed()  # older offsets read back at load must not override these
         self.pending.setdefault(producer_id, {}).setdefault(group_id, {}).update(accepted)
         codes.update(dict.fromkeys(accepted, ErrorCode.NONE))
@@ -178,25 +162,6 @@ class PendingTxnOffsets:
             offsets = groups.pop(group_id)
             if not commit:
                 continue
-            group = gc.groups.get(group_id)
-            if group is None:
-                group = gc.groups[group_id] = GroupMetadata(group_id, state_timestamp_ms=_now_ms())
-            group.offsets.update(offsets)
-            try:
-                gc.storage.append(
-                    group_id,
-                    [
-                        (
-                            encode_offset_key(OffsetKey(group_id, t, i)),
-                            encode_offset_value(
-                                OffsetValue(om.offset, om.leader_epoch, om.metadata, om.commit_timestamp)
-                            ),
-                        )
-                        for (t, i), om in offsets.items()
-                    ],
-                )
-            except KafkaError as e:
-                # the offsets are decided and served; only their plain copy is missing
-                log.warning("materializing transactional offsets of group %s failed: %s", group_id, e)
+            gc.txn_offsets.materialize(group_id, offsets)
         if not groups:
             del self.pending[producer_id]
