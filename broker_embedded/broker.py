@@ -135,10 +135,15 @@ class Broker:
         if not cluster_id:
             cluster_id = uuid.uuid4().hex[:22]
         if props.get("cluster.id") != cluster_id:
-            tmp = path.with_suffix(".tmp")
-            tmp.write_text(f"version=1\ncluster.id={cluster_id}\nnode.id={self.node_id}\n")
-            os.replace(tmp, path)
+            self._write_meta_properties(cluster_id)
         return cluster_id
+
+    def _write_meta_properties(self, cluster_id: str) -> None:
+        """Replace meta.properties atomically (a crash leaves the old file or the new one)."""
+        path = self.log_dir / "meta.properties"
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(f"version=1\ncluster.id={cluster_id}\nnode.id={self.node_id}\n")
+        os.replace(tmp, path)
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
@@ -232,10 +237,7 @@ class Broker:
         of another cluster (then False). Persisted in meta.properties like a KRaft log dir."""
         if len(self.topics) and self._meta_cluster_id_was_stored:
             return False
-        path = self.log_dir / "meta.properties"
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(f"version=1\ncluster.id={cluster_id}\nnode.id={self.node_id}\n")
-        os.replace(tmp, path)
+        self._write_meta_properties(cluster_id)
         self.cluster_id = cluster_id
         self._meta_cluster_id_was_stored = True
         return True
