@@ -4,6 +4,7 @@ API). Broker configs are static here."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from broker_embedded.config import ConfigError, validate_topic_configs
@@ -14,6 +15,7 @@ from kafka_wire.protocol.messages import alter_configs_response as rs
 
 if TYPE_CHECKING:
     from broker_embedded.broker import Broker
+    from broker_embedded.metadata import TopicMetadata
     from broker_embedded.network.server import RequestContext
 
 API_KEY = 33
@@ -22,12 +24,37 @@ BROKER_RESOURCE = 4
 
 
 def handle(broker: Broker, ctx: RequestContext, request: rq.AlterConfigsRequest) -> Any:
-    out = []
-    forwarded: list[tuple[int, str, dict[str, Any]]] = []
-    for res in request.resources:
+    def overrides_of(topic: TopicMetadata, res: Any) -> dict[str, Any]:
+        # the legacy API replaces the topic's overrides as a whole
+        return validate_topic_configs({c.name: c.value for c in res.configs if c.value is not None})
 
-        def result(code: ErrorCode, message: str | None = None, res: Any = res) -> rs.AlterConfigsResourceResponse:
-            return rs.AlterConfigsResourceResponse(
+    out, forwarded = alter_resources(
+        broker, ctx, request.resources, request.validate_only, rs.AlterConfigsResourceResponse, overrides_of
+    )
+    response = rs.AlterConfigsResponse(throttle_time_ms=0, responses=out)
+    if forwarded:
+        return asyncio.ensure_future(forward_topic_configs(broker, response, forwarded, request.validate_only))
+    return response
+
+
+def alter_resources(
+    broker: Broker,
+    ctx: RequestContext,
+    resources: list[Any],
+    validate_only: bool,
+    result_type: Callable[..., Any],
+    overrides_of: Callable[[TopicMetadata, Any], dict[str, Any]],
+) -> tuple[list[Any], list[tuple[int, str, dict[str, Any]]]]:
+    """The per-resource checks AlterConfigs and IncrementalAlterConfigs share: authorization,
+    resource type, topic existence, then `overrides_of` (raising ConfigError: INVALID_CONFIG).
+    Returns the per-resource results and, in cluster mode, the (index, topic, overrides) the
+    controller has to store."""
+    out: list[Any] = []
+    forwarded: list[tuple[int, str, dict[str, Any]]] = []
+    for res in resources:
+
+        def result(code: ErrorCode, message: str | None = None, res: Any = res) -> Any:
+            return result_type(
                 error_code=code,
                 error_message=message,
                 resource_type=res.resource_type,
@@ -53,11 +80,12 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.AlterConfigsRequest)
         if res.resource_type != TOPIC_RESOURCE:
             out.append(result(ErrorCode.INVALID_REQUEST, f"Unsupported resource type {res.resource_type}"))
             continue
-        if broker.topics.get(res.resource_name) is None:
+        topic = broker.topics.get(res.resource_name)
+        if topic is None:
             out.append(result(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"Topic {res.resource_name} does not exist"))
             continue
         try:
-            overrides = validate_topic_configs({c.name: c.value for c in res.configs if c.value is not None})
+            overrides = overrides_of(topic, res)
         except ConfigError as e:
             out.append(result(ErrorCode.INVALID_CONFIG, str(e)))
             continue
@@ -66,15 +94,12 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.AlterConfigsRequest)
             out.append(result(ErrorCode.NONE))
             continue
         try:
-            broker.set_topic_configs(res.resource_name, overrides, validate_only=request.validate_only)
+            broker.set_topic_configs(res.resource_name, overrides, validate_only=validate_only)
         except KafkaError as e:
             out.append(result(e.code, str(e)))
             continue
         out.append(result(ErrorCode.NONE))
-    response = rs.AlterConfigsResponse(throttle_time_ms=0, responses=out)
-    if forwarded:
-        return asyncio.ensure_future(forward_topic_configs(broker, response, forwarded, request.validate_only))
-    return response
+    return out, forwarded
 
 
 async def forward_topic_configs(
