@@ -61,6 +61,27 @@ def status(b: EmbeddedBroker, topic: str) -> dict[str, Any]:
     return b.call(lambda br: br.remote_log_manager.partition_status(br.partition(topic, 0)))
 
 
+def wait_task_runs(b: EmbeddedBroker, topic: str, runs: int = 2) -> None:
+    """Until `runs` runs of the partition's remote log task have finished after now: the first may
+    have been in flight already, the second started after now. Counted from the task's next_run_ms
+    (the manager's own state: it publishes no run counter), which each run sets to its end + interval
+    (+ backoff after a failure), so a value above now + interval belongs to a run that ended after now."""
+
+    def next_run_ms() -> int:
+        return int(b.call(lambda br: br.remote_log_manager._state_for(br.partition(topic, 0)).next_run_ms))
+
+    since = int(b.call(lambda br: br.remote_log_manager.clock() + br.remote_log_manager.config.task_interval_ms))
+    seen: set[int] = set()
+
+    def enough() -> bool:
+        value = next_run_ms()
+        if value > since:
+            seen.add(value)
+        return len(seen) >= runs
+
+    wait_until(enough, timeout=30, interval=0.01, what=f"{runs} remote log task runs of {topic}")
+
+
 def wait_tiered(b: EmbeddedBroker, topic: str, min_local_start: int) -> dict[str, Any]:
     """Until local retention removed copied segments up to at least `min_local_start`."""
     return wait_until(
@@ -279,10 +300,10 @@ def test_copy_disable_then_disable_with_delete(tmp_path: Path) -> None:
         wait_tiered(b, "d", n // 2)
         # read-only remote tier: no more copies, the remote data stays readable
         b.call(lambda br: br.set_topic_configs("d", {**TOPIC_CONFIGS, "remote.log.copy.disable": "true"}))
-        time.sleep(0.3)
+        wait_task_runs(b, "d")  # a copy in flight when the config changed may still finish
         highest = status(b, "d")["highest_copied"]
         produce(b.bootstrap_servers, "d", 1500, start=n)
-        time.sleep(0.5)
+        wait_task_runs(b, "d")  # rounds that would have copied the new segments (a sleep may see none)
         assert status(b, "d")["highest_copied"] == highest
         check_all(ck_read_all(b.bootstrap_servers, "d", 2 * n), 2 * n)
         # switching tiering off with remote.log.delete.on.disable=true deletes the remote data
