@@ -11,15 +11,14 @@ import socket
 import struct
 from typing import TYPE_CHECKING, Any
 
-from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol import decode_response, encode_request
-from kafka_wire.protocol.messages import REQUESTS, api_versions_request
+from kafka_wire.protocol.messages import api_versions_request
+from kafka_wire.protocol.negotiation import API_VERSIONS_KEY, API_VERSIONS_VERSION, best_version, supported_versions
 
 if TYPE_CHECKING:
     from broker_embedded.security.client import InterBrokerSecurity
 
 _i32 = struct.Struct(">i")
-API_VERSIONS = 18
 MAX_RESPONSE_BYTES = 1 << 30
 
 
@@ -47,16 +46,14 @@ class LeaderConnection:
         conn = cls(reader, writer, client_id)
         try:
             resp = await conn.request(
-                API_VERSIONS,
+                API_VERSIONS_KEY,
                 api_versions_request.ApiVersionsRequest(
                     client_software_name="pykafka-replica-fetcher", client_software_version="0.1.0"
                 ),
-                3,
+                API_VERSIONS_VERSION,
                 timeout_s,
             )
-            if resp.error_code != ErrorCode.NONE:
-                raise KafkaError("ApiVersions failed", ErrorCode(resp.error_code))
-            conn.api_versions = {k.api_key: (k.min_version, k.max_version) for k in resp.api_keys}
+            conn.api_versions = supported_versions(resp)
             if security is not None:
                 await security.authenticate(lambda key, body, version: conn.request(key, body, version, timeout_s))
         except BaseException:
@@ -65,14 +62,7 @@ class LeaderConnection:
         return conn
 
     def best_version(self, api_key: int) -> int:
-        ours = REQUESTS[api_key].VALID_VERSIONS
-        theirs = self.api_versions.get(api_key)
-        if theirs is None:
-            raise KafkaError(f"the leader does not support API {api_key}", ErrorCode.UNSUPPORTED_VERSION)
-        v = min(ours[1], theirs[1])
-        if v < max(ours[0], theirs[0]):
-            raise KafkaError(f"no common version for API {api_key}", ErrorCode.UNSUPPORTED_VERSION)
-        return v
+        return best_version(self.api_versions, api_key, "the leader")
 
     async def request(self, api_key: int, body: Any, version: int, timeout_s: float) -> Any:
         if self.closed:

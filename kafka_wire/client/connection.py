@@ -22,7 +22,8 @@ from typing import Any
 from kafka_wire.client.security import PLAINTEXT, SecurityConfig, SslAuthenticationError
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol import decode_response, encode_request
-from kafka_wire.protocol.messages import REQUESTS, api_versions_request
+from kafka_wire.protocol.messages import api_versions_request
+from kafka_wire.protocol.negotiation import API_VERSIONS_KEY, API_VERSIONS_VERSION, best_version, supported_versions
 
 _i32 = struct.Struct(">i")
 
@@ -106,23 +107,14 @@ class BrokerConnection:
 
     def negotiate(self) -> None:
         resp = self.request(
-            18,
+            API_VERSIONS_KEY,
             api_versions_request.ApiVersionsRequest(client_software_name="pykafka", client_software_version="0.1.0"),
-            version=3,
+            version=API_VERSIONS_VERSION,
         )
-        if resp.error_code != ErrorCode.NONE:
-            raise KafkaError("ApiVersions failed", ErrorCode(resp.error_code))
-        self.api_versions = {k.api_key: (k.min_version, k.max_version) for k in resp.api_keys}
+        self.api_versions = supported_versions(resp)
 
     def best_version(self, api_key: int) -> int:
-        ours = REQUESTS[api_key].VALID_VERSIONS
-        theirs = self.api_versions.get(api_key)
-        if theirs is None:
-            raise KafkaError(f"broker does not support API {api_key}", ErrorCode.UNSUPPORTED_VERSION)
-        v = min(ours[1], theirs[1])
-        if v < max(ours[0], theirs[0]):
-            raise KafkaError(f"no common version for API {api_key}", ErrorCode.UNSUPPORTED_VERSION)
-        return v
+        return best_version(self.api_versions, api_key)
 
     def recv_frame(self) -> bytes:
         size_bytes = self._recv_exact(4)
