@@ -216,6 +216,12 @@ class SharePartition:
     def in_flight_count(self) -> int:
         return len(self._records)
 
+    @property
+    def delivery_complete_count(self) -> int:
+        """In-flight records already ACKNOWLEDGED or ARCHIVED (share lag = SPEO - SPSO + 1 minus these)."""
+        with self._lock:
+            return sum(1 for r in self._records.values() if r.state.is_terminal)
+
     def next_fetch_offset(self) -> int:
         """Where the next log read for this share-partition starts: the first AVAILABLE record."""
         with self._lock:
@@ -277,28 +283,51 @@ class SharePartition:
                     ShareErrorCode.INVALID_REQUEST,
                     f"fetched range starts at {first_offset}, past the next new offset {self._last + 1}",
                 )
+            # Kafka's budget: what is left under the in-flight limit; at the limit, only records
+            # inside the in-flight window (released or timed out ones) can be acquired again.
+            budget = min(max_records, self.max_in_flight_records - len(self._records))
+            if budget <= 0:
+                if first_offset > self._last:
+                    return []
+                budget = min(max_records, self._last - first_offset + 1)
+                last_offset = min(last_offset, self._last)
+            limit = self.delivery_count_limit
+            throttle_from = max(2, -(-limit // 2))  # ceil(limit / 2), at least 2
+            throttled_budget: int | None = None
             acquired: list[int] = []
             changed: list[int] = []
+            taken = 0  # acquired records, aborted ones included (Kafka filters them afterwards)
             o = max(first_offset, self._start)
-            while o <= last_offset and len(acquired) < max_records:
+            while o <= last_offset and taken < budget:
                 r = self._records.get(o)
                 if r is None:  # a new record past the in-flight window
-                    if len(self._records) >= self.max_in_flight_records:
-                        break
-                    if any(lo <= o <= hi for lo, hi in aborted_ranges):
-                        r = InFlightRecord(RecordState.ARCHIVED, 0)
-                    else:
-                        r = InFlightRecord(RecordState.AVAILABLE, 0)
-                    self._records[o] = r
+                    r = self._records[o] = InFlightRecord(RecordState.AVAILABLE, 0)
                     self._last = o
                     changed.append(o)
                 if r.state == RecordState.AVAILABLE:
+                    # A record on its last delivery attempt goes out alone (a poison record must not
+                    # drag a batch of good ones to the limit with it).
+                    if limit > 2 and r.delivery_count == limit - 1 and taken > 0:
+                        break
+                    # From ceil(limit / 2) deliveries on, each further attempt halves the batch.
+                    if throttled_budget is None and r.delivery_count >= throttle_from:
+                        throttled_budget = max(1, budget >> (r.delivery_count - throttle_from + 1))
                     r.state = RecordState.ACQUIRED
                     r.delivery_count += 1
                     r.member_id = member_id
-                    acquired.append(o)
+                    taken += 1
                     if not changed or changed[-1] != o:
                         changed.append(o)
+                    if any(lo <= o <= hi for lo, hi in aborted_ranges):
+                        # read_committed: acquired, then archived at once; never handed out.
+                        r.state = RecordState.ARCHIVED
+                        r.member_id = None
+                    else:
+                        acquired.append(o)
+                    if limit > 2 and r.delivery_count == limit:
+                        break
+                    if throttled_budget is not None and taken >= throttled_budget:
+                        break
                 o += 1
             lock: AcquisitionLock | None = None
             if acquired:
@@ -320,8 +349,9 @@ class SharePartition:
         """Apply a member's acknowledgements; all or nothing.
 
         Raises ``SharePartitionError`` with INVALID_REQUEST for malformed batches (reversed,
-        overlapping or unsorted ranges, a types list of the wrong length, an unknown type) and
-        INVALID_RECORD_STATE for offsets not ACQUIRED by this member.
+        overlapping or unsorted ranges, a types list of the wrong length, an unknown type) or
+        offsets past the fetched records, and INVALID_RECORD_STATE for offsets not ACQUIRED by
+        this member, a batch wholly below the SPSO, or RENEW while the group disables it.
         """
         with self._lock:
             plan = self._validate(member_id, batches)
@@ -355,9 +385,7 @@ class SharePartition:
     def _validate(self, member_id: str, batches: Sequence[AcknowledgementBatch]) -> list[tuple[int, AcknowledgeType]]:
         plan: list[tuple[int, AcknowledgeType]] = []
         prev_last: int | None = None
-        allowed = {AcknowledgeType.GAP, AcknowledgeType.ACCEPT, AcknowledgeType.RELEASE, AcknowledgeType.REJECT}
-        if self.renew_acknowledge_enable:
-            allowed.add(AcknowledgeType.RENEW)
+        known = {int(t) for t in AcknowledgeType}
         for b in batches:
             if b.first_offset > b.last_offset:
                 raise SharePartitionError(
@@ -372,15 +400,36 @@ class SharePartition:
                 raise SharePartitionError(
                     ShareErrorCode.INVALID_REQUEST, f"{len(types)} acknowledge types for {n} offsets"
                 )
-            for i, o in enumerate(range(b.first_offset, b.last_offset + 1)):
-                raw = types[0] if len(types) == 1 else types[i]
-                if raw not in allowed:
-                    raise SharePartitionError(ShareErrorCode.INVALID_REQUEST, f"unknown acknowledge type {raw}")
-                r = self._records.get(o)
-                if r is None or r.state != RecordState.ACQUIRED or r.member_id != member_id:
+            if any(t not in known for t in types):
+                raise SharePartitionError(ShareErrorCode.INVALID_REQUEST, f"invalid acknowledge type in {list(types)}")
+            if not self._records or b.last_offset < self._start:
+                raise SharePartitionError(
+                    ShareErrorCode.INVALID_RECORD_STATE,
+                    "Batch record not found. The request batch offsets are not found in the cache.",
+                )
+            if b.last_offset > self._last:
+                # Kafka answers INVALID_REQUEST for offsets past the fetched records.
+                raise SharePartitionError(
+                    ShareErrorCode.INVALID_REQUEST,
+                    f"Batch record not found. Offsets up to {b.last_offset} are past acquired records ({self._last}).",
+                )
+            # Offsets below the SPSO are delivery-complete already (e.g. archived after a lock
+            # timeout moved the SPSO): skipped, as Kafka does.
+            for o in range(max(b.first_offset, self._start), b.last_offset + 1):
+                raw = types[0] if len(types) == 1 else types[o - b.first_offset]
+                r = self._records[o]
+                if r.state != RecordState.ACQUIRED:
                     raise SharePartitionError(
                         ShareErrorCode.INVALID_RECORD_STATE,
-                        f"offset {o} is not acquired by member {member_id}",
+                        f"The offset {o} cannot be acknowledged. The offset is not acquired.",
+                    )
+                if r.member_id != member_id:
+                    raise SharePartitionError(
+                        ShareErrorCode.INVALID_RECORD_STATE, f"Member is not the owner of offset {o}"
+                    )
+                if raw == AcknowledgeType.RENEW and not self.renew_acknowledge_enable:
+                    raise SharePartitionError(
+                        ShareErrorCode.INVALID_RECORD_STATE, "Renewing acquisition locks is not enabled for the group."
                     )
                 plan.append((o, AcknowledgeType(raw)))
         return plan
@@ -413,7 +462,9 @@ class SharePartition:
             self._start = log_start_offset
             self._last = max(self._last, log_start_offset - 1)
             self._advance_start()
-            self._outbox.append(ShareUpdateValue(self.snapshot_epoch, self.leader_epoch, self._start, ()))
+            self._outbox.append(
+                ShareUpdateValue(self.snapshot_epoch, self.leader_epoch, self._start, (), self.delivery_complete_count)
+            )
 
     def _on_lock_expired(self, lock: AcquisitionLock) -> None:
         with self._lock:
@@ -470,7 +521,9 @@ class SharePartition:
         )
         self._advance_start()
         start = self._start if self._start != old_start else -1
-        self._outbox.append(ShareUpdateValue(self.snapshot_epoch, self.leader_epoch, start, batches))
+        self._outbox.append(
+            ShareUpdateValue(self.snapshot_epoch, self.leader_epoch, start, batches, self.delivery_complete_count)
+        )
 
     def drain_updates(self) -> list[ShareUpdateValue]:
         """The ShareUpdate records produced since the last call (for WriteShareGroupState)."""
@@ -496,4 +549,5 @@ class SharePartition:
                 create_timestamp=create_timestamp,
                 write_timestamp=write_timestamp,
                 state_batches=self.persisted_batches(),
+                delivery_complete_count=self.delivery_complete_count,
             )

@@ -66,6 +66,8 @@ class ShareSnapshotValue:
     create_timestamp: int
     write_timestamp: int
     state_batches: tuple[PersisterStateBatch, ...]
+    # Tagged field (KIP-1226 share lag): offsets >= SPSO that are delivery-complete; -1 unknown.
+    delivery_complete_count: int = -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +76,7 @@ class ShareUpdateValue:
     leader_epoch: int
     start_offset: int  # -1: unchanged
     state_batches: tuple[PersisterStateBatch, ...]
+    delivery_complete_count: int = -1  # tagged field; -1: not known to the writer
 
 
 @dataclass(slots=True)
@@ -87,6 +90,7 @@ class ShareGroupState:
     create_timestamp: int = -1
     write_timestamp: int = -1
     state_batches: tuple[PersisterStateBatch, ...] = field(default_factory=tuple)
+    delivery_complete_count: int = -1
 
 
 def coalesce(batches: Iterable[PersisterStateBatch]) -> tuple[PersisterStateBatch, ...]:
@@ -168,6 +172,7 @@ class ShareStateStore:
                 create_timestamp=record.create_timestamp,
                 write_timestamp=record.write_timestamp,
                 state_batches=overlay((), record.state_batches, record.start_offset),
+                delivery_complete_count=record.delivery_complete_count,
             )
             return
         state = self._states.get(key)
@@ -182,6 +187,8 @@ class ShareStateStore:
         state.start_offset = start
         state.leader_epoch = record.leader_epoch
         state.state_batches = overlay(state.state_batches, record.state_batches, start)
+        if record.delivery_complete_count != -1:
+            state.delivery_complete_count = record.delivery_complete_count
 
     def snapshot(self, key: ShareGroupStateKey, write_timestamp: int) -> ShareSnapshotValue:
         """The snapshot Kafka writes after enough updates (next snapshot epoch, same content)."""
@@ -194,4 +201,5 @@ class ShareStateStore:
             create_timestamp=state.create_timestamp,
             write_timestamp=write_timestamp,
             state_batches=state.state_batches,
+            delivery_complete_count=state.delivery_complete_count,
         )

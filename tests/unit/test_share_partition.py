@@ -69,10 +69,12 @@ def test_release_redelivers_with_count_and_reject_never_again() -> None:
 def test_acknowledge_errors_leave_state_unchanged() -> None:
     sp, _, _ = make()
     sp.acquire("m1", 0, 9, 5)  # 0..4
+    sp.acquire("m2", 5, 9, 1)  # 5
     before = sp.records()
     cases = [
         ("m2", [ack(0, 1, AcknowledgeType.ACCEPT)], ShareErrorCode.INVALID_RECORD_STATE),  # another member's
-        ("m1", [ack(3, 6, AcknowledgeType.ACCEPT)], ShareErrorCode.INVALID_RECORD_STATE),  # 5, 6 not acquired
+        ("m1", [ack(3, 5, AcknowledgeType.ACCEPT)], ShareErrorCode.INVALID_RECORD_STATE),  # 5 is m2's
+        ("m1", [ack(3, 6, AcknowledgeType.ACCEPT)], ShareErrorCode.INVALID_REQUEST),  # 6 past the fetched records
         ("m1", [ack(0, 1, AcknowledgeType.ACCEPT), ack(1, 2, AcknowledgeType.ACCEPT)], ShareErrorCode.INVALID_REQUEST),
         ("m1", [ack(2, 3, AcknowledgeType.ACCEPT), ack(0, 1, AcknowledgeType.ACCEPT)], ShareErrorCode.INVALID_REQUEST),
         ("m1", [ack(3, 1, AcknowledgeType.ACCEPT)], ShareErrorCode.INVALID_REQUEST),
@@ -81,7 +83,7 @@ def test_acknowledge_errors_leave_state_unchanged() -> None:
         # The first batch is valid, the second is not: nothing is applied.
         (
             "m1",
-            [ack(0, 0, AcknowledgeType.ACCEPT), ack(7, 7, AcknowledgeType.ACCEPT)],
+            [ack(0, 0, AcknowledgeType.ACCEPT), ack(5, 5, AcknowledgeType.ACCEPT)],
             ShareErrorCode.INVALID_RECORD_STATE,
         ),
     ]
@@ -90,10 +92,16 @@ def test_acknowledge_errors_leave_state_unchanged() -> None:
             sp.acknowledge(member, batches)
         assert e.value.code == code, (member, batches)
         assert sp.records() == before
-    sp.acknowledge("m1", [ack(0, 4, AcknowledgeType.ACCEPT)])
-    # Acknowledging twice: no longer acquired.
+    sp.acknowledge("m1", [ack(0, 3, AcknowledgeType.ACCEPT)])
+    # Acknowledging twice: below the SPSO now, nothing of it in flight.
     with pytest.raises(SharePartitionError) as e:
-        sp.acknowledge("m1", [ack(4, 4, AcknowledgeType.ACCEPT)])
+        sp.acknowledge("m1", [ack(2, 3, AcknowledgeType.ACCEPT)])
+    assert e.value.code == ShareErrorCode.INVALID_RECORD_STATE
+    # A batch straddling the SPSO acknowledges only what is still in flight (Kafka skips the rest).
+    sp.acknowledge("m1", [ack(1, 4, AcknowledgeType.ACCEPT)])
+    assert sp.start_offset == 5 and sp.acquired_by("m2") == [5]
+    with pytest.raises(SharePartitionError) as e:
+        sp.acknowledge("m2", [ack(4, 4, AcknowledgeType.ACCEPT)])
     assert e.value.code == ShareErrorCode.INVALID_RECORD_STATE
 
 
@@ -124,7 +132,7 @@ def test_renew_can_be_disabled() -> None:
     sp.acquire("m1", 0, 0, 1)
     with pytest.raises(SharePartitionError) as e:
         sp.acknowledge("m1", [ack(0, 0, AcknowledgeType.RENEW)])
-    assert e.value.code == ShareErrorCode.INVALID_REQUEST
+    assert e.value.code == ShareErrorCode.INVALID_RECORD_STATE  # as Kafka answers it
 
 
 def test_delivery_count_limit_archives_poison_record() -> None:
@@ -138,6 +146,21 @@ def test_delivery_count_limit_archives_poison_record() -> None:
     tick(clock, timer, 100)
     assert sp.record(0) is None and sp.start_offset == 2
     assert sp.acquire("m9", 0, 1, 500) == []
+
+
+def test_records_near_the_delivery_limit_are_throttled_then_isolated() -> None:
+    sp, _, _ = make(delivery_count_limit=5)
+    for _ in range(3):
+        assert sp.acquire("m", 0, 9, 10)[0].last_offset == 9
+        sp.acknowledge("m", [ack(0, 9, AcknowledgeType.RELEASE)])
+    # Count 3 reached ceil(5 / 2): the batch halves.
+    assert sp.acquire("m", 0, 9, 10) == [AcquiredRecords(0, 4, 4)]
+    sp.acknowledge("m", [ack(0, 4, AcknowledgeType.RELEASE)])
+    # Offset 0 is on its last attempt (count 4 of 5): it goes out alone.
+    assert sp.acquire("m", 0, 9, 10) == [AcquiredRecords(0, 0, 5)]
+    assert sp.acquire("m", 0, 9, 10) == [AcquiredRecords(1, 1, 5)]
+    sp.acknowledge("m", [ack(0, 1, AcknowledgeType.RELEASE)])  # count 5 reached: archived
+    assert sp.start_offset == 2
 
 
 def test_in_flight_limit_and_max_records() -> None:
@@ -181,10 +204,15 @@ def test_auto_offset_reset_and_log_start_moves() -> None:
     sp.acquire("m1", 0, 9, 500)
     sp.update_log_start_offset(6)
     assert sp.start_offset == 6 and sp.acquired_by("m1") == [6, 7, 8, 9]
+    state = replay_all(sp, SharePartition(sp.timer, 0).snapshot()).read(KEY)
+    assert state is not None and (state.start_offset, state.state_batches) == (6, sp.persisted_batches())
     sp, _, _ = make(0)
+    base = sp.snapshot()
     # The log starts later than the SPSO (retention before the first fetch).
     assert sp.acquire("m1", 20, 21, 500) == [AcquiredRecords(20, 21, 1)]
     assert sp.start_offset == 20
+    state = replay_all(sp, base).read(KEY)
+    assert state is not None and state.start_offset == 20
     with pytest.raises(SharePartitionError):
         sp.acquire("m1", 30, 31, 500)  # a hole past the in-flight window
 
@@ -209,7 +237,15 @@ def test_snapshot_and_updates_replay_to_the_same_state() -> None:
     state = store.read(KEY)
     assert state is not None
     assert (state.start_offset, state.state_batches) == (sp.start_offset, sp.persisted_batches())
-    assert state.state_batches[0] == PersisterStateBatch(101, 101, RecordState.AVAILABLE, 1)
+    assert state.delivery_complete_count == sp.delivery_complete_count == 4  # 102, 103, 106, 107
+    A, K, X = RecordState.AVAILABLE, RecordState.ACKNOWLEDGED, RecordState.ARCHIVED
+    assert state.state_batches == (
+        PersisterStateBatch(101, 101, A, 1),  # released
+        PersisterStateBatch(102, 103, X, 1),  # rejected, gap
+        PersisterStateBatch(104, 105, A, 1),  # a's lock expired
+        PersisterStateBatch(106, 107, K, 1),
+        PersisterStateBatch(108, 109, A, 1),  # b's lock expired
+    )
     # A new leader rebuilds from the stored state: same in-flight view, no locks.
     sp2 = SharePartition.from_state(timer, state, delivery_count_limit=2)
     assert sp2.snapshot().state_batches == sp.persisted_batches()
@@ -281,12 +317,14 @@ def test_random_operations_keep_share_partition_invariants(ops: list[tuple], lim
                     held[off] = (member, clock() + lock_ms)
         elif kind == "ack":
             _, member, first, span, t = o
+            start_before = sp.start_offset
             try:
                 sp.acknowledge(member, [AcknowledgementBatch(first, first + span, (t,))])
             except SharePartitionError as e:
                 assert e.code in (ShareErrorCode.INVALID_RECORD_STATE, ShareErrorCode.INVALID_REQUEST)
             else:
-                for off in range(first, first + span + 1):
+                # Offsets below the SPSO are skipped (already delivery-complete).
+                for off in range(max(first, start_before), first + span + 1):
                     assert held[off][0] == member
                     if t == AcknowledgeType.RENEW:
                         held[off] = (member, clock() + lock_ms)
@@ -327,6 +365,7 @@ def test_random_operations_keep_share_partition_invariants(ops: list[tuple], lim
     state = store.read(KEY)
     assert state is not None
     assert (state.start_offset, state.state_batches) == (sp.start_offset, sp.persisted_batches())
+    assert state.delivery_complete_count == sp.delivery_complete_count
     rebuilt = SharePartition.from_state(timer, state)
     assert rebuilt.snapshot().state_batches == sp.persisted_batches()
     assert rebuilt.start_offset == sp.start_offset
