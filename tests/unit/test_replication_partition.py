@@ -294,3 +294,32 @@ def test_empty_epoch_of_a_former_leader_is_dropped_on_truncation(tmp_path: Path)
     f._truncate_by_epoch(s, 4, 3)
     assert p.log.leader_epoch_cache.entries == [(4, 0)] and p.log.latest_epoch == 4
     assert (p.log.log_end_offset, s.truncating, f.truncations) == (3, False, 0)
+
+
+def test_append_as_coordinator_is_the_one_door_for_coordinator_writes(tmp_path: Path) -> None:
+    """Issue 28: group/txn coordinators append through Partition.append_as_coordinator: the
+    leader's epoch stamped, the log's errors unchanged for each caller to map, the HW step after."""
+    from broker_embedded.log.errors import InvalidProducerEpochError
+    from kafka_wire.records import NO_SEQUENCE, build_control_batch
+
+    p, _ = _partition(tmp_path)
+    info = p.append_as_coordinator(bytearray(build_batch([(1, b"k", b"v", [])])))
+    assert (info.first_offset, p.high_watermark) == (0, 1)  # a single node's ISR is itself
+    txn = build_batch(
+        [(1, b"k", b"v", [])], producer_id=7, producer_epoch=3, base_sequence=NO_SEQUENCE, is_transactional=True
+    )
+    p.append_as_coordinator(bytearray(txn))
+    p.append_as_coordinator(bytearray(build_control_batch(7, 3, True, 0, 1)))
+    assert p.high_watermark == 3
+    with pytest.raises(InvalidProducerEpochError):  # a stale marker (the markers' caller maps it)
+        p.append_as_coordinator(bytearray(build_control_batch(7, 2, True, 0, 1)))
+    assert p.log.log_end_offset == 3
+
+    now = 1_000_000
+    assert p.make_leader(_state(0, 4, (0, 1), replicas=(0, 1)), now)
+    p.append_as_coordinator(bytearray(build_batch([(1, b"k", b"v", [])])))
+    assert p.log.log_end_offset == 4 and p.high_watermark == 3  # waits for the ISR, as acks=-1 writes do
+    batch = bytes(p.log.read(3, 1 << 20).records)
+    assert int.from_bytes(batch[12:16], "big") == 4  # partitionLeaderEpoch: this leader's epoch
+    p.update_follower_fetch_state(1, 4, 0, 4, now)
+    assert p.high_watermark == 4
