@@ -103,6 +103,8 @@ class InFlightRecord:
     delivery_count: int
     member_id: str | None = None
     lock: AcquisitionLock | None = None
+    # (state, count) as last written to the share coordinator; None: never written.
+    persisted: tuple[RecordState, int] | None = None
 
 
 class AcquisitionLock(TimerTask):
@@ -144,6 +146,7 @@ class SharePartition:
         delivery_count_limit: int = DEFAULT_DELIVERY_COUNT_LIMIT,
         max_in_flight_records: int = DEFAULT_MAX_IN_FLIGHT_RECORDS,
         renew_acknowledge_enable: bool = True,
+        persist_acquisitions: bool = False,
         state_epoch: int = 0,
         leader_epoch: int = 0,
         snapshot_epoch: int = 0,
@@ -155,6 +158,11 @@ class SharePartition:
         self.delivery_count_limit = delivery_count_limit
         self.max_in_flight_records = max_in_flight_records
         self.renew_acknowledge_enable = renew_acknowledge_enable
+        # Kafka writes state on acknowledge, release and lock timeout only: an acquisition (its
+        # delivery count) is lost if the leader fails before one of those. True also persists
+        # acquisitions (one more write per fetch; a crash then counts as a delivery attempt).
+        self.persist_acquisitions = persist_acquisitions
+        self._persisted_complete_count = -1
         self.state_epoch = state_epoch
         self.leader_epoch = leader_epoch
         self.snapshot_epoch = snapshot_epoch
@@ -192,12 +200,15 @@ class SharePartition:
             if b.last_offset < sp._start:
                 continue
             for o in range(max(b.first_offset, sp._start), b.last_offset + 1):
-                sp._records[o] = InFlightRecord(b.delivery_state, b.delivery_count)
+                sp._records[o] = InFlightRecord(
+                    b.delivery_state, b.delivery_count, persisted=(b.delivery_state, b.delivery_count)
+                )
             sp._last = max(sp._last, b.last_offset)
         for o in range(sp._start, sp._last + 1):
             sp._records.setdefault(o, InFlightRecord(RecordState.AVAILABLE, 0))
         sp._advance_start()
         sp._outbox.clear()
+        sp._persisted_complete_count = state.delivery_complete_count
         return sp
 
     # ---- views --------------------------------------------------------------------------------
@@ -334,7 +345,7 @@ class SharePartition:
                 lock = AcquisitionLock(self, member_id, acquired, self.record_lock_duration_ms)
                 for a in acquired:
                     self._records[a].lock = lock
-            self._emit(changed, op_start)
+            self._emit(changed if self.persist_acquisitions else [], op_start)
             result = [
                 AcquiredRecords(lo, hi, int(k))  # type: ignore[call-overload]
                 for lo, hi, k in _ranges(acquired, lambda x: self._records[x].delivery_count)
@@ -462,8 +473,11 @@ class SharePartition:
             self._start = log_start_offset
             self._last = max(self._last, log_start_offset - 1)
             self._advance_start()
+            self._persisted_complete_count = self.delivery_complete_count
             self._outbox.append(
-                ShareUpdateValue(self.snapshot_epoch, self.leader_epoch, self._start, (), self.delivery_complete_count)
+                ShareUpdateValue(
+                    self.snapshot_epoch, self.leader_epoch, self._start, (), self._persisted_complete_count
+                )
             )
 
     def _on_lock_expired(self, lock: AcquisitionLock) -> None:
@@ -515,14 +529,17 @@ class SharePartition:
         old_start = self._start if op_start is None else op_start
         if not changed and self._start == old_start:
             return
+        for o in changed:
+            self._records[o].persisted = self._batch_of(o)
         batches = tuple(
             PersisterStateBatch(lo, hi, k[0], k[1])  # type: ignore[index]
             for lo, hi, k in _ranges(sorted(changed), self._batch_of)
         )
         self._advance_start()
         start = self._start if self._start != old_start else -1
+        self._persisted_complete_count = self.delivery_complete_count
         self._outbox.append(
-            ShareUpdateValue(self.snapshot_epoch, self.leader_epoch, start, batches, self.delivery_complete_count)
+            ShareUpdateValue(self.snapshot_epoch, self.leader_epoch, start, batches, self._persisted_complete_count)
         )
 
     def drain_updates(self) -> list[ShareUpdateValue]:
@@ -532,15 +549,25 @@ class SharePartition:
             return out
 
     def persisted_batches(self) -> tuple[PersisterStateBatch, ...]:
+        """The state batches as written so far (what the coordinator holds once the outbox is written)."""
         with self._lock:
+            written = sorted(o for o, r in self._records.items() if r.persisted is not None)
             return coalesce(
                 PersisterStateBatch(lo, hi, k[0], k[1])  # type: ignore[index]
-                for lo, hi, k in _ranges(sorted(self._records), self._batch_of)
+                for lo, hi, k in _ranges(written, lambda o: self._records[o].persisted)
             )
 
+    @property
+    def persisted_delivery_complete_count(self) -> int:
+        return self._persisted_complete_count
+
     def snapshot(self, create_timestamp: int = -1, write_timestamp: int = -1) -> ShareSnapshotValue:
-        """The ShareSnapshot record of the current state (acquired records as AVAILABLE)."""
+        """A ShareSnapshot of the whole current state (acquired records as AVAILABLE); afterwards
+        every in-flight record counts as written."""
         with self._lock:
+            for o, r in self._records.items():
+                r.persisted = self._batch_of(o)
+            self._persisted_complete_count = self.delivery_complete_count
             return ShareSnapshotValue(
                 snapshot_epoch=self.snapshot_epoch,
                 state_epoch=self.state_epoch,
@@ -549,5 +576,5 @@ class SharePartition:
                 create_timestamp=create_timestamp,
                 write_timestamp=write_timestamp,
                 state_batches=self.persisted_batches(),
-                delivery_complete_count=self.delivery_complete_count,
+                delivery_complete_count=self._persisted_complete_count,
             )
