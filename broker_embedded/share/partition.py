@@ -54,6 +54,7 @@ class ShareErrorCode(IntEnum):
     SHARE_SESSION_NOT_FOUND = 122
     INVALID_SHARE_SESSION_EPOCH = 123
     FENCED_STATE_EPOCH = 124
+    SHARE_SESSION_LIMIT_REACHED = 133
 
 
 class SharePartitionError(Exception):
