@@ -25,6 +25,7 @@ is appended to an outbox of ``ShareUpdateValue`` records that the share coordina
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -78,6 +79,28 @@ class AutoOffsetReset(Enum):
 
     EARLIEST = "earliest"
     LATEST = "latest"
+    BY_DURATION = "by_duration"  # "by_duration:<ISO-8601 duration>": the first record newer than now - duration
+
+
+_ISO_DURATION = re.compile(r"P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?")
+
+
+def parse_auto_offset_reset(value: str) -> tuple[AutoOffsetReset, int | None]:
+    """Parse the group config value; returns the strategy and, for by_duration, the duration in ms.
+
+    Raises ValueError (Kafka: INVALID_CONFIG) for anything else, like a negative or malformed duration.
+    """
+    v = value.strip().lower()
+    if v in ("earliest", "latest"):
+        return AutoOffsetReset(v), None
+    if v.startswith("by_duration:"):
+        text = value.strip()[len("by_duration:") :].upper()
+        m = _ISO_DURATION.fullmatch(text)
+        if m is None or text in ("P", "PT") or text.endswith("T"):
+            raise ValueError(f"Invalid share.auto.offset.reset duration: {text!r} (ISO-8601, e.g. PT1H)")
+        days, hours, minutes, seconds = (float(x) if x else 0.0 for x in m.groups())
+        return AutoOffsetReset.BY_DURATION, int(((days * 24 + hours) * 60 + minutes) * 60_000 + seconds * 1000)
+    raise ValueError(f"Invalid share.auto.offset.reset: {value!r} (earliest, latest or by_duration:<ISO-8601>)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,9 +201,27 @@ class SharePartition:
     # ---- construction -------------------------------------------------------------------------
 
     @staticmethod
-    def initial_start_offset(reset: AutoOffsetReset, log_start_offset: int, log_end_offset: int) -> int:
-        """SPSO of a share-partition without persisted state (``share.auto.offset.reset``)."""
-        return log_start_offset if reset is AutoOffsetReset.EARLIEST else log_end_offset
+    def initial_start_offset(
+        reset: AutoOffsetReset,
+        log_start_offset: int,
+        log_end_offset: int,
+        *,
+        duration_ms: int | None = None,
+        now_ms: int | None = None,
+        offset_for_timestamp: Callable[[int], int] | None = None,
+    ) -> int:
+        """SPSO of a share-partition without persisted state (``share.auto.offset.reset``).
+
+        by_duration looks up ``now - duration`` with ``offset_for_timestamp`` (ListOffsets by
+        time: the first offset whose timestamp is >= it, the log end offset if there is none).
+        """
+        if reset is AutoOffsetReset.EARLIEST:
+            return log_start_offset
+        if reset is AutoOffsetReset.LATEST:
+            return log_end_offset
+        if duration_ms is None or now_ms is None or offset_for_timestamp is None:
+            raise ValueError("by_duration needs duration_ms, now_ms and offset_for_timestamp")
+        return offset_for_timestamp(now_ms - duration_ms)
 
     @classmethod
     def from_state(cls, timer: Timer, state: ShareGroupState, **config: int | bool) -> SharePartition:

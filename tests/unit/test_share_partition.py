@@ -20,6 +20,7 @@ from broker_embedded.share import (
     SharePartitionError,
     ShareStateStore,
 )
+from broker_embedded.share.partition import parse_auto_offset_reset
 
 KEY = ShareGroupStateKey("g", "topic-id", 0)
 
@@ -200,6 +201,17 @@ def test_aborted_transactions_are_archived_never_acquired() -> None:
 def test_auto_offset_reset_and_log_start_moves() -> None:
     assert SharePartition.initial_start_offset(AutoOffsetReset.LATEST, 3, 50) == 50
     assert SharePartition.initial_start_offset(AutoOffsetReset.EARLIEST, 3, 50) == 3
+    assert parse_auto_offset_reset("latest") == (AutoOffsetReset.LATEST, None)
+    assert parse_auto_offset_reset("by_duration:PT1H30M") == (AutoOffsetReset.BY_DURATION, 5_400_000)
+    assert parse_auto_offset_reset("by_duration:P1DT0.5S") == (AutoOffsetReset.BY_DURATION, 86_400_500)
+    for bad in ("none", "by_duration:", "by_duration:PT", "by_duration:-PT1H", "by_duration:1H", "by_duration:P1DT"):
+        with pytest.raises(ValueError):
+            parse_auto_offset_reset(bad)
+    timestamps = [100, 200, 300, 400]  # offsets 0..3
+    lookup = lambda ts: next((o for o, t in enumerate(timestamps) if t >= ts), len(timestamps))  # noqa: E731
+    by = AutoOffsetReset.BY_DURATION
+    assert SharePartition.initial_start_offset(by, 0, 4, duration_ms=150, now_ms=400, offset_for_timestamp=lookup) == 2
+    assert SharePartition.initial_start_offset(by, 0, 4, duration_ms=0, now_ms=900, offset_for_timestamp=lookup) == 4
     sp, _, _ = make(0)
     sp.acquire("m1", 0, 9, 500)
     sp.update_log_start_offset(6)
