@@ -184,13 +184,14 @@ def run_churn(
     cycles: int = 10,
     seed: int = 2978,
     stable_assignments: Callable[[], list[list[int]] | None] | None = None,
-    on_settled: Callable[[list[Member]], None] | None = None,
+    on_settled: Callable[[list[Member], list[list[int]]], None] | None = None,
     member_config: dict[str, Any] | None = None,
 ) -> ChurnResult:
     """Run the scenario on `topic` (already created with `partitions`). `stable_assignments`, when
     the broker can be looked into, returns the coordinator's assignments while the group is Stable
-    (each sample must be disjoint); `on_settled` runs once the last members hold a complete,
-    disjoint assignment (the test checks markers and generation there)."""
+    (each sample must be disjoint); `on_settled(members, views)` runs once the last members hold a
+    complete, disjoint assignment, with the views (member by member) that were found complete: the
+    test checks markers and generation there."""
     rng = random.Random(seed)
     result = ChurnResult(strategy, seed)
     writer = Writer(bootstrap, topic, partitions)
@@ -223,18 +224,19 @@ def run_churn(
                 time.sleep(0.05)
         result.churn_s = time.monotonic() - t0
 
-        def settled() -> bool:
+        def settled() -> list[list[int]] | None:
             views = []
             for m in members:
                 with m.lock:
                     views.append(list(m.assignment))
             flat = [p for a in views for p in a]
             complete = len(flat) == len(set(flat)) and sorted(flat) == list(range(partitions))
-            return complete and (stable_assignments is None or stable_assignments() is not None)
+            stable = complete and (stable_assignments is None or stable_assignments() is not None)
+            return views if stable else None
 
-        wait_until(settled, 30, what="a complete assignment after the churn")
+        views = wait_until(settled, 30, what="a complete assignment after the churn")
         if on_settled is not None:
-            on_settled(members)
+            on_settled(members, views)
         writer.stop()
         result.write_failures = list(writer.failed)
 
