@@ -74,19 +74,9 @@ class Target:
     def stable_assignments(self, group: str, topic: str) -> Callable[[], list[list[int]] | None] | None:
         if self.inproc is None:
             return None
-        from tests.integration.group_util import decode_assignment
+        from tests.integration.group_util import stable_assignments
 
-        def get(broker: Any) -> list[bytes] | None:
-            g = broker.group_coordinator.groups.get(group)
-            if g is None or g.state.value != "Stable":
-                return None
-            return [m.assignment for m in g.members.values()]
-
-        def sample() -> list[list[int]] | None:
-            raw = self.inproc.call(get)
-            return None if raw is None else [decode_assignment(a).get(topic, []) for a in raw]
-
-        return sample
+        return lambda: stable_assignments(self.inproc, group, topic)
 
     def instrument(self) -> None:
         """Count the coordinator's refused commits by group state, and its session evictions."""

@@ -639,3 +639,18 @@ def wait_split(members: list[MemberProc], partitions: int, timeout: float, every
             f"--- {m.name} ---\nstderr:\n{m.stderr()[-6000:]}\nstacks:\n{m.dump_stacks()[-4000:]}" for m in members
         )
         raise AssertionError(f"{e}; last assignments: {state}\nmember stacks:\n{stacks}") from None
+
+
+def stable_assignments(gb: Any, group: str, topic: str) -> list[list[int]] | None:
+    """The assignments the coordinator holds for the group, if it is Stable right now."""
+
+    def get(broker: Any) -> list[bytes] | None:
+        g = broker.group_coordinator.groups.get(group)
+        if g is None or g.state.value != "Stable":
+            return None
+        return [m.assignment for m in g.members.values()]
+
+    raw = gb.call(get)
+    if raw is None:
+        return None
+    return [decode_assignment(a).get(topic, []) for a in raw]

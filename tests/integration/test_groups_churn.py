@@ -24,11 +24,11 @@ from typing import Any
 import pytest
 
 from tests.integration.group_util import (
-    decode_assignment,
     describe_group,
     generation_of,
     group_broker,
     make_topic,
+    stable_assignments,
     unique,
 )
 from tests.peers.fixtures import is_apache
@@ -49,21 +49,6 @@ def gb(request: pytest.FixtureRequest) -> Iterator[Any]:
         return
     with group_broker() as b:
         yield b
-
-
-def _stable_assignments(gb: Any, group: str, topic: str) -> list[list[int]] | None:
-    """The assignments the coordinator holds for the group, if it is Stable right now."""
-
-    def get(broker: Any) -> list[bytes] | None:
-        g = broker.group_coordinator.groups.get(group)
-        if g is None or g.state.value != "Stable":
-            return None
-        return [m.assignment for m in g.members.values()]
-
-    raw = gb.call(get)
-    if raw is None:
-        return None
-    return [decode_assignment(a).get(topic, []) for a in raw]
 
 
 @pytest.mark.parametrize("strategy", ["range", "cooperative-sticky"])
@@ -116,7 +101,7 @@ def test_churn_every_partition_owned_and_fetched(gb: Any, strategy: str) -> None
         strategy,
         partitions=PARTITIONS,
         cycles=CYCLES,
-        stable_assignments=None if is_apache(gb) else lambda: _stable_assignments(gb, group, topic),
+        stable_assignments=None if is_apache(gb) else lambda: stable_assignments(gb, group, topic),
         on_settled=settled_checks,
         # Apache Kafka's group.min.session.timeout.ms is 6 s (ours is set to 1 s for this test)
         member_config={"session.timeout.ms": 6000} if is_apache(gb) else None,
