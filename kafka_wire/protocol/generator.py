@@ -4,7 +4,7 @@ Usage: ``python -m kafka_wire.protocol.generator [--spec-dir DIR] [--check]``
 
 The specs are read from the copy that ships inside the kafka-python 3.x wheel
 (``kafka/protocol/schemas/resources``) unless ``--spec-dir`` points elsewhere. The APIs that copy
-lacks (``EXTRA_SPECS``: the KIP-848 consumer group APIs) are read from Kafka's own
+lacks (``EXTRA_SPECS``: the KIP-848 consumer group and KIP-932 share group APIs) are read from Kafka's own
 ``kafka-clients`` jar (``common/message/*.json``), the one ``scripts/setup.sh`` resolves for the
 JVM peers, or ``--clients-jar``. The output is committed; ``--check`` (and a test) proves that
 regenerating changes nothing.
@@ -120,6 +120,14 @@ EXTRA_SPECS: tuple[str, ...] = (
     "ConsumerGroupHeartbeatResponse",
     "ConsumerGroupDescribeRequest",
     "ConsumerGroupDescribeResponse",
+    "ShareGroupHeartbeatRequest",
+    "ShareGroupHeartbeatResponse",
+    "ShareGroupDescribeRequest",
+    "ShareGroupDescribeResponse",
+    "ShareFetchRequest",
+    "ShareFetchResponse",
+    "ShareAcknowledgeRequest",
+    "ShareAcknowledgeResponse",
 )
 
 

@@ -121,6 +121,14 @@ if TYPE_CHECKING:
         sasl_authenticate_response,
         sasl_handshake_request,
         sasl_handshake_response,
+        share_acknowledge_request,
+        share_acknowledge_response,
+        share_fetch_request,
+        share_fetch_response,
+        share_group_describe_request,
+        share_group_describe_response,
+        share_group_heartbeat_request,
+        share_group_heartbeat_response,
         sync_group_request,
         sync_group_response,
         txn_offset_commit_request,
@@ -236,6 +244,14 @@ MODULES: tuple[str, ...] = (
     'sasl_authenticate_response',
     'sasl_handshake_request',
     'sasl_handshake_response',
+    'share_acknowledge_request',
+    'share_acknowledge_response',
+    'share_fetch_request',
+    'share_fetch_response',
+    'share_group_describe_request',
+    'share_group_describe_response',
+    'share_group_heartbeat_request',
+    'share_group_heartbeat_response',
     'sync_group_request',
     'sync_group_response',
     'txn_offset_commit_request',
@@ -301,6 +317,10 @@ REQUEST_MODULES: dict[int, str] = {
     69: 'consumer_group_describe_request',
     74: 'list_config_resources_request',
     75: 'describe_topic_partitions_request',
+    76: 'share_group_heartbeat_request',
+    77: 'share_group_describe_request',
+    78: 'share_fetch_request',
+    79: 'share_acknowledge_request',
 }
 REQUEST_VERSIONS: dict[int, tuple[int, int]] = {
     0: (3, 13),
@@ -357,6 +377,10 @@ REQUEST_VERSIONS: dict[int, tuple[int, int]] = {
     69: (0, 1),
     74: (0, 1),
     75: (0, 0),
+    76: (1, 1),
+    77: (1, 1),
+    78: (1, 2),
+    79: (1, 2),
 }
 REQUEST_FLEXIBLE_VERSIONS: dict[int, tuple[int, int] | None] = {
     0: (9, 32767),
@@ -413,6 +437,10 @@ REQUEST_FLEXIBLE_VERSIONS: dict[int, tuple[int, int] | None] = {
     69: (0, 32767),
     74: (0, 32767),
     75: (0, 32767),
+    76: (0, 32767),
+    77: (0, 32767),
+    78: (0, 32767),
+    79: (0, 32767),
 }
 
 RESPONSE_MODULES: dict[int, str] = {
@@ -470,6 +498,10 @@ RESPONSE_MODULES: dict[int, str] = {
     69: 'consumer_group_describe_response',
     74: 'list_config_resources_response',
     75: 'describe_topic_partitions_response',
+    76: 'share_group_heartbeat_response',
+    77: 'share_group_describe_response',
+    78: 'share_fetch_response',
+    79: 'share_acknowledge_response',
 }
 RESPONSE_VERSIONS: dict[int, tuple[int, int]] = {
     0: (3, 13),
@@ -526,6 +558,10 @@ RESPONSE_VERSIONS: dict[int, tuple[int, int]] = {
     69: (0, 1),
     74: (0, 1),
     75: (0, 0),
+    76: (1, 1),
+    77: (1, 1),
+    78: (1, 2),
+    79: (1, 2),
 }
 RESPONSE_FLEXIBLE_VERSIONS: dict[int, tuple[int, int] | None] = {
     0: (9, 32767),
@@ -582,6 +618,10 @@ RESPONSE_FLEXIBLE_VERSIONS: dict[int, tuple[int, int] | None] = {
     69: (0, 32767),
     74: (0, 32767),
     75: (0, 32767),
+    76: (0, 32767),
+    77: (0, 32767),
+    78: (0, 32767),
+    79: (0, 32767),
 }
 
 REQUESTS: LazyModules[int] = LazyModules(__name__, REQUEST_MODULES)
