@@ -31,6 +31,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 
+from kafka_wire.errors import ErrorCode
+
 from ..purgatory.timing_wheel import Timer, TimerTask
 from .state import (
     PersisterStateBatch,
@@ -46,16 +48,8 @@ DEFAULT_DELIVERY_COUNT_LIMIT = 5  # group.share.delivery.count.limit
 DEFAULT_MAX_IN_FLIGHT_RECORDS = 2_000  # group.share.partition.max.record.locks
 
 
-class ShareErrorCode(IntEnum):
-    """Kafka error codes of the share APIs (kafka_wire.errors does not list 121+ yet)."""
-
-    NONE = 0
-    INVALID_REQUEST = 42
-    INVALID_RECORD_STATE = 121
-    SHARE_SESSION_NOT_FOUND = 122
-    INVALID_SHARE_SESSION_EPOCH = 123
-    FENCED_STATE_EPOCH = 124
-    SHARE_SESSION_LIMIT_REACHED = 133
+# The share APIs' error codes live in kafka_wire.errors (121-124, 133); the old name stays for the core.
+ShareErrorCode = ErrorCode
 
 
 class SharePartitionError(Exception):
