@@ -10,6 +10,13 @@ What it needs from the broker: a member taking a partition over must not read th
 previous owner's transaction as final before the transaction's marker lands (OffsetFetch with
 require_stable answers UNSTABLE_OFFSET_COMMIT meanwhile), and a commit from a member that lost
 the partition must be refused (the transaction then aborts and the member rewinds).
+
+A client bug the scenario meets: librdkafka's send_offsets_to_transaction can block past its
+timeout when its cached group coordinator was dropped from metadata while down (librdkafka #5511,
+#5456). Our cluster fences a dead broker in 1.5 s, so the killed coordinator leaves the metadata
+before it restarts (Apache's 9 s default keeps it listed through the 3 s outage). A member then
+does what an application must: it gives the stuck producer up, leaves the group and starts over
+with a new producer; the abandoned transaction is aborted by its timeout, and never committed.
 """
 
 from __future__ import annotations
@@ -68,6 +75,14 @@ def _quiet(conf: dict[str, Any]) -> dict[str, Any]:
     return {**conf, "log_level": 0}
 
 
+class ClientHung(Exception):
+    """A librdkafka call did not return within its timeout plus a margin."""
+
+
+SEND_OFFSETS_TIMEOUT_S = 20.0
+HUNG_MARGIN_S = 10.0
+
+
 class CopyMember(threading.Thread):
     """One consume-transform-produce member; on a fatal client error it starts over with a new
     consumer and producer, as an application would."""
@@ -79,6 +94,7 @@ class CopyMember(threading.Thread):
         self.committed_txns = 0
         self.aborted_txns = 0
         self.restarts = 0
+        self.abandoned_producers = 0
         self.errors: list[str] = []
 
     def run(self) -> None:
@@ -89,6 +105,10 @@ class CopyMember(threading.Thread):
                 self.errors.append(str(e.args[0]))
                 self.restarts += 1
                 time.sleep(0.2)
+            except ClientHung as e:
+                self.errors.append(str(e))
+                self.abandoned_producers += 1
+                self.restarts += 1
 
     def _session(self) -> None:
         consumer = Consumer(
@@ -132,7 +152,7 @@ class CopyMember(threading.Thread):
             next_offsets[m.partition()] = m.offset() + 1
         offsets = [TopicPartition(self.src, p, o) for p, o in sorted(next_offsets.items())]
         try:
-            producer.send_offsets_to_transaction(offsets, consumer.consumer_group_metadata(), 30)
+            self._send_offsets(producer, offsets, consumer.consumer_group_metadata())
             self._commit(producer)
             self.committed_txns += 1
         except KafkaException as e:
@@ -141,6 +161,44 @@ class CopyMember(threading.Thread):
             producer.abort_transaction(30)
             self.aborted_txns += 1
             self._rewind(consumer)
+
+    @staticmethod
+    def _send_offsets(producer: Producer, offsets: list[TopicPartition], group_metadata: Any) -> None:
+        """send_offsets_to_transaction on a watchdog thread (see the module doc: librdkafka #5511).
+        If it hangs, the producer is abandoned: the hung call holds the only reference, and if it
+        ever returns, its transaction is aborted, never committed."""
+        outcome: list[BaseException | None] = []
+        decided = threading.Lock()  # the call's return and the watchdog's verdict: one wins
+        abandoned = False
+
+        def call() -> None:
+            result: BaseException | None = None
+            try:
+                producer.send_offsets_to_transaction(offsets, group_metadata, SEND_OFFSETS_TIMEOUT_S)
+            except BaseException as e:  # noqa: BLE001 - handed to the member's thread
+                result = e
+            with decided:
+                outcome.append(result)
+                late = abandoned
+            if late:
+                try:
+                    producer.abort_transaction(30)
+                except KafkaException:
+                    pass  # fenced or timed out by the coordinator: aborted there
+
+        caller = threading.Thread(target=call, name="send-offsets", daemon=True)
+        caller.start()
+        caller.join(SEND_OFFSETS_TIMEOUT_S + HUNG_MARGIN_S)
+        with decided:
+            if not outcome:
+                abandoned = True
+        if abandoned:
+            raise ClientHung(
+                f"send_offsets_to_transaction blocked past its {SEND_OFFSETS_TIMEOUT_S:.0f} s timeout "
+                "(librdkafka #5511): producer abandoned"
+            )
+        if outcome[0] is not None:
+            raise outcome[0]
 
     @staticmethod
     def _commit(producer: Producer) -> None:
@@ -253,7 +311,8 @@ def test_consume_transform_produce_through_churn_and_coordinator_kills(three_nod
         writer.join(90)
     expected = Counter(read_all(c.bootstrap_servers, src, "read_committed", PARTITIONS, settle=2))
     assert len(expected) == sum(expected.values()), "the source itself has duplicates"
-    deadline = time.monotonic() + 90
+    # an abandoned producer's transaction ends by its timeout (15 s) after the watchdog's 30 s
+    deadline = time.monotonic() + 120
     got: Counter[bytes] = Counter()
     while time.monotonic() < deadline:
         got = Counter(read_all(c.bootstrap_servers, dst, "read_committed", PARTITIONS, settle=1))
@@ -266,7 +325,10 @@ def test_consume_transform_produce_through_churn_and_coordinator_kills(three_nod
     got = Counter(read_all(c.bootstrap_servers, dst, "read_committed", PARTITIONS, settle=2))
     duplicates = {v: k for v, k in got.items() if k > 1}
     missing = set(expected) - set(got)
-    stats = [(m.name, m.committed_txns, m.aborted_txns, m.restarts, m.errors[-3:]) for m in members]
+    stats = [
+        (m.name, m.committed_txns, m.aborted_txns, m.restarts, m.abandoned_producers, m.errors[-3:]) for m in members
+    ]
+    print(f"members (name, committed, aborted, restarts, abandoned producers, errors): {stats}")
     assert len(kills) == 2 and len(expected) > 1000, (kills, len(expected))
     assert not duplicates, f"{len(duplicates)} records copied twice (of {len(expected)}); members: {stats}"
     assert not missing, (
