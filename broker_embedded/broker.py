@@ -27,6 +27,8 @@ from broker_embedded.network.server import RequestContext, RequestRejected
 from broker_embedded.partition import Partition
 from broker_embedded.producer_ids import ProducerIdManager
 from broker_embedded.purgatory import ExpirationReaper, SystemTimer
+from broker_embedded.quotas.enforce import ClientQuotas
+from broker_embedded.quotas.store import ClientQuotaStore
 from broker_embedded.replication.replica_manager import ReplicaManager
 from broker_embedded.topic_admin import TopicAdmin, TopicConfigs
 from broker_embedded.txn.coordinator import TransactionCoordinator
@@ -106,8 +108,16 @@ class Broker:
                 self.topic_admin.apply_topic_configs,
                 [self.group_coordinator.on_cluster_image, self.txn_coordinator.on_cluster_image],
             )
+        # client quotas (broker_embedded.quotas): stored here alone, the controller's in a cluster
+        self.client_quotas = ClientQuotas(
+            ClientQuotaStore(None if controller else log_dir / ClientQuotaStore.FILE_NAME),
+            config["quota.window.num"],
+            config["quota.window.size.seconds"],
+        )
+        self.client_quotas.store.load()
         if self.controller_client is not None:
             self.topic_admin.controller_client = self.controller_client
+            self.controller_client.image_sections["client_quotas"] = self.client_quotas.store.load_json
             self.producer_ids = self.controller_client.producer_ids  # type: ignore[assignment]  # cluster-wide ids
         self.txn_coordinator.load()
 

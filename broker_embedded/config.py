@@ -218,6 +218,8 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
             _at_least(1),
         ),
         ConfigDef("producer.id.expiration.ms", _B.INT, 86400000, "Idle producer state expiry.", _at_least(1)),
+        ConfigDef("quota.window.num", _B.INT, 11, "Samples kept for client quota rates.", _at_least(1)),
+        ConfigDef("quota.window.size.seconds", _B.INT, 1, "Time span of each client quota sample.", _at_least(1)),
         ConfigDef("group.initial.rebalance.delay.ms", _B.INT, 0, "Delay of a new group's first rebalance."),
         ConfigDef("group.min.session.timeout.ms", _B.INT, 6000, "Smallest session timeout."),
         ConfigDef("group.max.session.timeout.ms", _B.INT, 1800000, "Largest session timeout."),

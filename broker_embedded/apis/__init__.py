@@ -59,6 +59,8 @@ HANDLER_MODULES: dict[int, str] = {
     43: "elect_leaders",
     44: "incremental_alter_configs",
     47: "offset_delete",
+    48: "describe_client_quotas",
+    49: "alter_client_quotas",
     50: "describe_user_scram_credentials",
     51: "alter_user_scram_credentials",
     60: "describe_cluster",

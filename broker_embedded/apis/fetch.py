@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from broker_embedded.quotas.enforce import cap_fetch_max_bytes, throttle_fetch
 from broker_embedded.replication.delayed_fetch import fetch_replica_id
 from broker_embedded.security.access import AclOperation, ResourceType, authorize, with_response
 from kafka_wire.errors import ErrorCode
@@ -22,7 +23,14 @@ API_KEY = 1
 
 
 def handle(broker: Broker, ctx: RequestContext, request: rq.FetchRequest) -> Any:
-    follower = fetch_replica_id(request) >= 0
+    if fetch_replica_id(request) >= 0:
+        return _fetch(broker, ctx, request, follower=True)
+    # a consumer's consumer_byte_rate: max_bytes capped to one quota window, throttle on the answer
+    cap_fetch_max_bytes(broker.client_quotas, ctx, request)
+    return throttle_fetch(broker.client_quotas, ctx, _fetch(broker, ctx, request, follower=False))
+
+
+def _fetch(broker: Broker, ctx: RequestContext, request: rq.FetchRequest, follower: bool) -> Any:
     cluster_denied = follower and authorize(ctx, AclOperation.CLUSTER_ACTION, ResourceType.CLUSTER) != ErrorCode.NONE
     allowed: list[rq.FetchTopic] = []
     refused: list[rs.FetchableTopicResponse] = []

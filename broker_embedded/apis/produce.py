@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from broker_embedded.network.server import RequestRejected
+from broker_embedded.quotas.enforce import throttle_produce
 from broker_embedded.security.access import AclOperation, ResourceType, authorize, with_response
 from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import produce_request as rq
@@ -22,6 +23,11 @@ API_KEY = 0
 
 
 def handle(broker: Broker, ctx: RequestContext, request: rq.ProduceRequest) -> Any:
+    # producer_byte_rate: throttle_time_ms and a muted connection once the answer is ready
+    return throttle_produce(broker.client_quotas, ctx, _produce(broker, ctx, request))
+
+
+def _produce(broker: Broker, ctx: RequestContext, request: rq.ProduceRequest) -> Any:
     txn_denied = ErrorCode.NONE
     if request.transactional_id is not None:
         txn_denied = authorize(ctx, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, request.transactional_id)

@@ -71,6 +71,9 @@ Broker -> controller (requests carry an integer "id"; the answer is
 - ``{"op": "elect_leaders", "id", "election_type", "partitions": {topic: [index, ...]} | null}`` ->
   ``{"results": {topic: [[index, error, message], ...]}}``: ElectLeaders (preferred 0, unclean 1;
   null = every partition, those not needing an election left out); see ``controller/election.py``.
+- ``{"op": "alter_client_quotas", "id", "entries": [{"entity": [[type, name|null]], "ops": [[key,
+  value|null]]}], "validate_only"}`` -> ``{"results": [[entity, error, message]]}``: AlterClientQuotas,
+  validated here (``quotas/store.py``); the quotas travel in every image as ``"client_quotas"``.
 - ``{"op": "shutdown", "id"}`` -> ``{}``: controlled shutdown.
 - ``{"op": "allocate_producer_ids", "id"}`` -> ``{"start", "size"}``: a block of producer ids unique in
   the cluster (Kafka's AllocateProducerIds); the bound is persisted before the answer.

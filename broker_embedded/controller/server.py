@@ -274,6 +274,11 @@ class ControllerServer:
             s.alter_scram(msg["deletions"], msg["upserts"])
             self.push()
             return {}
+        if op == "alter_client_quotas":
+            results = s.alter_client_quotas(msg["entries"], bool(msg.get("validate_only")))
+            if not msg.get("validate_only"):
+                self.push()
+            return {"results": results}
         if op == "create_acls":
             s.create_acls(msg["acls"])
             self.push()

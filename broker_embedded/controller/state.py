@@ -31,6 +31,7 @@ from typing import Any
 from broker_embedded.config import BrokerConfig, ConfigError, effective_topic_configs, validate_topic_configs
 from broker_embedded.log.config import LogConfig
 from broker_embedded.metadata import validate_topic_name
+from broker_embedded.quotas.store import ClientQuotaStore, QuotaOp, entity_of
 from broker_embedded.security.authorizer import AclBinding, Authorizer, acl_filter_from_json
 from broker_embedded.security.scram import ScramCredential, ScramCredentialStore
 from kafka_wire.errors import ErrorCode, KafkaError
@@ -160,6 +161,8 @@ class ControllerState:
         # SCRAM credentials and ACLs (issue 13): cluster metadata like topics, pushed in the image
         self.scram = ScramCredentialStore()
         self.acls = Authorizer((), False, lambda: None)
+        # client quotas (AlterClientQuotas): cluster metadata too, pushed in the image
+        self.client_quotas = ClientQuotaStore()
         if self.path.exists():
             self._load()
 
@@ -174,6 +177,7 @@ class ControllerState:
         security = d.get("security") or {}
         self.scram.load_json(security.get("scram", {}))
         self.acls.load_json(security.get("acls", []))
+        self.client_quotas.load_json(d.get("client_quotas", []))
         self.topics = {}
         seen_ids: set[bytes] = set()
         entries = d.get("topics", [])
@@ -236,6 +240,7 @@ class ControllerState:
                 "brokers": [b.to_json() for b in self.brokers.values()],
                 "topics": [t.to_json() for t in self.topics.values()] + self.refused_topics,
                 "security": self.security_json(),
+                "client_quotas": self.client_quotas.to_json(),
             },
             indent=1,
         )
@@ -634,6 +639,23 @@ class ControllerState:
         self.save()
         return deleted
 
+    # --- client quotas ---------------------------------------------------------------------------
+    def alter_client_quotas(self, entries: list[dict[str, Any]], validate_only: bool) -> list[list[Any]]:
+        """AlterClientQuotas as Kafka's controller decides it: entries [{"entity": [[type, name]],
+        "ops": [[key, value | None]]}] -> [[entity pairs, error, message]] (saved when changed)."""
+        alterations = [
+            (
+                entity_of((str(t), None if n is None else str(n)) for t, n in e["entity"]),
+                [QuotaOp(str(k), None if v is None else float(v)) for k, v in e["ops"]],
+            )
+            for e in entries
+        ]
+        before = self.client_quotas.to_json()
+        results = self.client_quotas.alter(alterations, validate_only)
+        if self.client_quotas.to_json() != before:
+            self.save()
+        return [[[list(p) for p in entity], int(r.code), r.message] for entity, r in results]
+
     # --- the image pushed to brokers -------------------------------------------------------------
     def refused_topic_names(self) -> set[str]:
         """Names of refused stored topics that no loaded topic also has (brokers may hold their logs)."""
@@ -649,6 +671,7 @@ class ControllerState:
             # brokers delete topics missing from the image: these they must only stop serving
             "refused_topics": sorted(self.refused_topic_names()),
             "security": self.security_json(),
+            "client_quotas": self.client_quotas.to_json(),
         }
 
 

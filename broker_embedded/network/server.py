@@ -66,6 +66,9 @@ class RequestContext:
     peer: str
     connection_id: int
     session: ConnectionSession | None = None
+    size: int = 0  # the request's frame size (a produce quota counts it)
+    # mute the connection for that many ms (a quota's throttle time, KIP-219); None off a socket
+    throttle: Callable[[int], None] | None = None
 
     @property
     def api_key(self) -> int:
@@ -171,6 +174,8 @@ class KafkaConnection(asyncio.BufferedProtocol):
         self._pool_wait = False
         self._frame_started: float | None = None
         self._response_paused = False  # broker-wide unsent response bytes over the cap
+        self._throttled_until = 0.0  # muted by a quota until then (monotonic s)
+        self._throttle_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]  # uvloop's transports are not asyncio subclasses
@@ -223,7 +228,13 @@ class KafkaConnection(asyncio.BufferedProtocol):
         self._update_reading()
 
     def _update_reading(self) -> None:
-        want_paused = self._paused or self._write_paused or self._pool_wait or self._response_paused
+        want_paused = (
+            self._paused
+            or self._write_paused
+            or self._pool_wait
+            or self._response_paused
+            or self._throttle_timer is not None
+        )
         if self.transport is None or self._closed or want_paused == self._reading_paused:
             return
         self._reading_paused = want_paused
@@ -235,6 +246,24 @@ class KafkaConnection(asyncio.BufferedProtocol):
                 self._frame_started = time.monotonic()
             if self._staged:
                 asyncio.get_running_loop().call_soon(self._process_buffer)
+
+    def throttle(self, throttle_ms: int) -> None:
+        """Mute the connection for `throttle_ms` (a quota violation: Kafka's ThrottledChannel): its
+        requests wait unread, so a client that ignores throttle_time_ms is held too."""
+        if self._closed or throttle_ms <= 0:
+            return
+        until = time.monotonic() + throttle_ms / 1000
+        if until <= self._throttled_until:
+            return
+        self._throttled_until = until
+        if self._throttle_timer is not None:
+            self._throttle_timer.cancel()
+        self._throttle_timer = asyncio.get_running_loop().call_later(throttle_ms / 1000, self._end_throttling)
+        self._update_reading()
+
+    def _end_throttling(self) -> None:
+        self._throttle_timer = None
+        self._update_reading()
 
     def is_idle(self, now: float, max_idle: float) -> bool:
         return not self._pending and now - self.last_active > max_idle
@@ -386,7 +415,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
             return
         if auth is not None and not self._sasl_admits(auth, header.api_key):
             return
-        ctx = RequestContext(header, self.peer, self.connection_id, self.session)
+        ctx = RequestContext(header, self.peer, self.connection_id, self.session, len(frame), self.throttle)
         try:
             result = self.server.dispatch(ctx, frame, body_pos)
         except (ProtocolDecodeError, UnsupportedVersionError, RequestRejected) as e:

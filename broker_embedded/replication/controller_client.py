@@ -239,6 +239,8 @@ class ControllerClient:
         self._tls = controller_client_context(config) if isinstance(config, BrokerConfig) else None
         # SCRAM credentials and ACLs of each image (SecurityManager.apply_cluster_security)
         self.security_listeners: list[Callable[[dict[str, Any] | None], None]] = []
+        # other sections of each image, by key (client_quotas: the broker's ClientQuotaStore.load_json)
+        self.image_sections: dict[str, Callable[[Any], None]] = {}
         # every advertised listener of this broker, registered with the controller (BrokerRunner)
         self.listeners: dict[str, tuple[str, int]] = {}
         self._creating: set[str] = set()
@@ -520,5 +522,8 @@ class ControllerClient:
             listener(previous, image)
         for apply_security in self.security_listeners:
             apply_security(msg.get("security"))
+        for key, apply_section in self.image_sections.items():
+            if key in msg:
+                apply_section(msg[key])
         if self._registered.is_set():
             self._ready.set()
