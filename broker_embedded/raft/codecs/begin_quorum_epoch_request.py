@@ -1,0 +1,260 @@
+"""Generated from Kafka's BeginQuorumEpochRequest.json by kafka_wire.protocol.generator: do not edit."""
+
+# ruff: noqa
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+from kafka_wire.protocol.primitives import (
+    UNSET, Buffer, Struct, ZERO_UUID,
+    enc_array_len, enc_bytes, enc_compact_array_len, enc_compact_bytes,
+    enc_compact_records, enc_compact_string, enc_records, enc_string, enc_tagged_fields,
+    read_array_len, read_bytes, read_compact_array_len, read_compact_bytes,
+    read_compact_records, read_compact_string, read_records, read_string, read_uvarint,
+    null_field, skip_tagged_fields,
+)
+
+NAME = 'BeginQuorumEpochRequest'
+API_KEY = 53
+VALID_VERSIONS = (0, 1)
+FLEXIBLE_VERSIONS = (1, 32767)
+
+_S0 = struct.Struct('>iii')
+_S1 = struct.Struct('>i')
+_S2 = struct.Struct('>i16sii')
+_S3 = struct.Struct('>H')
+
+
+class BeginQuorumEpochRequest(Struct):
+    """BeginQuorumEpochRequest (generated from Kafka's JSON message spec)."""
+
+    API_KEY = 53
+    VALID_VERSIONS = (0, 1)
+
+    __slots__ = ('cluster_id', 'voter_id', 'topics', 'leader_endpoints')
+
+    def __init__(self, cluster_id: Any = None, voter_id: Any = -1, topics: Any = None, leader_endpoints: Any = None) -> None:
+        self.cluster_id = cluster_id
+        self.voter_id = voter_id
+        self.topics = [] if topics is None else topics
+        self.leader_endpoints = [] if leader_endpoints is None else leader_endpoints
+
+
+class TopicData(Struct):
+    __slots__ = ('topic_name', 'partitions')
+
+    def __init__(self, topic_name: Any = '', partitions: Any = None) -> None:
+        self.topic_name = topic_name
+        self.partitions = [] if partitions is None else partitions
+
+
+class PartitionData(Struct):
+    __slots__ = ('partition_index', 'voter_directory_id', 'leader_id', 'leader_epoch')
+
+    def __init__(self, partition_index: Any = 0, voter_directory_id: Any = ZERO_UUID, leader_id: Any = 0, leader_epoch: Any = 0) -> None:
+        self.partition_index = partition_index
+        self.voter_directory_id = voter_directory_id
+        self.leader_id = leader_id
+        self.leader_epoch = leader_epoch
+
+
+class LeaderEndpoint(Struct):
+    __slots__ = ('name', 'host', 'port')
+
+    def __init__(self, name: Any = '', host: Any = '', port: Any = 0) -> None:
+        self.name = name
+        self.host = host
+        self.port = port
+
+
+
+def _decode_PartitionData_0(buf: Buffer, pos: int) -> tuple[PartitionData, int]:
+    o = PartitionData.__new__(PartitionData)
+    o.voter_directory_id = ZERO_UUID
+    (o.partition_index, o.leader_id, o.leader_epoch,) = _S0.unpack_from(buf, pos)
+    pos += 12
+    return o, pos
+
+
+def _decode_TopicData_0(buf: Buffer, pos: int) -> tuple[TopicData, int]:
+    o = TopicData.__new__(TopicData)
+    o.topic_name, pos = read_string(buf, pos)
+    if o.topic_name is None:
+        null_field('TopicName')
+    n, pos = read_array_len(buf, pos, 12)
+    if n < 0:
+        null_field('Partitions')
+    else:
+        items = []
+        append = items.append
+        for _ in range(n):
+            x, pos = _decode_PartitionData_0(buf, pos)
+            append(x)
+        o.partitions = items
+    return o, pos
+
+
+def _decode_BeginQuorumEpochRequest_0(buf: Buffer, pos: int) -> tuple[BeginQuorumEpochRequest, int]:
+    o = BeginQuorumEpochRequest.__new__(BeginQuorumEpochRequest)
+    o.voter_id = -1
+    o.leader_endpoints = []
+    o.cluster_id, pos = read_string(buf, pos)
+    n, pos = read_array_len(buf, pos, 6)
+    if n < 0:
+        null_field('Topics')
+    else:
+        items = []
+        append = items.append
+        for _ in range(n):
+            x, pos = _decode_TopicData_0(buf, pos)
+            append(x)
+        o.topics = items
+    return o, pos
+
+
+def _decode_PartitionData_1(buf: Buffer, pos: int) -> tuple[PartitionData, int]:
+    o = PartitionData.__new__(PartitionData)
+    (o.partition_index, o.voter_directory_id, o.leader_id, o.leader_epoch,) = _S2.unpack_from(buf, pos)
+    pos += 28
+    if buf[pos] == 0:
+        pos += 1
+    else:
+        pos = skip_tagged_fields(buf, pos)
+    return o, pos
+
+
+def _decode_TopicData_1(buf: Buffer, pos: int) -> tuple[TopicData, int]:
+    o = TopicData.__new__(TopicData)
+    o.topic_name, pos = read_compact_string(buf, pos)
+    if o.topic_name is None:
+        null_field('TopicName')
+    n, pos = read_compact_array_len(buf, pos, 29)
+    if n < 0:
+        null_field('Partitions')
+    else:
+        items = []
+        append = items.append
+        for _ in range(n):
+            x, pos = _decode_PartitionData_1(buf, pos)
+            append(x)
+        o.partitions = items
+    if buf[pos] == 0:
+        pos += 1
+    else:
+        pos = skip_tagged_fields(buf, pos)
+    return o, pos
+
+
+def _decode_LeaderEndpoint_0(buf: Buffer, pos: int) -> tuple[LeaderEndpoint, int]:
+    o = LeaderEndpoint.__new__(LeaderEndpoint)
+    o.name, pos = read_compact_string(buf, pos)
+    if o.name is None:
+        null_field('Name')
+    o.host, pos = read_compact_string(buf, pos)
+    if o.host is None:
+        null_field('Host')
+    (o.port,) = _S3.unpack_from(buf, pos)
+    pos += 2
+    if buf[pos] == 0:
+        pos += 1
+    else:
+        pos = skip_tagged_fields(buf, pos)
+    return o, pos
+
+
+def _decode_BeginQuorumEpochRequest_1(buf: Buffer, pos: int) -> tuple[BeginQuorumEpochRequest, int]:
+    o = BeginQuorumEpochRequest.__new__(BeginQuorumEpochRequest)
+    o.cluster_id, pos = read_compact_string(buf, pos)
+    (o.voter_id,) = _S1.unpack_from(buf, pos)
+    pos += 4
+    n, pos = read_compact_array_len(buf, pos, 3)
+    if n < 0:
+        null_field('Topics')
+    else:
+        items = []
+        append = items.append
+        for _ in range(n):
+            x, pos = _decode_TopicData_1(buf, pos)
+            append(x)
+        o.topics = items
+    n, pos = read_compact_array_len(buf, pos, 5)
+    if n < 0:
+        null_field('LeaderEndpoints')
+    else:
+        items = []
+        append = items.append
+        for _ in range(n):
+            x, pos = _decode_LeaderEndpoint_0(buf, pos)
+            append(x)
+        o.leader_endpoints = items
+    if buf[pos] == 0:
+        pos += 1
+    else:
+        pos = skip_tagged_fields(buf, pos)
+    return o, pos
+
+
+def _encode_PartitionData_0(o: PartitionData, out: list[Any]) -> None:
+    out.append(_S0.pack(o.partition_index, o.leader_id, o.leader_epoch))
+
+
+def _encode_TopicData_0(o: TopicData, out: list[Any]) -> None:
+    out.append(enc_string(o.topic_name))
+    items = o.partitions
+    out.append(enc_array_len(items))
+    if items:
+        for x in items:
+            _encode_PartitionData_0(x, out)
+
+
+def _encode_BeginQuorumEpochRequest_0(o: BeginQuorumEpochRequest, out: list[Any]) -> None:
+    out.append(enc_string(o.cluster_id))
+    items = o.topics
+    out.append(enc_array_len(items))
+    if items:
+        for x in items:
+            _encode_TopicData_0(x, out)
+
+
+def _encode_PartitionData_1(o: PartitionData, out: list[Any]) -> None:
+    out.append(_S2.pack(o.partition_index, o.voter_directory_id, o.leader_id, o.leader_epoch))
+    out.append(b'\x00')
+
+
+def _encode_TopicData_1(o: TopicData, out: list[Any]) -> None:
+    out.append(enc_compact_string(o.topic_name))
+    items = o.partitions
+    out.append(enc_compact_array_len(items))
+    if items:
+        for x in items:
+            _encode_PartitionData_1(x, out)
+    out.append(b'\x00')
+
+
+def _encode_LeaderEndpoint_0(o: LeaderEndpoint, out: list[Any]) -> None:
+    out.append(enc_compact_string(o.name))
+    out.append(enc_compact_string(o.host))
+    out.append(_S3.pack(o.port))
+    out.append(b'\x00')
+
+
+def _encode_BeginQuorumEpochRequest_1(o: BeginQuorumEpochRequest, out: list[Any]) -> None:
+    out.append(enc_compact_string(o.cluster_id))
+    out.append(_S1.pack(o.voter_id))
+    items = o.topics
+    out.append(enc_compact_array_len(items))
+    if items:
+        for x in items:
+            _encode_TopicData_1(x, out)
+    items = o.leader_endpoints
+    out.append(enc_compact_array_len(items))
+    if items:
+        for x in items:
+            _encode_LeaderEndpoint_0(x, out)
+    out.append(b'\x00')
+
+
+DECODERS = {0: _decode_BeginQuorumEpochRequest_0, 1: _decode_BeginQuorumEpochRequest_1}
+ENCODERS = {0: _encode_BeginQuorumEpochRequest_0, 1: _encode_BeginQuorumEpochRequest_1}
+MESSAGE = BeginQuorumEpochRequest

@@ -1,0 +1,395 @@
+"""The asyncio driver of a RaftNode (DESIGN.md §7: the core is sans-IO; this owns sockets, timers, disk).
+
+- Storage: `FileRaftLog` + `FileQuorumStateStore` in `data_dir` (fsync, atomic renames; `file_log.py`).
+- Listener (the controller listener, Kafka's ControllerApis for the quorum): Vote, BeginQuorumEpoch,
+  EndQuorumEpoch, Fetch (of `__cluster_metadata`), FetchSnapshot, DescribeQuorum and ApiVersions, in
+  Kafka 4.3.1's encodings (`raft/wire.py`, the per-API maps in `broker_embedded/apis/`). An inbound request
+  gets a driver correlation id that the core echoes in its answer, so a response the core hands back
+  later (a parked long-poll Fetch) goes to the connection and Kafka correlation id it came with.
+  Responses are written when ready, so on one connection they may leave out of request order (our own
+  peers match by correlation id; Kafka's tools send DescribeQuorum one at a time).
+- Outbound: one connection per peer voter, opened on demand; a lost connection drops its in-flight
+  requests and the core's own request timeouts resend.
+- Timers: one task sleeps until the core's next deadline (or until an input changed it) and ticks.
+- Application hooks: `on_apply(entries)` with committed entries (control records included: the caller
+  filters), `on_load_snapshot(snapshot_id, data)`, `on_leader_change(epoch, leader_id)`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import struct
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from broker_embedded.apis import begin_quorum_epoch, describe_quorum, end_quorum_epoch, fetch_snapshot, vote
+from broker_embedded.raft import fetch_wire, wire
+from broker_embedded.raft import messages as m
+from broker_embedded.raft.file_log import FileQuorumStateStore, FileRaftLog
+from broker_embedded.raft.node import NotLeaderError, RaftConfig, RaftNode
+from kafka_wire.errors import ErrorCode, ProtocolDecodeError
+from kafka_wire.protocol.messages import api_versions_response
+
+log = logging.getLogger(__name__)
+
+_LEN = struct.Struct(">i")
+MAX_FRAME = 64 << 20
+_SERVED = (wire.FETCH, wire.API_VERSIONS, wire.VOTE, wire.BEGIN_QUORUM_EPOCH, wire.END_QUORUM_EPOCH)
+_SERVED += (wire.DESCRIBE_QUORUM, wire.FETCH_SNAPSHOT)
+
+
+def monotonic_ms() -> int:
+    return time.monotonic_ns() // 1_000_000
+
+
+async def read_frame(reader: asyncio.StreamReader) -> bytes | None:
+    try:
+        head = await reader.readexactly(4)
+    except (asyncio.IncompleteReadError, ConnectionError):
+        return None
+    (size,) = _LEN.unpack(head)
+    if not 0 <= size <= MAX_FRAME:
+        raise ProtocolDecodeError(f"frame of {size} bytes")
+    return await reader.readexactly(size)
+
+
+class _Peer:
+    """The outbound connection to one voter."""
+
+    def __init__(self) -> None:
+        self.writer: asyncio.StreamWriter | None = None
+        self.connecting: asyncio.Task[None] | None = None
+        self.queue: list[bytes] = []
+        # Kafka correlation id -> (api key, version, the core's correlation id, pre_vote)
+        self.inflight: dict[int, tuple[int, int, int, bool]] = {}
+
+
+class RaftDriver:
+    def __init__(
+        self,
+        node_id: int,
+        voters: dict[int, tuple[str, int]],
+        data_dir: Path | str,
+        *,
+        config: RaftConfig | None = None,
+        cluster_id: str | None = None,
+        on_apply: Callable[[tuple[m.LogEntry, ...]], None] | None = None,
+        on_load_snapshot: Callable[[m.OffsetAndEpoch, bytes], None] | None = None,
+        on_leader_change: Callable[[int, int | None], None] | None = None,
+        clock: Callable[[], int] = monotonic_ms,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.node_id = node_id
+        self.endpoints = dict(voters)
+        self.host, self.port = voters[node_id]
+        self.config = config or RaftConfig()
+        self.cluster_id = cluster_id
+        self.clock = clock
+        self.on_apply = on_apply
+        self.on_load_snapshot = on_load_snapshot
+        self.on_leader_change = on_leader_change
+        self.log = FileRaftLog(Path(data_dir))
+        self.quorum_store = FileQuorumStateStore(Path(data_dir))
+        self.node = RaftNode(node_id, voters, self.log, self.quorum_store, clock, rng or random.Random(), self.config)
+        self._peers: dict[int, _Peer] = {}
+        self._inbound: dict[tuple[int, int], tuple[asyncio.StreamWriter, int, int, int]] = {}
+        self._next_inbound = 1 << 40  # clear of the core's own correlation ids in logs
+        self._next_kafka_corr = 0
+        self._wake = asyncio.Event()
+        self._server: asyncio.Server | None = None
+        self._timer: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._connections: set[asyncio.StreamWriter] = set()
+        self._commit_waiters: list[tuple[int, asyncio.Future[None]]] = []
+        self.leader_changed = asyncio.Event()
+        self.running = False
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start(self) -> None:
+        self._server = await asyncio.start_server(self._serve, self.host, self.port, reuse_address=True)
+        self.running = True
+        self._process(self.node.start())
+        self._timer = asyncio.get_running_loop().create_task(self._run_timer())
+
+    async def stop(self, graceful: bool = True) -> None:
+        """graceful: a leader sends EndQuorumEpoch first (Kafka's controlled shutdown of a controller)."""
+        if graceful and self.running:
+            with contextlib.suppress(Exception):
+                self._process(self.node.resign())
+                for peer in self._peers.values():
+                    if peer.writer is not None:
+                        with contextlib.suppress(Exception):
+                            await asyncio.wait_for(peer.writer.drain(), 0.5)
+        self.running = False
+        if self._timer is not None:
+            self._timer.cancel()
+        if self._server is not None:
+            self._server.close()
+        for w in list(self._connections):
+            w.close()
+        for peer in self._peers.values():
+            if peer.writer is not None:
+                peer.writer.close()
+            if peer.connecting is not None:
+                peer.connecting.cancel()
+        for t in list(self._tasks):
+            t.cancel()
+        for _, fut in self._commit_waiters:
+            if not fut.done():
+                fut.set_exception(NotLeaderError(None, self.node.epoch))
+        self._commit_waiters.clear()
+        if self._server is not None:
+            with contextlib.suppress(Exception):
+                await self._server.wait_closed()
+        self.log.close()
+
+    # ------------------------------------------------------------------ the application's surface
+
+    def append(self, values: Iterable[bytes]) -> int:
+        """Append on the leader (NotLeaderError elsewhere); the offset of the last value."""
+        offset, actions = self.node.append(list(values))
+        self._process(actions)
+        return offset
+
+    async def wait_committed(self, offset: int, timeout: float) -> None:
+        """Until `offset` is applied here (committed on a majority); TimeoutError otherwise."""
+        if self.node.applied_offset > offset:
+            return
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._commit_waiters.append((offset, fut))
+        await asyncio.wait_for(fut, timeout)
+
+    def describe_quorum(self) -> Any:
+        return self.node.describe_quorum()
+
+    # ------------------------------------------------------------------ actions
+
+    def _process(self, actions: list[m.Action]) -> None:
+        for a in actions:
+            if isinstance(a, m.Send):
+                self._send(a.destination, a.message)
+            elif isinstance(a, m.Apply):
+                if self.on_apply is not None:
+                    self.on_apply(a.entries)
+                self._resolve_waiters()
+            elif isinstance(a, m.LoadSnapshot):
+                if self.on_load_snapshot is not None:
+                    self.on_load_snapshot(a.snapshot_id, a.data)
+                self._resolve_waiters()
+            elif isinstance(a, m.LeaderChange):
+                if self.on_leader_change is not None:
+                    self.on_leader_change(a.epoch, a.leader_id)
+                self.leader_changed.set()
+        self._wake.set()
+
+    def _resolve_waiters(self) -> None:
+        applied = self.node.applied_offset
+        keep = []
+        for offset, fut in self._commit_waiters:
+            if fut.done():
+                continue
+            if applied > offset:
+                fut.set_result(None)
+            else:
+                keep.append((offset, fut))
+        self._commit_waiters = keep
+
+    async def _run_timer(self) -> None:
+        while self.running:
+            delay = (self.node.next_deadline_ms() - self.clock()) / 1000
+            if delay > 0:
+                self._wake.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), min(delay, 1.0))
+                continue
+            try:
+                self._process(self.node.tick())
+            except Exception:  # a bug in the core must not silently stop the timers
+                log.exception("raft node %d: tick failed", self.node_id)
+                await asyncio.sleep(0.05)
+
+    def _spawn(self, coro: Any) -> None:
+        t = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(t)
+        t.add_done_callback(self._tasks.discard)
+
+    # ------------------------------------------------------------------ outbound
+
+    def _send(self, dest: int, msg: m.Message) -> None:
+        if not self.running:
+            return
+        inbound = self._inbound.pop((dest, getattr(msg, "correlation_id", -1)), None)
+        if inbound is not None:
+            writer, kafka_corr, api_key, version = inbound
+            body = self._response_body(api_key, version, msg)
+            if not writer.is_closing():
+                writer.write(wire.encode_response(api_key, version, kafka_corr, body))
+            return
+        if isinstance(msg, m.VoteResponse | m.BeginQuorumEpochResponse | m.EndQuorumEpochResponse):
+            return  # the asking connection is gone
+        if isinstance(msg, m.FetchResponse | m.FetchSnapshotResponse):
+            return
+        if dest not in self.endpoints:
+            return  # an observer we cannot call back (it fetches from us)
+        api_key, body, pre_vote = self._request_body(dest, msg)
+        version = wire.SEND_VERSIONS[api_key]
+        self._next_kafka_corr += 1
+        corr = self._next_kafka_corr
+        frame = wire.encode_request(api_key, version, corr, f"raft-{self.node_id}", body)
+        peer = self._peers.setdefault(dest, _Peer())
+        peer.inflight[corr] = (api_key, version, msg.correlation_id, pre_vote)
+        if peer.writer is not None and not peer.writer.is_closing():
+            peer.writer.write(frame)
+            return
+        peer.queue.append(frame)
+        if peer.connecting is None:
+            peer.connecting = asyncio.get_running_loop().create_task(self._connect(dest, peer))
+
+    def _request_body(self, dest: int, msg: m.Message) -> tuple[int, Any, bool]:
+        if isinstance(msg, m.VoteRequest):
+            return wire.VOTE, vote.to_wire_request(msg, dest, self.cluster_id), msg.pre_vote
+        if isinstance(msg, m.BeginQuorumEpochRequest):
+            body = begin_quorum_epoch.to_wire_request(msg, dest, self.cluster_id, (self.host, self.port))
+            return wire.BEGIN_QUORUM_EPOCH, body, False
+        if isinstance(msg, m.EndQuorumEpochRequest):
+            return wire.END_QUORUM_EPOCH, end_quorum_epoch.to_wire_request(msg, self.cluster_id), False
+        if isinstance(msg, m.FetchRequest):
+            return wire.FETCH, fetch_wire.to_wire_request(msg, self.cluster_id, self.config.fetch_max_wait_ms), False
+        if isinstance(msg, m.FetchSnapshotRequest):
+            return wire.FETCH_SNAPSHOT, fetch_snapshot.to_wire_request(msg, self.cluster_id), False
+        raise TypeError(f"not a request: {type(msg).__name__}")
+
+    def _response_body(self, api_key: int, version: int, msg: m.Message) -> Any:
+        if isinstance(msg, m.VoteResponse):
+            return vote.to_wire_response(msg)
+        if isinstance(msg, m.BeginQuorumEpochResponse):
+            return begin_quorum_epoch.to_wire_response(msg)
+        if isinstance(msg, m.EndQuorumEpochResponse):
+            return end_quorum_epoch.to_wire_response(msg)
+        if isinstance(msg, m.FetchResponse):
+            return fetch_wire.to_wire_response(msg)
+        if isinstance(msg, m.FetchSnapshotResponse):
+            return fetch_snapshot.to_wire_response(msg)
+        raise TypeError(f"not a response: {type(msg).__name__}")
+
+    async def _connect(self, dest: int, peer: _Peer) -> None:
+        host, port = self.endpoints[dest]
+        try:
+            reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), 1.0)
+        except (OSError, TimeoutError):
+            peer.queue.clear()
+            peer.inflight.clear()
+            peer.connecting = None
+            return
+        peer.writer = writer
+        peer.connecting = None
+        for frame in peer.queue:
+            writer.write(frame)
+        peer.queue.clear()
+        try:
+            while self.running:
+                frame = await read_frame(reader)
+                if frame is None:
+                    break
+                (corr,) = _LEN.unpack_from(frame, 0)
+                meta = peer.inflight.pop(corr, None)
+                if meta is None:
+                    continue
+                api_key, version, core_corr, pre_vote = meta
+                _, body = wire.decode_response(api_key, version, frame)
+                self._process(self.node.handle(dest, self._core_response(api_key, body, core_corr, pre_vote)))
+        except (OSError, ProtocolDecodeError, ValueError, asyncio.IncompleteReadError) as e:
+            log.debug("raft node %d: connection to %d lost: %s", self.node_id, dest, e)
+        finally:
+            writer.close()
+            if peer.writer is writer:
+                peer.writer = None
+                peer.inflight.clear()
+
+    @staticmethod
+    def _core_response(api_key: int, body: Any, corr: int, pre_vote: bool) -> m.Message:
+        if api_key == wire.VOTE:
+            return vote.from_wire_response(body, corr, pre_vote)
+        if api_key == wire.BEGIN_QUORUM_EPOCH:
+            return begin_quorum_epoch.from_wire_response(body, corr)
+        if api_key == wire.END_QUORUM_EPOCH:
+            return end_quorum_epoch.from_wire_response(body, corr)
+        if api_key == wire.FETCH:
+            return fetch_wire.from_wire_response(body, corr)
+        return fetch_snapshot.from_wire_response(body, corr)
+
+    # ------------------------------------------------------------------ inbound
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._connections.add(writer)
+        try:
+            while self.running:
+                frame = await read_frame(reader)
+                if frame is None:
+                    break
+                try:
+                    api_key, version, corr, body = wire.decode_request(frame)
+                except KeyError:
+                    break  # an API or version this listener does not serve: Kafka closes the connection
+                self._dispatch(writer, api_key, version, corr, body)
+        except (OSError, ProtocolDecodeError, ValueError, asyncio.IncompleteReadError) as e:
+            log.debug("raft node %d: inbound connection closed: %s", self.node_id, e)
+        finally:
+            self._connections.discard(writer)
+            writer.close()
+
+    def _dispatch(self, writer: asyncio.StreamWriter, api_key: int, version: int, corr: int, body: Any) -> None:
+        if api_key == wire.API_VERSIONS:
+            writer.write(wire.encode_response(api_key, version, corr, self._api_versions()))
+            return
+        if api_key == wire.DESCRIBE_QUORUM:
+            writer.write(wire.encode_response(api_key, version, corr, self._describe_quorum(body, version)))
+            return
+        self._next_inbound += 1
+        core_corr = self._next_inbound
+        msg: m.Message
+        if api_key == wire.VOTE:
+            msg = vote.from_wire_request(body, core_corr)
+            source = msg.candidate_id
+        elif api_key == wire.BEGIN_QUORUM_EPOCH:
+            msg = begin_quorum_epoch.from_wire_request(body, core_corr)
+            source = msg.leader_id
+        elif api_key == wire.END_QUORUM_EPOCH:
+            msg = end_quorum_epoch.from_wire_request(body, core_corr, version)
+            source = msg.leader_id
+        elif api_key == wire.FETCH:
+            msg = fetch_wire.from_wire_request(body, core_corr, self.config.fetch_max_records)
+            source = msg.replica_id
+        elif api_key == wire.FETCH_SNAPSHOT:
+            msg = fetch_snapshot.from_wire_request(body, core_corr)
+            source = msg.replica_id
+        else:
+            raise ValueError(f"API {api_key} is not served here")
+        self._inbound[(source, core_corr)] = (writer, corr, api_key, version)
+        self._process(self.node.handle(source, msg))
+
+    def _api_versions(self) -> Any:
+        keys = []
+        for key in _SERVED:
+            rng = wire.served_range(key)
+            if rng is not None:
+                keys.append(api_versions_response.ApiVersion(api_key=key, min_version=rng[0], max_version=rng[1]))
+        return api_versions_response.ApiVersionsResponse(error_code=0, api_keys=keys)
+
+    def _describe_quorum(self, body: Any, version: int) -> Any:
+        if not describe_quorum.is_metadata_partition(body):
+            return describe_quorum.to_wire_response(None, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, version=version)
+        try:
+            desc = self.node.describe_quorum()
+        except NotLeaderError:
+            return describe_quorum.to_wire_response(None, ErrorCode.NOT_LEADER_OR_FOLLOWER, version=version)
+        wall_offset = int(time.time() * 1000) - self.clock()
+        return describe_quorum.to_wire_response(
+            desc, wall_offset_ms=wall_offset, endpoints=self.endpoints, version=version
+        )
