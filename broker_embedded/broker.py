@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any
 from broker_embedded import apis
 from broker_embedded.config import BrokerConfig
 from broker_embedded.group.coordinator import GroupCoordinator
+from broker_embedded.group.group_configs import GroupConfigStore
+from broker_embedded.group.share_coordinator import ShareCoordinator, other_protocol_group
 from broker_embedded.log.manager import LogManager, PeriodicSchedule
 from broker_embedded.metadata import TopicMetadata, TopicRegistry
 from broker_embedded.network.server import RequestContext, RequestRejected
@@ -92,6 +94,16 @@ class Broker:
             self._cluster_image if controller else None,
         )
         self.group_coordinator.load()
+        # share groups (KIP-932): groups, share sessions and the share-partitions this broker leads
+        self.share_coordinator = ShareCoordinator(
+            config.get,
+            self.topics,
+            self.partition,
+            self.timer,
+            self.replica_manager.fetch_purgatory,
+            self.node_id,
+            other_group_exists=other_protocol_group(self.group_coordinator),
+        )
         # transactions (broker_embedded.txn): loaded below, once the controller client exists
         self.txn_coordinator = TransactionCoordinator(self)
         self.replica_manager.txn_verifier = self.txn_coordinator.verify_partition
@@ -119,6 +131,12 @@ class Broker:
             self.topic_admin.controller_client = self.controller_client
             self.controller_client.image_sections["client_quotas"] = self.client_quotas.store.load_json
             self.producer_ids = self.controller_client.producer_ids  # type: ignore[assignment]  # cluster-wide ids
+        # per-group configs (group/group_configs.py): stored here alone, the controller's in a cluster
+        self.group_configs = GroupConfigStore(config, None if controller else log_dir / GroupConfigStore.FILE_NAME)
+        self.group_configs.load()
+        self.group_coordinator.consumer_groups.group_configs = self.group_configs
+        if self.controller_client is not None:
+            self.controller_client.image_sections["group_configs"] = self.group_configs.load_json
         self.txn_coordinator.load()
 
     def _cluster_image(self) -> ClusterImage | None:

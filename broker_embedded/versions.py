@@ -28,6 +28,10 @@ KAFKA_4_0: dict[int, tuple[int, int]] = {
 # group.coordinator.rebalance.protocols includes "consumer" (Kafka's switch for the protocol).
 CONSUMER_PROTOCOL: dict[int, tuple[int, int]] = {68: (0, 1), 69: (0, 1)}
 
+# Share groups (KIP-932) as Apache Kafka 4.3.1 advertises them: ShareGroupHeartbeat,
+# ShareGroupDescribe, ShareFetch, ShareAcknowledge (single broker; RPCs 83-86 not yet).
+SHARE_GROUPS: dict[int, tuple[int, int]] = {76: (1, 1), 77: (1, 1), 78: (1, 2), 79: (1, 2)}
+
 
 # Feature levels (ApiVersions v3+, KIP-584) of Kafka 4.0 (`kafka-features.sh version-mapping
 # --release-version 4.0`), cut to what this broker implements: metadata.version 3.3-IV3 (7) to
@@ -52,7 +56,7 @@ def advertised_versions(implemented: set[int], rebalance_protocols: str = "class
     The codec ranges come from the generated tables (the modules' ``VALID_VERSIONS``), so this runs
     at start without importing a codec. `rebalance_protocols`: group.coordinator.rebalance.protocols.
     """
-    profile = dict(KAFKA_4_0)
+    profile = dict(KAFKA_4_0) | SHARE_GROUPS
     if "consumer" in {p.strip().lower() for p in rebalance_protocols.split(",")}:
         profile.update(CONSUMER_PROTOCOL)
     out: dict[int, tuple[int, int]] = {}

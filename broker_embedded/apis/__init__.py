@@ -69,6 +69,10 @@ HANDLER_MODULES: dict[int, str] = {
     66: "list_transactions",
     68: "consumer_group_heartbeat",
     69: "consumer_group_describe",
+    76: "share_group_heartbeat",
+    77: "share_group_describe",
+    78: "share_fetch",
+    79: "share_acknowledge",
 }
 
 HANDLERS: LazyModules[int] = LazyModules(__name__, HANDLER_MODULES)

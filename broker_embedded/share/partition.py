@@ -191,6 +191,9 @@ class SharePartition:
         # The timer runs lock expiry on the advancing thread: re-entrant so an expiry fired from
         # inside an operation (timer.add of an already-due task) is safe.
         self._lock = threading.RLock()
+        # Called (outside the lock) when a lock expiry made records AVAILABLE: parked share
+        # fetches on this partition may complete (the manager wires the purgatory here).
+        self.on_available: Callable[[], None] | None = None
 
     # ---- construction -------------------------------------------------------------------------
 
@@ -527,6 +530,8 @@ class SharePartition:
                     r.member_id = None
                     changed.append(o)
             self._emit(changed)
+        if changed and self.on_available is not None:
+            self.on_available()
 
     def _release(self, r: InFlightRecord) -> None:
         # KIP-1240: the limit is checked when a delivery attempt completes.

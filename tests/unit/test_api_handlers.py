@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from broker_embedded import apis
-from broker_embedded.versions import KAFKA_4_0, advertised_versions
+from broker_embedded.versions import KAFKA_4_0, SHARE_GROUPS, advertised_versions
 from kafka_wire.protocol import encode_request, messages
 from kafka_wire.protocol.lazy import LazyModules
 
@@ -29,6 +29,7 @@ ADVERTISED_BEFORE_LAZY_LOADING: dict[int, tuple[int, int]] = {
     28: (0, 5), 29: (1, 3), 30: (1, 3), 31: (1, 3), 32: (1, 4), 33: (0, 2), 35: (1, 4), 36: (0, 2), 37: (0, 3),
     42: (0, 2), 43: (0, 2), 44: (0, 1), 47: (0, 0), 48: (0, 1), 49: (0, 1), 50: (0, 0), 51: (0, 0), 60: (0, 2), 61: (0, 0), 65: (0, 0),
     66: (0, 1),
+    76: (1, 1), 77: (1, 1), 78: (1, 2), 79: (1, 2),  # share groups (KIP-932), as Kafka 4.3.1
 }  # fmt: skip
 
 
@@ -63,10 +64,11 @@ def test_advertised_ranges_are_unchanged() -> None:
     # ... and equal to the formula on the modules' own attributes
     from_modules: dict[int, tuple[int, int]] = {}
     for key in sorted(apis.HANDLERS):
-        if key not in KAFKA_4_0:  # implemented, not advertised (yet)
+        profile = KAFKA_4_0 | SHARE_GROUPS
+        if key not in profile:  # implemented, not advertised (yet)
             continue
         rq, rs = messages.REQUESTS[key].VALID_VERSIONS, messages.RESPONSES[key].VALID_VERSIONS
-        lo, hi = max(KAFKA_4_0[key][0], rq[0], rs[0]), min(KAFKA_4_0[key][1], rq[1], rs[1])
+        lo, hi = max(profile[key][0], rq[0], rs[0]), min(profile[key][1], rq[1], rs[1])
         if lo <= hi:
             from_modules[key] = (lo, hi)
     assert from_modules == ADVERTISED_BEFORE_LAZY_LOADING

@@ -1,0 +1,116 @@
+"""The share-group side of one broker (KIP-932): groups, share sessions and share-partitions.
+
+``ShareCoordinator`` wires the sans-IO rooms together for a single broker: ``ShareGroups``
+(membership and assignment, the group coordinator's part), ``ShareSessionCache`` and the
+``SharePartitionManager`` (the partition leader's part). A member that leaves or times out has its
+acquired records released at once (Kafka's share-group listener), not after their locks expire.
+Member session timeouts are swept on the broker's timer every second while a group has members.
+
+Durable share-partition state (``__share_group_state``, RPCs 83-86) is not written yet: a restart
+starts every share-partition again from ``share.auto.offset.reset``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Hashable
+from typing import TYPE_CHECKING, Any
+
+from broker_embedded.group.share_group import (
+    DEFAULT_HEARTBEAT_INTERVAL_MS,
+    DEFAULT_MAX_SIZE,
+    DEFAULT_SESSION_TIMEOUT_MS,
+    ShareGroups,
+)
+from broker_embedded.purgatory.timing_wheel import TimerTask
+from broker_embedded.share.manager import GroupConfigLookup, ShareConfig, SharePartitionManager
+from broker_embedded.share.session import DEFAULT_MAX_SHARE_SESSIONS, ShareSessionCache
+
+if TYPE_CHECKING:
+    from broker_embedded.group.coordinator import GroupCoordinator
+    from broker_embedded.metadata import TopicRegistry
+    from broker_embedded.partition import Partition
+    from broker_embedded.purgatory.purgatory import DelayedOperationPurgatory
+    from broker_embedded.purgatory.timing_wheel import Timer
+
+SWEEP_INTERVAL_MS = 1000
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def other_protocol_group(coordinator: GroupCoordinator) -> Callable[[str], bool]:
+    """Whether a group id is taken by a classic group (with members or a protocol) or a consumer group."""
+
+    def exists(group_id: str) -> bool:
+        classic = coordinator.groups.get(group_id)
+        if classic is not None and (classic.members or classic.protocol_type):
+            return True
+        return group_id in coordinator.consumer_groups.groups
+
+    return exists
+
+
+class _Sweep(TimerTask):
+    def __init__(self, owner: ShareCoordinator) -> None:
+        super().__init__(SWEEP_INTERVAL_MS)
+        self.owner = owner
+
+    def run(self) -> None:
+        self.owner._sweep()
+
+
+class ShareCoordinator:
+    def __init__(
+        self,
+        config_get: Callable[[str, Any], Any],
+        topics: TopicRegistry,
+        partition_of: Callable[[str, int], Partition | None],
+        timer: Timer,
+        purgatory: DelayedOperationPurgatory[Any],
+        node_id: int,
+        other_group_exists: Callable[[str], bool] | None = None,
+        group_config: GroupConfigLookup | None = None,
+        clock: Callable[[], int] = _now_ms,
+    ) -> None:
+        self.topics = topics
+        self.timer = timer
+        self.purgatory = purgatory
+        self.clock = clock
+        self.config = ShareConfig.from_broker(config_get)
+        self.groups = ShareGroups(
+            self._topic_lookup,
+            session_timeout_ms=int(config_get("group.share.session.timeout.ms", DEFAULT_SESSION_TIMEOUT_MS)),
+            heartbeat_interval_ms=int(config_get("group.share.heartbeat.interval.ms", DEFAULT_HEARTBEAT_INTERVAL_MS)),
+            max_size=int(config_get("group.share.max.size", DEFAULT_MAX_SIZE)),
+            on_member_removed=self._member_removed,
+            other_group_exists=other_group_exists,
+        )
+        self.sessions = ShareSessionCache(int(config_get("group.share.max.share.sessions", DEFAULT_MAX_SHARE_SESSIONS)))
+        self.partitions = SharePartitionManager(
+            timer, partition_of, self.config, self.wake, node_id, group_config=group_config
+        )
+        self._sweep_task: _Sweep | None = None
+
+    def _topic_lookup(self, name: str) -> tuple[bytes, int] | None:
+        meta = self.topics.get(name)
+        return None if meta is None else (meta.topic_id, meta.num_partitions)
+
+    def wake(self, key: Hashable) -> None:
+        self.purgatory.check_and_complete(key)
+
+    def _member_removed(self, group_id: str, member_id: str) -> None:
+        self.partitions.release_member(group_id, member_id)
+
+    def heartbeat_seen(self) -> None:
+        """Keep the session sweep scheduled while any group has members."""
+        if self._sweep_task is None:
+            self._sweep_task = _Sweep(self)
+            self.timer.add(self._sweep_task)
+
+    def _sweep(self) -> None:
+        self._sweep_task = None
+        self.groups.expire(self.clock())
+        if any(g.members for g in list(self.groups.groups.values())):
+            self.heartbeat_seen()

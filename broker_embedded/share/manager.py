@@ -1,0 +1,299 @@
+"""SharePartitionManager: the share-partitions of the partitions this broker leads (KIP-932).
+
+One ``SharePartition`` per (share group, topic, partition), created on the first ShareFetch for it
+with its start offset from ``share.auto.offset.reset``. A fetch reads the log from the
+share-partition's next fetch offset, acquires what it may for the member (the core decides:
+in-flight limit, delivery counts, aborted transactions under read_committed) and returns only the
+record batches that hold acquired offsets. Acknowledgements go to the core unchanged.
+
+Parked share fetches (``DelayedShareFetch``) watch the partition's fetch key (a produce wakes
+them) and ``share_key`` (an acknowledgement, release or lock expiry that made records available).
+"""
+
+from __future__ import annotations
+
+import struct
+import threading
+import time
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from kafka_wire.errors import ErrorCode, KafkaError
+
+from .partition import (
+    DEFAULT_DELIVERY_COUNT_LIMIT,
+    DEFAULT_MAX_IN_FLIGHT_RECORDS,
+    DEFAULT_RECORD_LOCK_DURATION_MS,
+    AcknowledgementBatch,
+    AcquiredRecords,
+    AutoOffsetReset,
+    SharePartition,
+    SharePartitionError,
+    parse_auto_offset_reset,
+)
+
+if TYPE_CHECKING:
+    from broker_embedded.partition import Partition
+    from broker_embedded.purgatory.timing_wheel import Timer
+
+ShareKey = tuple[str, str, int]  # (group id, topic, partition)
+
+# record batch v2 header: baseOffset int64, batchLength int32, ..., attributes int16 at 21,
+# lastOffsetDelta int32 at 23, producerId int64 at 43
+_HEADER = struct.Struct(">qi")
+_ATTRIBUTES = struct.Struct(">h")
+_LAST_DELTA = struct.Struct(">i")
+_PRODUCER_ID = struct.Struct(">q")
+_TRANSACTIONAL = 0x10
+_CONTROL = 0x20
+
+
+def share_key(topic: str, partition: int) -> Hashable:
+    """Purgatory key of the share fetches parked on a partition."""
+    return ("share", topic, partition)
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    start: int  # byte position in the read data
+    end: int
+    base_offset: int
+    last_offset: int
+    producer_id: int
+    transactional: bool
+    control: bool
+
+
+def batches(data: bytes | memoryview) -> list[Batch]:
+    """The whole record batches of a log read (a trailing partial batch is left out)."""
+    view = memoryview(data)
+    out: list[Batch] = []
+    pos = 0
+    while pos + 61 <= len(view):
+        base, length = _HEADER.unpack_from(view, pos)
+        end = pos + 12 + length
+        if end > len(view):
+            break
+        attributes = _ATTRIBUTES.unpack_from(view, pos + 21)[0]
+        last = base + _LAST_DELTA.unpack_from(view, pos + 23)[0]
+        pid = _PRODUCER_ID.unpack_from(view, pos + 43)[0]
+        out.append(Batch(pos, end, base, last, pid, bool(attributes & _TRANSACTIONAL), bool(attributes & _CONTROL)))
+        pos = end
+    return out
+
+
+def aborted_ranges(read: list[Batch], aborted: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Offsets of aborted transactional data in `read`: (producer id, first offset) of the log's
+    aborted transactions as the consumer applies them (until that producer's control batch)."""
+    first_by_pid: dict[int, list[int]] = {}
+    for pid, first in sorted(aborted, key=lambda a: a[1]):
+        first_by_pid.setdefault(pid, []).append(first)
+    active: set[int] = set()
+    out: list[tuple[int, int]] = []
+    for b in read:
+        starts = first_by_pid.get(b.producer_id)
+        if starts and starts[0] <= b.base_offset:
+            starts.pop(0)
+            active.add(b.producer_id)
+        if b.control:
+            if b.producer_id in active:
+                out.append((b.base_offset, b.last_offset))  # the abort marker itself
+                active.discard(b.producer_id)
+            continue
+        if b.transactional and b.producer_id in active:
+            out.append((b.base_offset, b.last_offset))
+    return out
+
+
+@dataclass(slots=True)
+class PartitionFetch:
+    """One partition's share of a ShareFetch answer."""
+
+    error: ErrorCode = ErrorCode.NONE
+    error_message: str | None = None
+    records: bytes = b""
+    acquired: list[AcquiredRecords] = field(default_factory=list)
+    leader: tuple[int, int] = (-1, -1)
+
+
+@dataclass(frozen=True, slots=True)
+class ShareConfig:
+    """Broker defaults of the share-group configs (Kafka's names and defaults)."""
+
+    record_lock_duration_ms: int = DEFAULT_RECORD_LOCK_DURATION_MS
+    delivery_count_limit: int = DEFAULT_DELIVERY_COUNT_LIMIT
+    max_in_flight_records: int = DEFAULT_MAX_IN_FLIGHT_RECORDS
+    auto_offset_reset: str = "latest"
+    isolation_level: str = "read_uncommitted"
+
+    @classmethod
+    def from_broker(cls, get: Callable[[str, Any], Any]) -> ShareConfig:
+        """`get(name, default)`: the broker config (unknown names are kept as given)."""
+        return cls(
+            record_lock_duration_ms=int(get("group.share.record.lock.duration.ms", DEFAULT_RECORD_LOCK_DURATION_MS)),
+            delivery_count_limit=int(get("group.share.delivery.count.limit", DEFAULT_DELIVERY_COUNT_LIMIT)),
+            max_in_flight_records=int(get("group.share.partition.max.record.locks", DEFAULT_MAX_IN_FLIGHT_RECORDS)),
+            # share.auto.offset.reset / share.isolation.level are group configs in Kafka (resource
+            # type 32); until they exist here a broker-wide default stands in for every group
+            auto_offset_reset=str(get("share.auto.offset.reset", "latest")),
+            isolation_level=str(get("share.isolation.level", "read_uncommitted")),
+        )
+
+
+# (group id, config name) -> the group's value, None for the broker default
+GroupConfigLookup = Callable[[str, str], "str | None"]
+
+
+class SharePartitionManager:
+    def __init__(
+        self,
+        timer: Timer,
+        partition_of: Callable[[str, int], Partition | None],
+        config: ShareConfig,
+        wake: Callable[[Hashable], Any],
+        node_id: int,
+        group_config: GroupConfigLookup | None = None,
+    ) -> None:
+        self.timer = timer
+        self.partition_of = partition_of
+        self.config = config
+        self.wake = wake
+        self.node_id = node_id
+        self.group_config = group_config
+        self.share_partitions: dict[ShareKey, SharePartition] = {}
+        self._lock = threading.Lock()
+
+    def _group_setting(self, group_id: str, name: str, default: str) -> str:
+        if self.group_config is not None:
+            value = self.group_config(group_id, name)
+            if value is not None:
+                return value
+        return default
+
+    def read_committed(self, group_id: str) -> bool:
+        return self._group_setting(group_id, "share.isolation.level", self.config.isolation_level) == "read_committed"
+
+    def _get_or_create(self, group_id: str, topic: str, index: int, partition: Partition) -> SharePartition:
+        key = (group_id, topic, index)
+        with self._lock:
+            sp = self.share_partitions.get(key)
+            if sp is not None:
+                return sp
+            reset, duration_ms = parse_auto_offset_reset(
+                self._group_setting(group_id, "share.auto.offset.reset", self.config.auto_offset_reset)
+            )
+            read_committed = self.read_committed(group_id)
+
+            def offset_for_timestamp(ts: int) -> int:
+                found = partition.offset_for_timestamp(ts, read_committed)
+                return found[0] if found is not None else partition.high_watermark
+
+            start = SharePartition.initial_start_offset(
+                reset,
+                partition.log_start_offset,
+                partition.last_stable_offset if read_committed else partition.high_watermark,
+                duration_ms=duration_ms,
+                now_ms=int(time.time() * 1000) if reset is AutoOffsetReset.BY_DURATION else None,
+                offset_for_timestamp=offset_for_timestamp,
+            )
+            sp = SharePartition(
+                self.timer,
+                start,
+                record_lock_duration_ms=self.config.record_lock_duration_ms,
+                delivery_count_limit=self.config.delivery_count_limit,
+                max_in_flight_records=self.config.max_in_flight_records,
+                leader_epoch=partition.leader_epoch,
+            )
+            sp.on_available = lambda: self.wake(share_key(topic, index))
+            self.share_partitions[key] = sp
+            return sp
+
+    def _leader(self, topic: str, index: int) -> tuple[Partition | None, PartitionFetch | None]:
+        partition = self.partition_of(topic, index)
+        if partition is None:
+            return None, PartitionFetch(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+        if not partition.is_leader:
+            leader = (partition.leader_id, partition.leader_epoch)
+            return None, PartitionFetch(ErrorCode.NOT_LEADER_OR_FOLLOWER, leader=leader)
+        return partition, None
+
+    # ---- fetch --------------------------------------------------------------------------------
+
+    def fetch(
+        self, group_id: str, member_id: str, topic: str, index: int, max_records: int, max_bytes: int
+    ) -> PartitionFetch:
+        """Acquire records of one partition for a member (nothing acquired: empty records)."""
+        partition, refused = self._leader(topic, index)
+        if partition is None:
+            assert refused is not None
+            return refused
+        out = PartitionFetch(leader=(self.node_id, partition.leader_epoch))
+        try:
+            sp = self._get_or_create(group_id, topic, index, partition)
+            if partition.log_start_offset > sp.start_offset:
+                sp.update_log_start_offset(partition.log_start_offset)
+            if max_records < 1 or not sp.can_acquire_records():
+                return out
+            read_committed = self.read_committed(group_id)
+            offset = sp.next_fetch_offset()
+            data = partition.read(offset, max(max_bytes, 1), min_one_batch=True, read_committed=read_committed)
+            if not data.records:
+                return out
+            read = [b for b in batches(data.records) if b.last_offset >= offset]
+            if not read:
+                return out
+            aborted: list[tuple[int, int]] = []
+            if read_committed:
+                txns = partition.log.collect_aborted_transactions(read[0].base_offset, data.last_stable_offset)
+                aborted = aborted_ranges(read, [(a.producer_id, a.first_offset) for a in txns])
+            out.acquired = sp.acquire(member_id, offset, read[-1].last_offset, max_records, aborted)
+        except SharePartitionError as e:
+            return PartitionFetch(ErrorCode(e.code), str(e), leader=out.leader)
+        except KafkaError as e:
+            return PartitionFetch(e.code, str(e), leader=out.leader)
+        if out.acquired:
+            view = memoryview(data.records)
+            chunks = [
+                bytes(view[b.start : b.end])
+                for b in read
+                if any(a.first_offset <= b.last_offset and b.base_offset <= a.last_offset for a in out.acquired)
+            ]
+            out.records = b"".join(chunks)
+        return out
+
+    # ---- acknowledge --------------------------------------------------------------------------
+
+    def acknowledge(
+        self, group_id: str, member_id: str, topic: str, index: int, batches_: Sequence[AcknowledgementBatch]
+    ) -> tuple[ErrorCode, str | None]:
+        partition, refused = self._leader(topic, index)
+        if partition is None:
+            assert refused is not None
+            return refused.error, None
+        with self._lock:
+            sp = self.share_partitions.get((group_id, topic, index))
+        if sp is None:
+            # nothing was ever acquired here for this group
+            return ErrorCode.INVALID_RECORD_STATE, "The record state is invalid: nothing acquired."
+        try:
+            sp.acknowledge(member_id, batches_)
+        except SharePartitionError as e:
+            return ErrorCode(e.code), str(e)
+        self.wake(share_key(topic, index))
+        return ErrorCode.NONE, None
+
+    def release_member(self, group_id: str, member_id: str, only: Sequence[tuple[str, int]] | None = None) -> None:
+        """The member left, or its share session ended: its acquired records go back."""
+        with self._lock:
+            owned = [(k, sp) for k, sp in self.share_partitions.items() if k[0] == group_id]
+        wanted = set(only) if only is not None else None
+        for (_, topic, index), sp in owned:
+            if wanted is not None and (topic, index) not in wanted:
+                continue
+            if sp.release_acquired_records(member_id):
+                self.wake(share_key(topic, index))
+
+    def get(self, group_id: str, topic: str, index: int) -> SharePartition | None:
+        with self._lock:
+            return self.share_partitions.get((group_id, topic, index))
