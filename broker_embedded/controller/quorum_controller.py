@@ -1,0 +1,200 @@
+"""The controller on a Raft quorum (issue 32, opt-in): each controller has its own directory and its own
+copy of the metadata, replicated through the `__cluster_metadata` Raft log (`raft/driver.py`) instead of a
+shared directory and a file lock (`ControllerServer`, still the default).
+
+- Only the Raft leader is active and serves today's controller protocol (controller/__init__.py); the
+  others answer NOT_CONTROLLER, so brokers move on to the next address in controller.quorum.bootstrap.servers.
+- Every metadata change the active controller makes (`ControllerState.save()`) is appended to the Raft log
+  as a metadata record; the answer to the request that made it is held until the record is committed on a
+  majority (a leader that loses its quorum closes the connection unanswered: the broker retries elsewhere).
+- Every controller replays committed records onto its metadata image (`MetadataImage.replay`), persisted
+  as its `controller-state.json`; a new leader activates only once it has applied every record up to its
+  own epoch's LeaderChange, so it starts from exactly the committed state.
+
+What a record is here: the whole metadata image after the change (KRaft writes one record per change,
+TopicRecord / PartitionChangeRecord / RegisterBrokerRecord ...; see the note for issue 32). Replaying a
+whole image is trivially deterministic; the cost is log size, and there are no snapshots yet.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+from broker_embedded.config import BrokerConfig
+from broker_embedded.controller.protocol import ProtocolError, read_message
+from broker_embedded.controller.server import ControllerServer, _Connection
+from broker_embedded.controller.state import ControllerState
+from broker_embedded.raft import LogEntry, RaftConfig, Role
+from broker_embedded.raft.driver import RaftDriver
+from broker_embedded.raft.file_log import atomic_write
+
+log = logging.getLogger(__name__)
+
+METADATA_IMAGE_RECORD = b"MetadataImage:"
+
+
+class MetadataImage:
+    """What every controller applies: the latest committed image, kept as the state file a controller
+    activates from."""
+
+    def __init__(self, directory: Path) -> None:
+        self.path = directory / ControllerState.FILE_NAME
+        self.last: bytes | None = self.path.read_bytes() if self.path.exists() else None
+        self.applied_records = 0
+
+    def replay(self, record: bytes) -> None:
+        if not record.startswith(METADATA_IMAGE_RECORD):
+            raise ValueError(f"unknown metadata record {record[:32]!r}")
+        body = record[len(METADATA_IMAGE_RECORD) :]
+        json.loads(body)  # a record that does not parse must not become the image
+        self.last = body
+        self.applied_records += 1
+
+    def persist(self) -> None:
+        if self.last is not None:
+            atomic_write(self.path, self.last)
+
+
+class _ReplicatedState(ControllerState):
+    """ControllerState whose every save() also appends the new image to the Raft log."""
+
+    def __init__(self, config: BrokerConfig, directory: Path, server: QuorumControllerServer) -> None:
+        self._server = server
+        super().__init__(config, directory)
+
+    def save(self) -> None:
+        super().save()
+        self._server.replicate(self.path.read_bytes())
+
+
+class QuorumControllerServer(ControllerServer):
+    def __init__(
+        self,
+        config: BrokerConfig,
+        directory: Path,
+        node_id: int,
+        voters: dict[int, tuple[str, int]],
+        raft_config: RaftConfig | None = None,
+        commit_timeout_s: float = 5.0,
+    ) -> None:
+        super().__init__(config, directory)
+        self.node_id = node_id
+        self.image = MetadataImage(directory)
+        self.commit_timeout_s = commit_timeout_s
+        self._leader_change_epoch = -1  # the epoch of the last LeaderChange record applied
+        self._appended: int | None = None
+        self.driver = RaftDriver(
+            node_id,
+            voters,
+            directory / "__cluster_metadata-0",
+            config=raft_config,
+            cluster_id=config["cluster.id"],
+            on_apply=self._on_apply,
+            on_leader_change=self._on_leader_change,
+        )
+        self._activation: asyncio.Task[None] | None = None
+
+    # --- Raft callbacks
+    def _on_apply(self, entries: tuple[LogEntry, ...]) -> None:
+        changed = False
+        for e in entries:
+            if e.control:
+                if isinstance(e.value, tuple) and e.value[0] == "LeaderChange":
+                    self._leader_change_epoch = e.value[2]
+                continue
+            self.image.replay(e.value)
+            changed = True
+        if changed and not self.active:
+            self.image.persist()  # the active one wrote it already, in save()
+        self._maybe_activate()
+
+    def _on_leader_change(self, epoch: int, leader_id: int | None) -> None:
+        if leader_id != self.node_id and self.active:
+            self._deactivate()
+        self._maybe_activate()
+
+    def _maybe_activate(self) -> None:
+        n = self.driver.node
+        if self.active or n.role is not Role.LEADER or self._leader_change_epoch != n.epoch:
+            return
+        # every record before this epoch's LeaderChange is applied: the image is the committed state
+        self.image.persist()
+        self._activate()
+        if self.image.last is None:
+            self.state.save()  # the first leader records the cluster id every later leader must keep
+
+    def _activate(self) -> None:
+        super()._activate()
+        self._state = _ReplicatedState(self.config, self.directory, self)
+
+    def _deactivate(self) -> None:
+        log.warning("controller %d is no longer the leader: standing by", self.node_id)
+        for task in (self._session_task, self._rebalance_task):
+            if task is not None:
+                task.cancel()
+        self._session_task = self._rebalance_task = None
+        self._state = None
+        self.image.persist()  # drop whatever was saved but not committed
+        for c in list(self.connections):
+            c.writer.close()
+
+    def replicate(self, image: bytes) -> None:
+        self._appended = self.driver.append([METADATA_IMAGE_RECORD + image])
+
+    # --- lifecycle
+    def _try_lock(self) -> bool:
+        return False  # leadership comes from the quorum, not a file lock
+
+    async def start(self, host: str, port: int) -> int:
+        await self.driver.start()
+        port = await super().start(host, port)
+        if self._lock_task is not None:  # the base class waits for a lock that never comes
+            self._lock_task.cancel()
+            self._lock_task = None
+        return port
+
+    async def stop(self) -> None:
+        await super().stop()
+        await self.driver.stop(graceful=True)
+
+    # --- a request's answer waits for its records to commit
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        conn = _Connection(reader, writer)
+        self.connections.add(conn)
+        held: list[Any] = []
+        try:
+            while True:
+                msg = await read_message(reader)
+                if msg is None:
+                    break
+                self._appended = None
+                # this connection's answer (and the image pushed before it) waits for the commit
+                if not self.active:
+                    self._handle(conn, msg)  # NOT_CONTROLLER, and the connection closes
+                    break
+                conn.send = held.append  # type: ignore[method-assign]
+                try:
+                    self._handle(conn, msg)
+                finally:
+                    del conn.send
+                if self._appended is not None:
+                    try:
+                        await self.driver.wait_committed(self._appended, self.commit_timeout_s)
+                    except (TimeoutError, Exception):
+                        log.warning("controller %d: a change did not commit; closing unanswered", self.node_id)
+                        break
+                for out in held:
+                    conn.send(out)
+                held.clear()
+                await writer.drain()
+        except (ProtocolError, ConnectionError, ValueError) as e:
+            log.warning("controller connection closed: %s", e)
+        finally:
+            self.connections.discard(conn)
+            with contextlib.suppress(Exception):
+                writer.close()
