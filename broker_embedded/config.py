@@ -38,6 +38,9 @@ class ConfigSource(IntEnum):
     DYNAMIC_DEFAULT_BROKER_CONFIG = 3
     STATIC_BROKER_CONFIG = 4
     DEFAULT_CONFIG = 5
+    DYNAMIC_BROKER_LOGGER_CONFIG = 6
+    DYNAMIC_CLIENT_METRICS_CONFIG = 7
+    DYNAMIC_GROUP_CONFIG = 8
 
 
 class ConfigError(ValueError):
@@ -129,6 +132,46 @@ def format_value(d: ConfigDef, value: Any) -> str | None:
 
 
 _B = ConfigType
+# (name after "group.", default, smallest accepted) of GroupCoordinatorConfig / ShareGroupConfig 4.3.1
+_GROUP_INT_DEFAULTS = [
+    ("consumer.min.session.timeout.ms", 45000, 1),
+    ("consumer.max.session.timeout.ms", 60000, 1),
+    ("consumer.min.heartbeat.interval.ms", 5000, 1),
+    ("consumer.max.heartbeat.interval.ms", 15000, 1),
+    ("consumer.assignment.interval.ms", 1000, 0),
+    ("consumer.min.assignment.interval.ms", 0, 0),
+    ("consumer.max.assignment.interval.ms", 15000, 0),
+    ("share.session.timeout.ms", 45000, 1),
+    ("share.min.session.timeout.ms", 45000, 1),
+    ("share.max.session.timeout.ms", 60000, 1),
+    ("share.heartbeat.interval.ms", 5000, 1),
+    ("share.min.heartbeat.interval.ms", 5000, 1),
+    ("share.max.heartbeat.interval.ms", 15000, 1),
+    ("share.record.lock.duration.ms", 30000, 1000),
+    ("share.min.record.lock.duration.ms", 15000, 1000),
+    ("share.max.record.lock.duration.ms", 60000, 1000),
+    ("share.delivery.count.limit", 5, 2),
+    ("share.min.delivery.count.limit", 2, 2),
+    ("share.max.delivery.count.limit", 10, 2),
+    ("share.partition.max.record.locks", 2000, 100),
+    ("share.min.partition.max.record.locks", 100, 100),
+    ("share.max.partition.max.record.locks", 4000, 100),
+    ("share.assignment.interval.ms", 1000, 0),
+    ("share.min.assignment.interval.ms", 0, 0),
+    ("share.max.assignment.interval.ms", 15000, 0),
+    ("streams.session.timeout.ms", 45000, 1),
+    ("streams.min.session.timeout.ms", 45000, 1),
+    ("streams.max.session.timeout.ms", 60000, 1),
+    ("streams.heartbeat.interval.ms", 5000, 1),
+    ("streams.min.heartbeat.interval.ms", 5000, 1),
+    ("streams.max.heartbeat.interval.ms", 15000, 1),
+    ("streams.num.standby.replicas", 0, 0),
+    ("streams.max.standby.replicas", 2, 0),
+    ("streams.initial.rebalance.delay.ms", 3000, 0),
+    ("streams.assignment.interval.ms", 1000, 0),
+    ("streams.min.assignment.interval.ms", 0, 0),
+    ("streams.max.assignment.interval.ms", 15000, 0),
+]
 BROKER_CONFIGS: dict[str, ConfigDef] = {
     d.name: d
     for d in [
@@ -237,6 +280,18 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         ),
         ConfigDef(
             "group.consumer.assignors", _B.STRING, "uniform,range", "Server-side assignors, the first the default."
+        ),
+        # the broker defaults and bounds of the per-group configs (group/group_configs.py), Kafka's values
+        *(
+            ConfigDef(f"group.{name}", _B.INT, default, f"Group config default or bound: {name}.", _at_least(low))
+            for name, default, low in _GROUP_INT_DEFAULTS
+        ),
+        ConfigDef(
+            "group.consumer.migration.policy",
+            _B.STRING,
+            "bidirectional",
+            "Online migration between classic and consumer groups.",
+            _one_of("bidirectional", "upgrade", "downgrade", "disabled"),
         ),
         ConfigDef("offsets.topic.num.partitions", _B.INT, 50, "Partitions of __consumer_offsets.", _at_least(1)),
         ConfigDef("offsets.retention.minutes", _B.INT, 10080, "Committed offset retention.", _at_least(1)),

@@ -1,5 +1,5 @@
-"""AlterConfigs (API 33): replace a topic's config overrides as a whole (the legacy, non-incremental
-API). Broker configs are static here."""
+"""AlterConfigs (API 33): replace a topic's or a group's config overrides as a whole (the legacy,
+non-incremental API). Broker configs are static here."""
 
 from __future__ import annotations
 
@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 API_KEY = 33
 TOPIC_RESOURCE = 2
 BROKER_RESOURCE = 4
+GROUP_RESOURCE = 32
+# (response index, topic or group, overrides, is a group): what the controller stores in a cluster
+Forwarded = tuple[int, str, dict[str, Any], bool]
 
 
 def handle(broker: Broker, ctx: RequestContext, request: rq.AlterConfigsRequest) -> Any:
@@ -28,8 +31,17 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.AlterConfigsRequest)
         # the legacy API replaces the topic's overrides as a whole
         return validate_topic_configs({c.name: c.value for c in res.configs if c.value is not None})
 
+    def group_overrides_of(res: Any) -> dict[str, str]:
+        return {c.name: c.value for c in res.configs if c.value is not None}
+
     out, forwarded = alter_resources(
-        broker, ctx, request.resources, request.validate_only, rs.AlterConfigsResourceResponse, overrides_of
+        broker,
+        ctx,
+        request.resources,
+        request.validate_only,
+        rs.AlterConfigsResourceResponse,
+        overrides_of,
+        group_overrides_of,
     )
     response = rs.AlterConfigsResponse(throttle_time_ms=0, responses=out)
     if forwarded:
@@ -44,13 +56,14 @@ def alter_resources(
     validate_only: bool,
     result_type: Callable[..., Any],
     overrides_of: Callable[[TopicMetadata, Any], dict[str, Any]],
-) -> tuple[list[Any], list[tuple[int, str, dict[str, Any]]]]:
+    group_overrides_of: Callable[[Any], dict[str, str]],
+) -> tuple[list[Any], list[Forwarded]]:
     """The per-resource checks AlterConfigs and IncrementalAlterConfigs share: authorization,
     resource type, topic existence, then `overrides_of` (raising ConfigError: INVALID_CONFIG).
-    Returns the per-resource results and, in cluster mode, the (index, topic, overrides) the
-    controller has to store."""
+    Groups: `group_overrides_of` gives the group's new raw overrides (KafkaError / ConfigError).
+    Returns the per-resource results and, in cluster mode, what the controller has to store."""
     out: list[Any] = []
-    forwarded: list[tuple[int, str, dict[str, Any]]] = []
+    forwarded: list[Forwarded] = []
     for res in resources:
 
         def result(code: ErrorCode, message: str | None = None, res: Any = res) -> Any:
@@ -64,6 +77,8 @@ def alter_resources(
         # ALTER_CONFIGS on the topic, or on the cluster for broker resources
         if res.resource_type == TOPIC_RESOURCE:
             denied = authorize(ctx, AclOperation.ALTER_CONFIGS, ResourceType.TOPIC, res.resource_name)
+        elif res.resource_type == GROUP_RESOURCE:
+            denied = authorize(ctx, AclOperation.ALTER_CONFIGS, ResourceType.GROUP, res.resource_name)
         else:
             denied = authorize(ctx, AclOperation.ALTER_CONFIGS, ResourceType.CLUSTER)
         if denied:
@@ -76,6 +91,9 @@ def alter_resources(
                     "Dynamic broker configs are not supported; restart with --override",
                 )
             )
+            continue
+        if res.resource_type == GROUP_RESOURCE:
+            out.append(alter_group(broker, res, validate_only, result, group_overrides_of, forwarded, len(out)))
             continue
         if res.resource_type != TOPIC_RESOURCE:
             out.append(result(ErrorCode.INVALID_REQUEST, f"Unsupported resource type {res.resource_type}"))
@@ -90,7 +108,7 @@ def alter_resources(
             out.append(result(ErrorCode.INVALID_CONFIG, str(e)))
             continue
         if broker.controller_client is not None:
-            forwarded.append((len(out), res.resource_name, overrides))
+            forwarded.append((len(out), res.resource_name, overrides, False))
             out.append(result(ErrorCode.NONE))
             continue
         try:
@@ -102,16 +120,48 @@ def alter_resources(
     return out, forwarded
 
 
-async def forward_topic_configs(
-    broker: Broker, response: Any, forwarded: list[tuple[int, str, dict[str, Any]]], validate_only: bool
+def alter_group(
+    broker: Broker,
+    res: Any,
+    validate_only: bool,
+    result: Callable[..., Any],
+    group_overrides_of: Callable[[Any], dict[str, str]],
+    forwarded: list[Forwarded],
+    index: int,
 ) -> Any:
-    """Cluster mode: the controller stores topic configs; every broker applies them from its image."""
+    """One GROUP resource: Kafka refuses the default (empty) group, then validates the group's whole
+    new override set against the broker's bounds (group/group_configs.py)."""
+    if not res.resource_name:
+        return result(ErrorCode.INVALID_REQUEST, "Default group resources are not allowed.")
+    try:
+        raw = group_overrides_of(res)
+        broker.group_configs.validate(raw)
+    except KafkaError as e:
+        # Kafka answers an unknown operation with UNKNOWN_SERVER_ERROR and no message
+        return result(e.code, None if str(e) == e.code.name else str(e))
+    except ConfigError as e:
+        return result(ErrorCode.INVALID_CONFIG, str(e))
+    if broker.controller_client is not None:
+        forwarded.append((index, res.resource_name, raw, True))
+    else:
+        broker.group_configs.set(res.resource_name, raw, validate_only)
+    return result(ErrorCode.NONE)
+
+
+async def forward_topic_configs(broker: Broker, response: Any, forwarded: list[Forwarded], validate_only: bool) -> Any:
+    """Cluster mode: the controller stores topic and group configs; every broker applies them from
+    its image."""
     assert broker.controller_client is not None
-    for index, name, overrides in forwarded:
+    for index, name, overrides, is_group in forwarded:
         try:
-            await broker.controller_client.request(
-                "alter_configs", topic=name, configs=overrides, validate_only=validate_only
-            )
+            if is_group:
+                await broker.controller_client.request(
+                    "alter_group_configs", group=name, configs=overrides, validate_only=validate_only
+                )
+            else:
+                await broker.controller_client.request(
+                    "alter_configs", topic=name, configs=overrides, validate_only=validate_only
+                )
         except KafkaError as e:
             response.responses[index].error_code = e.code
             response.responses[index].error_message = str(e)

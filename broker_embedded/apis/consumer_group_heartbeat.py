@@ -85,7 +85,7 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.ConsumerGroupHeartbe
         error_code=ErrorCode.NONE,
         member_id=out.member_id,
         member_epoch=out.member_epoch,
-        heartbeat_interval_ms=coordinator.consumer_groups.heartbeat_interval_ms,
+        heartbeat_interval_ms=coordinator.consumer_groups.group_heartbeat_interval_ms(request.group_id),
         assignment=wire_assignment(out.assignment) if out.assignment is not None else None,
     )
     # cluster mode: answered once the records are replicated, as Kafka's coordinator does

@@ -1,5 +1,5 @@
 """DescribeConfigs (API 32): every topic config with its value, source and synonyms; broker
-configs read-only."""
+configs read-only; group configs (resource type 32, group/group_configs.py)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from broker_embedded.config import (
     format_value,
     resolve_topic_config,
 )
+from broker_embedded.group.group_configs import format_group_value
 from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import describe_configs_request as rq
@@ -27,6 +28,7 @@ API_KEY = 32
 TOPIC_RESOURCE = 2
 BROKER_RESOURCE = 4
 BROKER_LOGGER_RESOURCE = 8
+GROUP_RESOURCE = 32
 
 
 @dataclass
@@ -80,6 +82,24 @@ def topic_config_entries(
     return out
 
 
+def group_config_entries(
+    broker: Broker, group_id: str, keys: list[str] | None, synonyms: bool, docs: bool
+) -> list[ConfigEntry]:
+    """A group's 17 configs (any group id: one without overrides shows the broker defaults, as Kafka)."""
+    return [
+        ConfigEntry(
+            name=r.name,
+            value=format_group_value(r.definition, r.value),
+            read_only=False,
+            config_source=int(r.source),
+            config_type=int(r.definition.type),
+            documentation=r.definition.doc if docs else "",
+            synonyms=[rs.DescribeConfigsSynonym(n, v, int(src)) for n, v, src in r.synonyms] if synonyms else [],
+        )
+        for r in broker.group_configs.describe(group_id, keys)
+    ]
+
+
 def broker_config_entries(broker: Broker, keys: list[str] | None, docs: bool) -> list[ConfigEntry]:
     out = []
     for name, d in sorted(BROKER_CONFIGS.items()):
@@ -115,6 +135,8 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.DescribeConfigsReque
         # DESCRIBE_CONFIGS on the topic, or on the cluster for broker resources
         if res.resource_type == TOPIC_RESOURCE:
             denied = authorize(ctx, AclOperation.DESCRIBE_CONFIGS, ResourceType.TOPIC, res.resource_name)
+        elif res.resource_type == GROUP_RESOURCE:
+            denied = authorize(ctx, AclOperation.DESCRIBE_CONFIGS, ResourceType.GROUP, res.resource_name)
         else:
             denied = authorize(ctx, AclOperation.DESCRIBE_CONFIGS, ResourceType.CLUSTER)
         if denied:
@@ -159,6 +181,21 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.DescribeConfigsReque
             entries = broker_config_entries(broker, keys, request.include_documentation)
         elif res.resource_type == BROKER_LOGGER_RESOURCE:
             entries = []
+        elif res.resource_type == GROUP_RESOURCE:
+            if not res.resource_name:
+                results.append(
+                    rs.DescribeConfigsResult(
+                        error_code=ErrorCode.INVALID_REQUEST,
+                        error_message="Group name must not be empty",
+                        resource_type=res.resource_type,
+                        resource_name=res.resource_name,
+                        configs=[],
+                    )
+                )
+                continue
+            entries = group_config_entries(
+                broker, res.resource_name, keys, request.include_synonyms, request.include_documentation
+            )
         else:
             results.append(
                 rs.DescribeConfigsResult(

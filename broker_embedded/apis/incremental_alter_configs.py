@@ -1,4 +1,4 @@
-"""IncrementalAlterConfigs (API 44): SET / DELETE / APPEND / SUBTRACT single topic configs."""
+"""IncrementalAlterConfigs (API 44): SET / DELETE / APPEND / SUBTRACT single topic or group configs."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from broker_embedded.apis.alter_configs import alter_resources, forward_topic_configs
 from broker_embedded.config import TOPIC_CONFIGS, ConfigError, ConfigType, validate_topic_configs
+from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import incremental_alter_configs_request as rq
 from kafka_wire.protocol.messages import incremental_alter_configs_response as rs
 
@@ -49,8 +50,28 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.IncrementalAlterConf
     def overrides_of(topic: TopicMetadata, res: Any) -> dict[str, Any]:
         return _apply(topic.configs, res.configs)
 
+    def group_overrides_of(res: Any) -> dict[str, str]:
+        # the broker's checks (Kafka's ConfigAdminManager.preprocess), then the ops on the stored set
+        names = [op.name for op in res.configs]
+        if len(set(names)) != len(names):
+            raise KafkaError("Error due to duplicate config keys", ErrorCode.INVALID_REQUEST)
+        for op in res.configs:
+            if op.config_operation not in (SET, DELETE, APPEND, SUBTRACT):
+                raise KafkaError("", ErrorCode.UNKNOWN_SERVER_ERROR)
+            if op.config_operation == SET and op.value is None:
+                raise KafkaError(f"Null value not supported for : {op.name}", ErrorCode.INVALID_REQUEST)
+        return broker.group_configs.incremental(
+            res.resource_name, [(op.name, op.config_operation, op.value) for op in res.configs]
+        )
+
     out, forwarded = alter_resources(
-        broker, ctx, request.resources, request.validate_only, rs.AlterConfigsResourceResponse, overrides_of
+        broker,
+        ctx,
+        request.resources,
+        request.validate_only,
+        rs.AlterConfigsResourceResponse,
+        overrides_of,
+        group_overrides_of,
     )
     response = rs.IncrementalAlterConfigsResponse(throttle_time_ms=0, responses=out)
     if forwarded:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from broker_embedded.config import BrokerConfig
+from broker_embedded.config import BrokerConfig, ConfigError
 from broker_embedded.controller.election import LeaderBalanceSchedule, elect_leaders
 from broker_embedded.controller.protocol import ProtocolError, encode, read_message
 from broker_embedded.controller.state import ControllerState, PartitionRecord, TopicRecord
@@ -273,6 +273,14 @@ class ControllerServer:
         if op == "alter_scram":
             s.alter_scram(msg["deletions"], msg["upserts"])
             self.push()
+            return {}
+        if op == "alter_group_configs":
+            try:
+                s.set_group_configs(msg["group"], dict(msg["configs"]), bool(msg.get("validate_only")))
+            except ConfigError as e:
+                raise KafkaError(str(e), ErrorCode.INVALID_CONFIG) from None
+            if not msg.get("validate_only"):
+                self.push()
             return {}
         if op == "alter_client_quotas":
             results = s.alter_client_quotas(msg["entries"], bool(msg.get("validate_only")))

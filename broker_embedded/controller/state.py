@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from broker_embedded.config import BrokerConfig, ConfigError, effective_topic_configs, validate_topic_configs
+from broker_embedded.group.group_configs import GroupConfigStore
 from broker_embedded.log.config import LogConfig
 from broker_embedded.metadata import validate_topic_name
 from broker_embedded.quotas.store import ClientQuotaStore, QuotaOp, entity_of
@@ -163,6 +164,8 @@ class ControllerState:
         self.acls = Authorizer((), False, lambda: None)
         # client quotas (AlterClientQuotas): cluster metadata too, pushed in the image
         self.client_quotas = ClientQuotaStore()
+        # per-group configs (IncrementalAlterConfigs on GROUP resources): Kafka's ConfigRecords
+        self.group_configs = GroupConfigStore(config)
         if self.path.exists():
             self._load()
 
@@ -178,6 +181,7 @@ class ControllerState:
         self.scram.load_json(security.get("scram", {}))
         self.acls.load_json(security.get("acls", []))
         self.client_quotas.load_json(d.get("client_quotas", []))
+        self.group_configs.load_json(d.get("group_configs", {}))
         self.topics = {}
         seen_ids: set[bytes] = set()
         entries = d.get("topics", [])
@@ -241,6 +245,7 @@ class ControllerState:
                 "topics": [t.to_json() for t in self.topics.values()] + self.refused_topics,
                 "security": self.security_json(),
                 "client_quotas": self.client_quotas.to_json(),
+                "group_configs": self.group_configs.to_json(),
             },
             indent=1,
         )
@@ -656,6 +661,15 @@ class ControllerState:
             self.save()
         return [[[list(p) for p in entity], int(r.code), r.message] for entity, r in results]
 
+    # --- group configs ----------------------------------------------------------------------------
+    def set_group_configs(self, group_id: str, raw: dict[str, str], validate_only: bool) -> None:
+        """Replace a group's config overrides (validated against this controller's bounds; raises
+        ConfigError); saved, and pushed in the image, when not validate_only."""
+        before = self.group_configs.to_json()
+        self.group_configs.set(group_id, raw, validate_only)
+        if self.group_configs.to_json() != before:
+            self.save()
+
     # --- the image pushed to brokers -------------------------------------------------------------
     def refused_topic_names(self) -> set[str]:
         """Names of refused stored topics that no loaded topic also has (brokers may hold their logs)."""
@@ -672,6 +686,7 @@ class ControllerState:
             "refused_topics": sorted(self.refused_topic_names()),
             "security": self.security_json(),
             "client_quotas": self.client_quotas.to_json(),
+            "group_configs": self.group_configs.to_json(),
         }
 
 

@@ -32,6 +32,7 @@ from broker_embedded.group.consumer_records import (
     decode_record,
     encode_record,
 )
+from broker_embedded.group.group_configs import GroupConfigStore
 from broker_embedded.group.offsets_topic import partition_for_group
 from broker_embedded.purgatory import DelayedCallback, DelayedOperationPurgatory, Timer
 from broker_embedded.purgatory.timing_wheel import monotonic_ms
@@ -69,6 +70,8 @@ class ConsumerGroupCoordinator:
         self._rebalance_deadlines: dict[tuple[str, str], int] = {}
         self._metadata_deadlines: dict[str, int] = {}
         self._topic_filters: dict[tuple[str, str], Callable[[str], bool]] = {}
+        # per-group configs (group_configs.py), set by the broker; None: the broker's defaults
+        self.group_configs: GroupConfigStore | None = None
 
     # --- configuration ---------------------------------------------------------------------
     def _cfg(self, name: str, default: Any) -> Any:
@@ -78,6 +81,18 @@ class ConsumerGroupCoordinator:
     @property
     def session_timeout_ms(self) -> int:
         return int(self._cfg("group.consumer.session.timeout.ms", 45000))
+
+    def group_session_timeout_ms(self, group_id: str) -> int:
+        """consumer.session.timeout.ms of the group (its config override, else the broker's)."""
+        if self.group_configs is None:
+            return self.session_timeout_ms
+        return self.group_configs.get(group_id).consumer_session_timeout_ms
+
+    def group_heartbeat_interval_ms(self, group_id: str) -> int:
+        """consumer.heartbeat.interval.ms of the group (its config override, else the broker's)."""
+        if self.group_configs is None:
+            return self.heartbeat_interval_ms
+        return self.group_configs.get(group_id).consumer_heartbeat_interval_ms
 
     @property
     def heartbeat_interval_ms(self) -> int:
@@ -219,7 +234,7 @@ class ConsumerGroupCoordinator:
         self.purgatory.try_complete_else_watch(op, [watch])
 
     def _schedule_session(self, group_id: str, member_id: str) -> None:
-        self._schedule("session", self._session_deadlines, group_id, member_id, self.session_timeout_ms)
+        self._schedule("session", self._session_deadlines, group_id, member_id, self.group_session_timeout_ms(group_id))
 
     def _schedule_rebalance(self, group_id: str, member_id: str, timeout_ms: int) -> None:
         self._schedule("rebalance", self._rebalance_deadlines, group_id, member_id, max(timeout_ms, 0))
