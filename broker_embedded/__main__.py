@@ -168,6 +168,9 @@ def build_controller_parser() -> argparse.ArgumentParser:
     p.add_argument("--override", action="append", default=[], metavar="KEY=VALUE", help="a config (repeatable)")
     p.add_argument("--log-level", default="WARNING", help="logging level for stderr (default WARNING)")
     p.add_argument("--exit-on-stdin-eof", action="store_true", help="exit when stdin closes")
+    # opt-in: a Raft quorum of controllers (controller/quorum_controller.py) instead of the shared lock
+    p.add_argument("--node-id", type=int, default=None, help="this controller's id in --quorum-voters")
+    p.add_argument("--quorum-voters", default=None, help="Raft mode: ID@HOST:PORT,... (controller.quorum.voters)")
     return p
 
 
@@ -213,12 +216,29 @@ def controller_main(argv: list[str]) -> int:
     except ConfigError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    if args.quorum_voters:
+        from broker_embedded.controller.quorum_controller import parse_voters
+
+        try:
+            voters = parse_voters(args.quorum_voters)
+        except ValueError as e:
+            print(f"error: --quorum-voters: {e}", file=sys.stderr)
+            return 2
+        if args.node_id not in voters:
+            print(f"error: --node-id {args.node_id} is not one of the voters {sorted(voters)}", file=sys.stderr)
+            return 2
     loop = new_event_loop()
     asyncio.set_event_loop(loop)
     stop = asyncio.Event()
 
     async def run() -> None:
-        server = ControllerServer(config, Path(args.log_dir))
+        server: ControllerServer
+        if args.quorum_voters:
+            from broker_embedded.controller.quorum_controller import QuorumControllerServer, raft_config_from
+
+            server = QuorumControllerServer(config, Path(args.log_dir), args.node_id, voters, raft_config_from(config))
+        else:
+            server = ControllerServer(config, Path(args.log_dir))
         port = await server.start(args.host, args.port)
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)

@@ -139,8 +139,13 @@ class EmbeddedCluster:
         controllers: int = 2,
         secure: bool = False,
         acls: bool = False,
+        quorum: str = "lock",
         **configs: Any,
     ) -> None:
+        if quorum not in ("lock", "raft"):
+            raise ValueError(f"quorum must be 'lock' (shared directory + flock) or 'raft', got {quorum!r}")
+        # opt-in (issue 32): quorum="raft" runs the controllers as a Raft quorum, each with its own directory
+        self.quorum = quorum
         if brokers < 1:
             raise ValueError(f"brokers must be at least 1, got {brokers}")
         if controllers < 1:
@@ -166,6 +171,9 @@ class EmbeddedCluster:
         self.controller_ports: dict[int, int] = {}
         self._brokers: dict[int, _Child] = {}
         self._controllers: dict[int, _Child] = {}
+        self.raft_ports: dict[int, int] = {}
+        if quorum == "raft":
+            self.raft_ports = {i: _free_port() for i in self.controller_ids}
 
     # --- processes -------------------------------------------------------------------------------
     def _overrides(self) -> list[str]:
@@ -215,12 +223,15 @@ class EmbeddedCluster:
             "--port",
             str(self.controller_ports.get(i, 0)),
             "--log-dir",
-            str(self.log_dir / "controller"),
+            str(self.log_dir / ("controller" if self.quorum == "lock" else f"controller-{i}")),
             "--log-level",
             self.log_level,
             "--exit-on-stdin-eof",
             *self._overrides(),
         ]
+        if self.quorum == "raft":  # Raft node ids = controller indexes (brokers are 1..N on other ports)
+            voters = ",".join(f"{j}@127.0.0.1:{p}" for j, p in sorted(self.raft_ports.items()))
+            argv += ["--node-id", str(i), "--quorum-voters", voters]
         name = "controller.log" if i == 0 else f"controller-{i}.log"
         child = _Child(f"controller {i}", argv, self.log_dir / name, "controller=", self.startup_timeout)
         self.controller_ports[i] = int(child.line.rsplit(":", 1)[1])
@@ -484,3 +495,12 @@ def run_cluster_cli(
 
 
 __all__ = ["EmbeddedCluster", "run_cluster_cli"]
+
+
+def _free_port() -> int:
+    """A port for a controller's Raft listener (the voters must know each other's before they start)."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
