@@ -198,3 +198,37 @@ class QuorumControllerServer(ControllerServer):
             self.connections.discard(conn)
             with contextlib.suppress(Exception):
                 writer.close()
+
+
+def raft_config_from(config: BrokerConfig) -> RaftConfig:
+    """Kafka's controller.quorum.* timing settings (read from the config's pass-through names)."""
+    d = RaftConfig()
+
+    def ms(name: str, default: int) -> int:
+        v = config.get(name)
+        return default if v is None else int(v)
+
+    election = ms("controller.quorum.election.timeout.ms", d.election_timeout_ms)
+    fetch_timeout = ms("controller.quorum.fetch.timeout.ms", d.fetch_timeout_ms)
+    return RaftConfig(
+        election_timeout_ms=election,
+        election_backoff_max_ms=ms("controller.quorum.election.backoff.max.ms", election),
+        fetch_timeout_ms=fetch_timeout,
+        # a parked (long-poll) fetch must come back well inside the follower's fetch timeout (Kafka: 500 vs 2000)
+        fetch_max_wait_ms=min(d.fetch_max_wait_ms, fetch_timeout // 4),
+        request_timeout_ms=ms("controller.quorum.request.timeout.ms", d.request_timeout_ms),
+    )
+
+
+def parse_voters(text: str) -> dict[int, tuple[str, int]]:
+    """controller.quorum.voters: `id@host:port,...`; ValueError on anything else."""
+    voters: dict[int, tuple[str, int]] = {}
+    for item in text.split(","):
+        node, _, addr = item.strip().partition("@")
+        host, _, port = addr.rpartition(":")
+        if not node or not host or not port:
+            raise ValueError(f"controller.quorum.voters entry {item!r} is not ID@HOST:PORT")
+        if int(node) in voters:
+            raise ValueError(f"voter {node} is listed twice")
+        voters[int(node)] = (host, int(port))
+    return voters
