@@ -12,38 +12,61 @@ fi
 # The JVM peers (Apache Kafka, its tools and Java clients, Spark's Kafka connector, delta-spark):
 # peers/pom.xml resolved by Maven into peers/target/{kafka,spark}-lib (cached in ~/.m2). A second
 # run does nothing unless a pom or Java source changed.
-stamp=peers/target/.resolved
-if [ ! -f "$stamp" ] || [ -n "$(find peers \( -name pom.xml -o -name '*.java' \) -newer "$stamp" -print -quit)" ]; then
-    if ! command -v mvn >/dev/null || ! command -v java >/dev/null; then
-        echo "setup_peers.sh: mvn/java not found: the JVM peer tests will skip" >&2
-    else
-        rm -rf peers/target/kafka-lib peers/target/spark-kafka-lib peers/target/delta-lib peers/target/spark-lib
-        mvn -q -B -f peers/pom.xml package || mvn -q -B -f peers/pom.xml package
-        touch "$stamp"
+jvm_peers() {
+    stamp=peers/target/.resolved
+    if [ ! -f "$stamp" ] || [ -n "$(find peers \( -name pom.xml -o -name '*.java' \) -newer "$stamp" -print -quit)" ]; then
+        if ! command -v mvn >/dev/null || ! command -v java >/dev/null; then
+            echo "setup_peers.sh: mvn/java not found: the JVM peer tests will skip" >&2
+        else
+            rm -rf peers/target/kafka-lib peers/target/spark-kafka-lib peers/target/delta-lib peers/target/spark-lib
+            mvn -q -B -f peers/pom.xml package || mvn -q -B -f peers/pom.xml package
+            touch "$stamp"
+        fi
     fi
-fi
+}
 # delta-spark runs only in the Spark minor it was built for: a small venv of its own with the
 # pyspark matching <spark.version> in peers/pom.xml (peers/delta_spark.py runs in it).
-spark_version="$(sed -n 's:.*<spark.version>\(.*\)</spark.version>.*:\1:p' peers/pom.xml)"
-delta_venv=peers/target/delta-venv
-if [ -n "$spark_version" ] && ! "$delta_venv/bin/python" -c "import pyspark, sys; sys.exit(pyspark.__version__ != '$spark_version')" 2>/dev/null; then
-    "$PYTHON" -m venv "$delta_venv"
-    "$delta_venv/bin/python" -m pip install --quiet "pyspark==$spark_version" pyarrow
-fi
+delta_spark_venv() {
+    spark_version="$(sed -n 's:.*<spark.version>\(.*\)</spark.version>.*:\1:p' peers/pom.xml)"
+    delta_venv=peers/target/delta-venv
+    if [ -n "$spark_version" ] && ! "$delta_venv/bin/python" -c "import pyspark, sys; sys.exit(pyspark.__version__ != '$spark_version')" 2>/dev/null; then
+        "$PYTHON" -m venv "$delta_venv"
+        # setup.sh hands over its uv (PYKAFKA_UV): the same pyspark wheel then comes from uv's cache
+        if [ -z "${PYKAFKA_UV:-}" ] || ! "$PYKAFKA_UV" pip install --quiet --python "$delta_venv/bin/python" \
+            "pyspark==$spark_version" pyarrow; then
+            "$delta_venv/bin/python" -m pip install --quiet "pyspark==$spark_version" pyarrow
+        fi
+    fi
+}
 
 # A real S3-compatible server for the object-storage tests (Delta tables on s3://, the S3 tiered
 # store): versitygw, built from the Go module proxy into peers/target/s3/ (about two minutes the first
 # time, cached afterwards; peers/s3.py says why this server). Without Go the S3 tests skip (and fail
 # under CI=true).
-vgw_version="$(sed -n 's/^VERSITYGW_VERSION = "\(.*\)"$/\1/p' peers/s3.py)"
-vgw_dir="peers/target/s3/versitygw-$vgw_version"
-go_bin="$(command -v go || echo /usr/local/go/bin/go)"
-if [ -n "$vgw_version" ] && [ ! -x "$vgw_dir/versitygw" ]; then
-    if [ ! -x "$go_bin" ]; then
-        echo "setup_peers.sh: go not found: the S3 tests will skip" >&2
-    else
-        mkdir -p "$vgw_dir"
-        vgw_install() { GOBIN="$PWD/$vgw_dir" GOFLAGS=-mod=mod "$go_bin" install "github.com/versity/versitygw/cmd/versitygw@$vgw_version"; }
-        vgw_install || vgw_install  # one retry, as for Maven: a flaky download should not fail setup
+s3_server() {
+    vgw_version="$(sed -n 's/^VERSITYGW_VERSION = "\(.*\)"$/\1/p' peers/s3.py)"
+    vgw_dir="peers/target/s3/versitygw-$vgw_version"
+    go_bin="$(command -v go || echo /usr/local/go/bin/go)"
+    if [ -n "$vgw_version" ] && [ ! -x "$vgw_dir/versitygw" ]; then
+        if [ ! -x "$go_bin" ]; then
+            echo "setup_peers.sh: go not found: the S3 tests will skip" >&2
+        else
+            mkdir -p "$vgw_dir"
+            vgw_install() { GOBIN="$PWD/$vgw_dir" GOFLAGS=-mod=mod "$go_bin" install "github.com/versity/versitygw/cmd/versitygw@$vgw_version"; }
+            vgw_install || vgw_install  # one retry, as for Maven: a flaky download should not fail setup
+        fi
     fi
-fi
+}
+
+# The three are independent downloads and builds: side by side, and setup fails if any of them did.
+jvm_peers &
+jvm_pid=$!
+delta_spark_venv &
+delta_pid=$!
+s3_server &
+s3_pid=$!
+status=0
+wait "$jvm_pid" || { echo "setup_peers.sh: the JVM peers failed" >&2; status=1; }
+wait "$delta_pid" || { echo "setup_peers.sh: delta-spark's venv failed" >&2; status=1; }
+wait "$s3_pid" || { echo "setup_peers.sh: the S3 server's build failed" >&2; status=1; }
+exit "$status"
