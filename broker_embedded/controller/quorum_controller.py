@@ -97,7 +97,12 @@ class QuorumControllerServer(ControllerServer):
             on_apply=self._on_apply,
             on_leader_change=self._on_leader_change,
         )
-        self._activation: asyncio.Task[None] | None = None
+        self.driver.cluster_id_source = self._cluster_id
+
+    def _cluster_id(self) -> str | None:
+        if self._state is not None:
+            return self._state.cluster_id
+        return None if self.image.last is None else str(json.loads(self.image.last)["cluster_id"])
 
     # --- Raft callbacks
     def _on_apply(self, entries: tuple[LogEntry, ...]) -> None:

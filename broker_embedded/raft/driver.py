@@ -33,14 +33,15 @@ from broker_embedded.raft import messages as m
 from broker_embedded.raft.file_log import FileQuorumStateStore, FileRaftLog
 from broker_embedded.raft.node import NotLeaderError, RaftConfig, RaftNode
 from kafka_wire.errors import ErrorCode, ProtocolDecodeError
-from kafka_wire.protocol.messages import api_versions_response
+from kafka_wire.protocol.messages import api_versions_response, describe_cluster_response
 
 log = logging.getLogger(__name__)
 
 _LEN = struct.Struct(">i")
 MAX_FRAME = 64 << 20
 _SERVED = (wire.FETCH, wire.API_VERSIONS, wire.VOTE, wire.BEGIN_QUORUM_EPOCH, wire.END_QUORUM_EPOCH)
-_SERVED += (wire.DESCRIBE_QUORUM, wire.FETCH_SNAPSHOT)
+_SERVED += (wire.DESCRIBE_QUORUM, wire.FETCH_SNAPSHOT, wire.DESCRIBE_CLUSTER)
+ENDPOINT_TYPE_CONTROLLER = 2  # KIP-919: DescribeCluster answered by a controller lists controllers
 
 
 def monotonic_ms() -> int:
@@ -108,6 +109,8 @@ class RaftDriver:
         self._commit_waiters: list[tuple[int, asyncio.Future[None]]] = []
         self.leader_changed = asyncio.Event()
         self.running = False
+        # the cluster id DescribeCluster reports (the controller sets it from its metadata image)
+        self.cluster_id_source: Callable[[], str | None] = lambda: self.cluster_id
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -351,6 +354,9 @@ class RaftDriver:
         if api_key == wire.DESCRIBE_QUORUM:
             writer.write(wire.encode_response(api_key, version, corr, self._describe_quorum(body, version)))
             return
+        if api_key == wire.DESCRIBE_CLUSTER:
+            writer.write(wire.encode_response(api_key, version, corr, self._describe_cluster(body)))
+            return
         self._next_inbound += 1
         core_corr = self._next_inbound
         msg: m.Message
@@ -381,6 +387,27 @@ class RaftDriver:
             if rng is not None:
                 keys.append(api_versions_response.ApiVersion(api_key=key, min_version=rng[0], max_version=rng[1]))
         return api_versions_response.ApiVersionsResponse(error_code=0, api_keys=keys)
+
+    def _describe_cluster(self, body: Any) -> Any:
+        """KIP-919 (`--bootstrap-controller`): the voters' listeners and the leader as the active controller."""
+        if body.endpoint_type != ENDPOINT_TYPE_CONTROLLER:
+            return describe_cluster_response.DescribeClusterResponse(
+                error_code=int(ErrorCode.MISMATCHED_ENDPOINT_TYPE),
+                error_message="The request was sent to an endpoint of type CONTROLLER, "
+                f"but we wanted an endpoint of type {'BROKER' if body.endpoint_type == 1 else body.endpoint_type}",
+                endpoint_type=ENDPOINT_TYPE_CONTROLLER,
+            )
+        leader = self.node.leader_id
+        nodes = [
+            describe_cluster_response.DescribeClusterBroker(broker_id=i, host=host, port=port)
+            for i, (host, port) in sorted(self.endpoints.items())
+        ]
+        return describe_cluster_response.DescribeClusterResponse(
+            endpoint_type=ENDPOINT_TYPE_CONTROLLER,
+            cluster_id=self.cluster_id_source() or "",
+            controller_id=-1 if leader is None else leader,
+            brokers=nodes,
+        )
 
     def _describe_quorum(self, body: Any, version: int) -> Any:
         if not describe_quorum.is_metadata_partition(body):
