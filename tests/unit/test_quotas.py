@@ -211,3 +211,33 @@ def test_alter_validation_validate_only_and_persistence(tmp_path: Path) -> None:
     # removing the last value removes the entity
     _set(store, [(USER, "u")], **{PBR: None})
     assert u not in store.entities
+
+
+def test_controller_state_decides_persists_and_pushes_quotas(tmp_path: Path) -> None:
+    from broker_embedded.config import BrokerConfig
+    from broker_embedded.controller.state import ControllerState
+
+    state = ControllerState(BrokerConfig({}), tmp_path)
+    version = state.metadata_version
+    results = state.alter_client_quotas(
+        [
+            {"entity": [[USER, "u"], [CLIENT_ID, None]], "ops": [[PBR, 1024.0]]},
+            {"entity": [[USER, "v"]], "ops": [["bogus", 1.0]]},
+        ],
+        validate_only=False,
+    )
+    assert results == [
+        [[[CLIENT_ID, None], [USER, "u"]], 0, None],
+        [[[USER, "v"]], int(ErrorCode.INVALID_REQUEST), "Invalid configuration key bogus"],
+    ]
+    assert state.metadata_version == version + 1  # saved once
+    assert state.image()["client_quotas"] == [{"entity": [[CLIENT_ID, None], [USER, "u"]], "quotas": {PBR: 1024.0}}]
+    state.alter_client_quotas([{"entity": [[USER, "w"]], "ops": [[PBR, 1.0]]}], validate_only=True)
+    assert state.metadata_version == version + 1  # validate_only: nothing saved
+    reloaded = ControllerState(BrokerConfig({}), tmp_path)
+    assert reloaded.client_quotas.entities == state.client_quotas.entities
+    # a broker applying the image gets the same quotas (and its managers see them)
+    broker_store = ClientQuotaStore()
+    manager = ClientQuotaManager(PBR, broker_store, FakeClock())
+    broker_store.load_json(state.image()["client_quotas"])
+    assert manager.quota("u", "any-client") == 1024.0
