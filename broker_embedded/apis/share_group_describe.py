@@ -46,7 +46,6 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.ShareGroupDescribeRe
                     error_code=ErrorCode.GROUP_ID_NOT_FOUND,
                     error_message=f"Group {group_id} not found.",
                     group_id=group_id,
-                    group_state="Dead",
                     members=[],
                     authorized_operations=AUTHORIZED_OPERATIONS_OMITTED,
                 )

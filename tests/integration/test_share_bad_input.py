@@ -1,0 +1,197 @@
+"""Share-group bad input on the wire, differential (ours and Apache Kafka 4.3.1): raw
+ShareGroupHeartbeat / ShareGroupDescribe / ShareFetch / ShareAcknowledge requests with wrong member
+epochs, unknown groups and members, acknowledgements of records another member holds or nobody
+acquired, bad share-session epochs. Both brokers must answer the same error codes, and a refused
+acknowledgement must leave the records as they were (their owner can still accept them).
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from kafka_wire.client import BrokerConnection
+from kafka_wire.errors import ErrorCode
+from kafka_wire.protocol.messages import find_coordinator_request, metadata_request
+from kafka_wire.protocol.messages import share_acknowledge_request as ack_rq
+from kafka_wire.protocol.messages import share_fetch_request as fetch_rq
+from kafka_wire.protocol.messages import share_group_describe_request as describe_rq
+from kafka_wire.protocol.messages import share_group_heartbeat_request as hb_rq
+from tests.integration.test_kip848_consumer_group import create_topic
+from tests.integration.test_share_groups import _name, _produce, _share_group
+
+HEARTBEAT, DESCRIBE, FETCH, ACK = 76, 77, 78, 79
+ACCEPT = 1
+
+
+@pytest.fixture(scope="module", params=["ours", "apache"])
+def broker(request: pytest.FixtureRequest) -> Iterator[Any]:
+    if request.param == "ours":
+        from broker_embedded import EmbeddedBroker
+
+        with EmbeddedBroker(num_partitions=1, **{"share.auto.offset.reset": "earliest"}) as b:
+            yield b
+        return
+    yield request.getfixturevalue("apache_kafka")
+
+
+@pytest.fixture()
+def conn(broker: Any) -> Iterator[BrokerConnection]:
+    with BrokerConnection.from_bootstrap(broker.bootstrap_servers, timeout=30) as c:
+        yield c
+
+
+def _member() -> str:
+    return uuid.uuid4().hex
+
+
+def _coordinator_ready(conn: BrokerConnection, group: str) -> None:
+    """As a client does first: FindCoordinator until the group's coordinator is loaded."""
+    deadline = time.monotonic() + 30
+    while True:
+        body = find_coordinator_request.FindCoordinatorRequest(key_type=0, coordinator_keys=[group])
+        if conn.request(10, body, 4).coordinators[0].error_code == ErrorCode.NONE:
+            return
+        assert time.monotonic() < deadline, "no coordinator"
+        time.sleep(0.1)
+
+
+def _heartbeat(conn: BrokerConnection, group: str, member: str, epoch: int, topics: list[str] | None) -> Any:
+    """One heartbeat; retried, as a client does, while the coordinator is still loading."""
+    _coordinator_ready(conn, group)
+    body = hb_rq.ShareGroupHeartbeatRequest(
+        group_id=group, member_id=member, member_epoch=epoch, subscribed_topic_names=topics
+    )
+    deadline = time.monotonic() + 30
+    while True:
+        response = conn.request(HEARTBEAT, body, 1)
+        retriable = (ErrorCode.NOT_COORDINATOR, ErrorCode.COORDINATOR_LOAD_IN_PROGRESS)
+        if response.error_code not in retriable or time.monotonic() > deadline:
+            return response
+        time.sleep(0.1)
+
+
+def _topic_id(conn: BrokerConnection, topic: str) -> bytes:
+    md = conn.request(
+        3, metadata_request.MetadataRequest(topics=[metadata_request.MetadataRequestTopic(name=topic)]), 12
+    )
+    return bytes(md.topics[0].topic_id)
+
+
+def _fetch(
+    conn: BrokerConnection, group: str, member: str, epoch: int, tid: bytes, acks: list[tuple[int, int, int]] = ()
+) -> Any:
+    body = fetch_rq.ShareFetchRequest(
+        group_id=group,
+        member_id=member,
+        share_session_epoch=epoch,
+        max_wait_ms=500,
+        min_bytes=1,
+        max_bytes=1 << 20,
+        max_records=100,
+        batch_size=100,
+        topics=[
+            fetch_rq.FetchTopic(
+                topic_id=tid,
+                partitions=[
+                    fetch_rq.FetchPartition(
+                        partition_index=0,
+                        acknowledgement_batches=[
+                            fetch_rq.AcknowledgementBatch(first_offset=f, last_offset=last, acknowledge_types=[t])
+                            for f, last, t in acks
+                        ],
+                    )
+                ],
+            )
+        ],
+        forgotten_topics_data=[],
+    )
+    return conn.request(FETCH, body, 1)
+
+
+def _ack(conn: BrokerConnection, group: str, member: str, epoch: int, tid: bytes, first: int, last: int) -> Any:
+    body = ack_rq.ShareAcknowledgeRequest(
+        group_id=group,
+        member_id=member,
+        share_session_epoch=epoch,
+        topics=[
+            ack_rq.AcknowledgeTopic(
+                topic_id=tid,
+                partitions=[
+                    ack_rq.AcknowledgePartition(
+                        partition_index=0,
+                        acknowledgement_batches=[
+                            ack_rq.AcknowledgementBatch(
+                                first_offset=first, last_offset=last, acknowledge_types=[ACCEPT]
+                            )
+                        ],
+                    )
+                ],
+            )
+        ],
+    )
+    return conn.request(ACK, body, 1)
+
+
+def _partition(response: Any) -> Any:
+    return response.responses[0].partitions[0]
+
+
+def test_heartbeat_bad_epochs_unknown_group_and_member(broker: Any, conn: BrokerConnection) -> None:
+    topic, group = _name("hb"), _name("ghb")
+    create_topic(broker.bootstrap_servers, topic, 1)
+    assert _heartbeat(conn, _name("nogroup"), _member(), 3, None).error_code == ErrorCode.GROUP_ID_NOT_FOUND
+    assert _heartbeat(conn, group, "", 0, [topic]).error_code == ErrorCode.INVALID_REQUEST
+    assert _heartbeat(conn, group, _member(), 0, None).error_code == ErrorCode.INVALID_REQUEST
+    member = _member()
+    joined = _heartbeat(conn, group, member, 0, [topic])
+    assert joined.error_code == ErrorCode.NONE and joined.member_epoch > 0
+    assert _heartbeat(conn, group, member, joined.member_epoch + 7, None).error_code == ErrorCode.FENCED_MEMBER_EPOCH
+    assert _heartbeat(conn, group, _member(), 1, None).error_code == ErrorCode.UNKNOWN_MEMBER_ID
+    assert _heartbeat(conn, group, member, joined.member_epoch, None).error_code == ErrorCode.NONE
+    described = conn.request(DESCRIBE, describe_rq.ShareGroupDescribeRequest(group_ids=[group, _name("nogroup")]), 1)
+    by_id = {g.group_id: g for g in described.groups}  # Apache Kafka may answer in another order
+    found, missing = by_id[group], by_id[next(g for g in by_id if g != group)]
+    assert found.error_code == ErrorCode.NONE and [m.member_id for m in found.members] == [member]
+    assert found.group_state == "Stable"
+    assert missing.error_code == ErrorCode.GROUP_ID_NOT_FOUND and missing.group_state == ""
+    assert _heartbeat(conn, group, member, -1, None).member_epoch == -1
+
+
+def test_acknowledgements_of_records_not_acquired(broker: Any, conn: BrokerConnection) -> None:
+    topic, group = _name("ack"), _share_group(broker, _name("gack"))
+    create_topic(broker.bootstrap_servers, topic, 1)
+    _produce(broker.bootstrap_servers, topic, range(3))
+    tid = _topic_id(conn, topic)
+    a, b = _member(), _member()
+    for m in (a, b):
+        assert _heartbeat(conn, group, m, 0, [topic]).error_code == ErrorCode.NONE
+    # a opens its session and acquires the three records (Apache may need a few fetches to load)
+    epoch, acquired = 0, []
+    deadline = time.monotonic() + 30
+    while not acquired and time.monotonic() < deadline:
+        response = _fetch(conn, group, a, epoch, tid)
+        assert response.error_code == ErrorCode.NONE
+        epoch += 1
+        if response.responses:
+            acquired = _partition(response).acquired_records
+    assert [(r.first_offset, r.last_offset, r.delivery_count) for r in acquired] == [(0, 2, 1)]
+    # acknowledgements in the opening fetch of a session: refused as a whole
+    assert _fetch(conn, group, b, 0, tid, [(0, 0, ACCEPT)]).error_code == ErrorCode.INVALID_REQUEST
+    # b's session opens; b acknowledges a record a holds: INVALID_RECORD_STATE, nothing changes
+    assert _fetch(conn, group, b, 0, tid).error_code == ErrorCode.NONE
+    refused = _fetch(conn, group, b, 1, tid, [(1, 1, ACCEPT)])
+    assert refused.error_code == ErrorCode.NONE
+    assert _partition(refused).acknowledge_error_code == ErrorCode.INVALID_RECORD_STATE
+    # ShareAcknowledge cannot open a session; b's wrong epoch; a member without a session
+    assert _ack(conn, group, b, 0, tid, 0, 0).error_code == ErrorCode.INVALID_SHARE_SESSION_EPOCH
+    assert _ack(conn, group, b, 9, tid, 0, 0).error_code == ErrorCode.INVALID_SHARE_SESSION_EPOCH
+    assert _ack(conn, group, _member(), 1, tid, 0, 0).error_code == ErrorCode.SHARE_SESSION_NOT_FOUND
+    # the owner's records were left alone: a accepts all three
+    accepted = _ack(conn, group, a, epoch, tid, 0, 2)
+    assert accepted.error_code == ErrorCode.NONE
+    assert _partition(accepted).error_code == ErrorCode.NONE
