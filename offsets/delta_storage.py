@@ -136,7 +136,28 @@ class TableLocation:
             return pafs.LocalFileSystem()
         if self.scheme != "s3":
             raise StorageOptionError(f"table location {self.uri!r}: accepted here: {ACCEPTED_LOCATIONS}")
-        return pafs.S3FileSystem(**pyarrow_s3_options(self.storage_options))
+        return pafs.S3FileSystem(**pyarrow_s3_options(self.storage_options), **pyarrow_s3_patience())
+
+
+# How long the Parquet writer waits out a slow or stalled object store before a request fails: as
+# long as delta-rs (object_store: 5 s connect, 30 s without progress per request, retries for up to
+# 3 min). pyarrow's own defaults (the AWS SDK's: 1 s connect, 3 s without a byte, 3 attempts) give
+# up after ~10 s of stall, and an executor task that fails there fails the micro-batch (and the
+# query, where Spark does not retry tasks: local mode), while the driver's commit would have waited.
+S3_CONNECT_TIMEOUT_S = 5.0
+S3_REQUEST_TIMEOUT_S = 30.0
+S3_MAX_ATTEMPTS = 6
+
+
+def pyarrow_s3_patience() -> dict[str, Any]:
+    """``pyarrow.fs.S3FileSystem`` timeout and retry keyword arguments (see S3_REQUEST_TIMEOUT_S)."""
+    import pyarrow.fs as pafs
+
+    return {
+        "connect_timeout": S3_CONNECT_TIMEOUT_S,
+        "request_timeout": S3_REQUEST_TIMEOUT_S,
+        "retry_strategy": pafs.AwsStandardS3RetryStrategy(max_attempts=S3_MAX_ATTEMPTS),
+    }
 
 
 def pyarrow_s3_options(storage_options: Mapping[str, str]) -> dict[str, Any]:
@@ -216,6 +237,7 @@ __all__ = [
     "normalize_storage_options",
     "parse_table_location",
     "pyarrow_s3_options",
+    "pyarrow_s3_patience",
     "sink_storage_options",
     "storage_options_from_s3a",
 ]
