@@ -14,6 +14,7 @@ from enum import IntEnum
 from pathlib import Path
 from typing import Any
 
+from kafka_wire.errors import PykafkaError
 from kafka_wire.types import INT_MAX, LONG_MAX
 
 
@@ -43,7 +44,7 @@ class ConfigSource(IntEnum):
     DYNAMIC_GROUP_CONFIG = 8
 
 
-class ConfigError(ValueError):
+class ConfigError(PykafkaError, ValueError):
     """A config name or value that Kafka would refuse (INVALID_CONFIG on the wire)."""
 
 

@@ -20,6 +20,7 @@ import pyarrow.compute as pc
 
 from connector.schema import SCHEMA_DDL, SCHEMA_DDL_WITH_HEADERS, spark_schema
 from kafka_wire.columnar import ArrowBuffers, Columns, RecordIndex, decode_headers
+from kafka_wire.errors import PykafkaError
 
 HEADER_TYPE = pa.struct([pa.field("key", pa.string()), pa.field("value", pa.binary())])
 HEADERS_TYPE = pa.list_(pa.field("element", HEADER_TYPE))
@@ -165,7 +166,7 @@ _ZIGZAG1 = pa.array([(b >> 1) ^ -(b & 1) for b in range(256)], _I64)
 _LITTLE_ENDIAN = sys.byteorder == "little"
 
 
-class VectorDecodeError(ValueError):
+class VectorDecodeError(PykafkaError, ValueError):
     """The records do not decode consistently: the caller falls back to the exact Python decoder."""
 
 

@@ -35,11 +35,13 @@ import fastavro
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from kafka_wire.errors import PykafkaError
+
 MODES = ("FAILFAST", "PERMISSIVE")
 MAGIC = 0
 
 
-class AvroDecodeError(ValueError):
+class AvroDecodeError(PykafkaError, ValueError):
     pass
 
 

@@ -20,6 +20,8 @@ import uuid
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from kafka_wire.errors import PykafkaError
+
 MAGIC_ID = 0
 MAGIC_GUID = 1
 VALUE_HEADER = "__value_schema_id"
@@ -27,7 +29,7 @@ KEY_HEADER = "__key_schema_id"
 MODES = ("FAILFAST", "PERMISSIVE")
 
 
-class ConfluentDecodeError(ValueError):
+class ConfluentDecodeError(PykafkaError, ValueError):
     pass
 
 

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from kafka_wire.client.config import ClientConfig
-from kafka_wire.errors import ErrorCode
+from kafka_wire.errors import ErrorCode, PykafkaError
 
 log = logging.getLogger("connector.offset_mirror")
 
@@ -40,7 +40,7 @@ MEMBER_ERRORS = frozenset(
 )
 
 
-class GroupHasMembersError(RuntimeError):
+class GroupHasMembersError(PykafkaError, RuntimeError):
     """The coordinator refused a memberless commit because the group has live members."""
 
     def __init__(self, group_id: str, code: ErrorCode, detail: str) -> None:

@@ -11,8 +11,10 @@ from __future__ import annotations
 import difflib
 from collections.abc import Collection, Mapping
 
+from kafka_wire.errors import PykafkaError
 
-class SourceOptionError(ValueError):
+
+class SourceOptionError(PykafkaError, ValueError):
     """An invalid source option (Spark raises IllegalArgumentException for these)."""
 
 

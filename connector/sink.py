@@ -84,6 +84,7 @@ from pyspark.sql.types import (
 
 from kafka_wire.client.librdkafka import JAVA_RENAMES as _JAVA_RENAMES
 from kafka_wire.client.librdkafka import LibrdkafkaOptionError, redact, to_librdkafka
+from kafka_wire.errors import PykafkaError
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -121,15 +122,15 @@ _PRODUCER_IDLE_TIMEOUT_S = 600.0  # like spark.kafka.producer.cache.timeout (10m
 _UNASSIGNED_PARTITION = -1  # librdkafka RD_KAFKA_PARTITION_UA: let the partitioner choose
 
 
-class SinkOptionError(ValueError):
+class SinkOptionError(PykafkaError, ValueError):
     """A sink option is missing, malformed or not allowed (raised on the driver, before writing)."""
 
 
-class SinkSchemaError(ValueError):
+class SinkSchemaError(PykafkaError, ValueError):
     """An input column has a type the sink cannot write (raised on the driver, before writing)."""
 
 
-class KafkaSinkWriteError(RuntimeError):
+class KafkaSinkWriteError(PykafkaError, RuntimeError):
     """Records were not acknowledged by Kafka; the task fails so Spark retries or reports it."""
 
 

@@ -20,6 +20,7 @@ from connector.kafka_client import (
 from connector.options import (
     Subscription,
 )
+from kafka_wire.errors import PykafkaError
 from offsets.spec import (
     EARLIEST,
     LATEST,
@@ -48,11 +49,11 @@ _LOSS_HINT_WARN = (
 )
 
 
-class DataLossError(RuntimeError):
+class DataLossError(PykafkaError, RuntimeError):
     """Offsets the query should read are gone (Spark raises IllegalStateException)."""
 
 
-class OffsetResolutionError(RuntimeError):
+class OffsetResolutionError(PykafkaError, RuntimeError):
     """Starting/ending offsets cannot be resolved (no match for a timestamp, unknown partitions, ...)."""
 
 

@@ -29,7 +29,7 @@ from typing import Any
 import crc32c as _crc32c_mod
 
 from kafka_wire.compression import decompress
-from kafka_wire.errors import CorruptRecordError, UnsupportedCompressionTypeError
+from kafka_wire.errors import CorruptRecordError, PykafkaError, UnsupportedCompressionTypeError
 from kafka_wire.records import (
     BATCH_HEADER_SIZE,
     COMPRESSION_MASK,
@@ -379,7 +379,7 @@ def scan_records(
     return idx
 
 
-class NativeDecodeError(ValueError):
+class NativeDecodeError(PykafkaError, ValueError):
     """The C record loop refused the records (corrupt, or a layout it does not handle): decode them with
     the all-Python `decode_columns`, which gives the right answer or the exact CorruptRecordError."""
 

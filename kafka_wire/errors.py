@@ -141,7 +141,13 @@ class ErrorCode(IntEnum):
     SHARE_SESSION_LIMIT_REACHED = 133
 
 
-class KafkaError(Exception):
+class PykafkaError(Exception):
+    """The base of every error pykafka raises to its users (connector options, sinks, offsets,
+    the schema registry, the clients, the CLI): `except PykafkaError` catches any of them. Errors
+    that are also a ValueError / RuntimeError / ConnectionError keep that base too."""
+
+
+class KafkaError(PykafkaError):
     """An error that maps onto a Kafka error code."""
 
     code: ErrorCode = ErrorCode.UNKNOWN_SERVER_ERROR
@@ -172,5 +178,5 @@ class UnsupportedCompressionTypeError(KafkaError):
     code = ErrorCode.UNSUPPORTED_COMPRESSION_TYPE
 
 
-class ProtocolDecodeError(Exception):
+class ProtocolDecodeError(PykafkaError):
     """A request or response could not be decoded: the frame is malformed."""

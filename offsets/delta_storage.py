@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote, urlparse
 
+from kafka_wire.errors import PykafkaError
+
 S3_SCHEMES = ("s3", "s3a")
 ACCEPTED_LOCATIONS = "a local path, a file:// URI, or s3://bucket/prefix (s3a:// is read as s3://)"
 # delta-rs's name -> how Spark users already spell it in their Hadoop configuration (fs.s3a.*).
@@ -52,7 +54,7 @@ _ENV_FALLBACK = (
 )
 
 
-class StorageOptionError(ValueError):
+class StorageOptionError(PykafkaError, ValueError):
     """A table location or storage option that cannot be used (the message names it)."""
 
 

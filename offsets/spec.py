@@ -18,6 +18,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from kafka_wire.errors import PykafkaError
 from kafka_wire.types import TopicPartition, tp_str
 
 PartitionOffsets = dict[TopicPartition, int]
@@ -28,7 +29,7 @@ LATEST = -1
 STRATEGIES = ("error", "latest")
 
 
-class OffsetSpecError(ValueError):
+class OffsetSpecError(PykafkaError, ValueError):
     """A malformed offset/timestamp/assignment option; the message names the option."""
 
 

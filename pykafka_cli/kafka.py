@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from kafka_wire.errors import PykafkaError
 
-class CliError(Exception):
+
+class CliError(PykafkaError):
     """A failure to report on stderr with exit code 1."""
 
 

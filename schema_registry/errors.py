@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from kafka_wire.errors import PykafkaError
 
-class RegistryError(Exception):
+
+class RegistryError(PykafkaError):
     """An error answered as ``{"error_code": code, "message": message}`` with HTTP ``status``."""
 
     def __init__(self, status: int, error_code: int, message: str) -> None:

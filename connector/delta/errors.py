@@ -3,20 +3,22 @@ runs, a write error fails a task, a commit error fails the batch on the driver."
 
 from __future__ import annotations
 
+from kafka_wire.errors import PykafkaError
 
-class DeltaSinkOptionError(ValueError):
+
+class DeltaSinkOptionError(PykafkaError, ValueError):
     """A sink option is missing, malformed or not allowed (raised on the driver, before writing)."""
 
 
-class DeltaSchemaMismatchError(ValueError):
+class DeltaSchemaMismatchError(PykafkaError, ValueError):
     """The input's schema does not fit the existing table (raised on the driver, before writing)."""
 
 
-class DeltaSinkWriteError(RuntimeError):
+class DeltaSinkWriteError(PykafkaError, RuntimeError):
     """Rows cannot be written (e.g. a null Kafka offset); the task fails."""
 
 
-class DeltaCommitError(RuntimeError):
+class DeltaCommitError(PykafkaError, RuntimeError):
     """The driver could not commit a batch (other writers kept winning, or the table changed shape)."""
 
 

@@ -20,7 +20,7 @@ import time
 from typing import Any
 
 from kafka_wire.client.security import PLAINTEXT, SecurityConfig, SslAuthenticationError
-from kafka_wire.errors import ErrorCode, KafkaError
+from kafka_wire.errors import ErrorCode, KafkaError, PykafkaError
 from kafka_wire.protocol import decode_response, encode_request
 from kafka_wire.protocol.messages import api_versions_request
 from kafka_wire.protocol.negotiation import API_VERSIONS_KEY, API_VERSIONS_VERSION, best_version, supported_versions
@@ -28,7 +28,7 @@ from kafka_wire.protocol.negotiation import API_VERSIONS_KEY, API_VERSIONS_VERSI
 _i32 = struct.Struct(">i")
 
 
-class ConnectionClosedError(ConnectionError):
+class ConnectionClosedError(PykafkaError, ConnectionError):
     pass
 
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from kafka_wire.errors import PykafkaError
+
 PLAIN_MODULE = "org.apache.kafka.common.security.plain.PlainLoginModule"
 SCRAM_MODULE = "org.apache.kafka.common.security.scram.ScramLoginModule"
 OAUTHBEARER_MODULE = "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule"
@@ -32,7 +34,7 @@ SECRET_OPTIONS = frozenset({"password", "clientsecret", "unsecuredloginstringcla
 _TOKEN = re.compile(r'\s*(?:"((?:[^"\\]|\\.)*)"|([^\s=;"]+)|(=)|(;))', re.S)
 
 
-class JaasConfigError(ValueError):
+class JaasConfigError(PykafkaError, ValueError):
     """`sasl.jaas.config` is malformed or names a module this client cannot use (no secret in the text)."""
 
 

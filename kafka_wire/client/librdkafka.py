@@ -25,6 +25,7 @@ from collections.abc import Mapping
 
 from kafka_wire.client.jaas import JaasConfigError, parse_jaas
 from kafka_wire.client.stores import STORE_OPTIONS, StoreError, key_material, trusted_certs_pem
+from kafka_wire.errors import PykafkaError
 
 # Java producer setting -> librdkafka setting, where only the name differs.
 JAVA_RENAMES = {
@@ -46,7 +47,7 @@ OAUTH_CALLBACK_HANDLER_OLD = "org.apache.kafka.common.security.oauthbearer.secur
 TRANSLATED = sorted([*JAVA_RENAMES, "buffer.memory", "partitioner.class", "sasl.jaas.config", *STORE_OPTIONS])
 
 
-class LibrdkafkaOptionError(ValueError):
+class LibrdkafkaOptionError(PykafkaError, ValueError):
     """A Kafka client option has no librdkafka equivalent or a bad value; names the option."""
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, fields
 
 from kafka_wire.client.jaas import JaasConfig, JaasConfigError, parse_jaas
 from kafka_wire.client.stores import STORE_OPTIONS, StoreError, build_ssl_context, key_material, trusted_certs_pem
-from kafka_wire.errors import ErrorCode, KafkaError
+from kafka_wire.errors import ErrorCode, KafkaError, PykafkaError
 
 SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
 SASL_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER")
@@ -49,7 +49,7 @@ class SslAuthenticationError(AuthenticationError):
     refused): not retriable. Kafka has no error code for it; Java's SslAuthenticationException."""
 
 
-class SecurityConfigError(ValueError):
+class SecurityConfigError(PykafkaError, ValueError):
     """A security setting is missing or invalid; names the option, never shows a secret."""
 
 

@@ -17,6 +17,8 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from kafka_wire.errors import PykafkaError
+
 STORE_TYPES = ("JKS", "PKCS12", "PEM")
 # the Java client settings that name the stores (read here into PEM: librdkafka gets ssl.ca.pem /
 # ssl.certificate.pem / ssl.key.pem from them, the client stack its TLS context)
@@ -34,7 +36,7 @@ STORE_OPTIONS = (
 )
 
 
-class StoreError(ValueError):
+class StoreError(PykafkaError, ValueError):
     """A trust or key store cannot be read (missing file, wrong password, wrong type)."""
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from kafka_wire.errors import ProtocolDecodeError
+from kafka_wire.errors import ProtocolDecodeError, PykafkaError
 from kafka_wire.protocol.messages import (
     REQUEST_FLEXIBLE_VERSIONS,
     REQUESTS,
@@ -28,7 +28,7 @@ _i32 = struct.Struct(">i")
 _header_v1 = struct.Struct(">hhi")
 
 
-class UnsupportedVersionError(Exception):
+class UnsupportedVersionError(PykafkaError):
     """The (API key, version) pair is outside what our codecs know."""
 
     def __init__(self, api_key: int, api_version: int) -> None:
