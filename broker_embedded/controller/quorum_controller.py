@@ -13,7 +13,8 @@ shared directory and a file lock (`ControllerServer`, still the default).
 
 What a record is here: the whole metadata image after the change (KRaft writes one record per change,
 TopicRecord / PartitionChangeRecord / RegisterBrokerRecord ...; see the note for issue 32). Replaying a
-whole image is trivially deterministic; the cost is log size, and there are no snapshots yet.
+whole image is trivially deterministic; the cost is log size, bounded by a snapshot (the latest image) every
+`snapshot_every_records` records, which a lagging or new controller fetches with FetchSnapshot.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from broker_embedded.config import BrokerConfig
 from broker_embedded.controller.protocol import ProtocolError, read_message
 from broker_embedded.controller.server import ControllerServer, _Connection
 from broker_embedded.controller.state import ControllerState
-from broker_embedded.raft import LogEntry, RaftConfig, Role
+from broker_embedded.raft import LogEntry, OffsetAndEpoch, RaftConfig, Role
 from broker_embedded.raft.driver import RaftDriver
 from broker_embedded.raft.file_log import atomic_write
 
@@ -81,11 +82,15 @@ class QuorumControllerServer(ControllerServer):
         voters: dict[int, tuple[str, int]],
         raft_config: RaftConfig | None = None,
         commit_timeout_s: float = 5.0,
+        snapshot_every_records: int = 64,
     ) -> None:
         super().__init__(config, directory)
         self.node_id = node_id
         self.image = MetadataImage(directory)
         self.commit_timeout_s = commit_timeout_s
+        self.snapshot_every = snapshot_every_records
+        self._records_at_snapshot = 0
+        self.snapshots_loaded = 0  # LoadSnapshot actions: at a restart from its own, or fetched from the leader
         self._leader_change_epoch = -1  # the epoch of the last LeaderChange record applied
         self._appended: int | None = None
         self.driver = RaftDriver(
@@ -95,6 +100,7 @@ class QuorumControllerServer(ControllerServer):
             config=raft_config,
             cluster_id=config["cluster.id"],
             on_apply=self._on_apply,
+            on_load_snapshot=self._on_load_snapshot,
             on_leader_change=self._on_leader_change,
         )
         self.driver.cluster_id_source = self._cluster_id
@@ -105,6 +111,25 @@ class QuorumControllerServer(ControllerServer):
         return None if self.image.last is None else str(json.loads(self.image.last)["cluster_id"])
 
     # --- Raft callbacks
+    def _on_load_snapshot(self, _snapshot_id: OffsetAndEpoch, data: bytes) -> None:
+        """A snapshot is the image as of its end offset (records are whole images, so it is the last one)."""
+        self.snapshots_loaded += 1
+        if data:
+            self.image.replay(data)
+            if not self.active:
+                self.image.persist()
+
+    def _maybe_snapshot(self) -> None:
+        """Kafka's metadata.log.max.record.bytes.between.snapshots, counted in records here: every
+        SNAPSHOT_EVERY_RECORDS applied records the log before the applied offset becomes a snapshot."""
+        if self.image.last is None or self.image.applied_records - self._records_at_snapshot < self.snapshot_every:
+            return
+        offset = self.driver.node.applied_offset  # image.last is the state as of exactly this offset
+        if offset > self.driver.log.flushed_offset or offset <= self.driver.log.start_offset:
+            return  # not durable yet (or nothing new): next time
+        self._records_at_snapshot = self.image.applied_records
+        self.driver.create_snapshot(offset, METADATA_IMAGE_RECORD + self.image.last)
+
     def _on_apply(self, entries: tuple[LogEntry, ...]) -> None:
         changed = False
         for e in entries:
@@ -116,6 +141,8 @@ class QuorumControllerServer(ControllerServer):
             changed = True
         if changed and not self.active:
             self.image.persist()  # the active one wrote it already, in save()
+        if changed:
+            self._maybe_snapshot()
         self._maybe_activate()
 
     def _on_leader_change(self, epoch: int, leader_id: int | None) -> None:

@@ -168,6 +168,11 @@ class RaftDriver:
         self._commit_waiters.append((offset, fut))
         await asyncio.wait_for(fut, timeout)
 
+    def create_snapshot(self, offset: int, data: bytes) -> m.OffsetAndEpoch:
+        """The application's state after every entry below `offset` (<= the applied offset): the log before it
+        goes, and a replica that needs it later gets it by FetchSnapshot."""
+        return self.node.create_snapshot(offset, data)
+
     def describe_quorum(self) -> Any:
         return self.node.describe_quorum()
 

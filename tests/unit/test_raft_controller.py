@@ -6,6 +6,7 @@ the same metadata (cluster id, broker, topic id) and a standby answers NOT_CONTR
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 import time
 from collections.abc import Callable
@@ -68,7 +69,11 @@ def test_metadata_survives_the_leader_on_a_raft_quorum(tmp_path: Path) -> None:
         raft_ports = free_ports(3)
         voters = {i: ("127.0.0.1", raft_ports[i - 1]) for i in (1, 2, 3)}
         config = BrokerConfig({"auto.leader.rebalance.enable": False})
-        servers = {i: QuorumControllerServer(config, tmp_path / f"c{i}", i, voters, RAFT) for i in voters}
+
+        def make(i: int) -> QuorumControllerServer:  # a snapshot every 2 metadata records: FetchSnapshot gets used
+            return QuorumControllerServer(config, tmp_path / f"c{i}", i, voters, RAFT, snapshot_every_records=2)
+
+        servers = {i: make(i) for i in voters}
         ports = {i: await s.start("127.0.0.1", 0) for i, s in servers.items()}
         try:
             leader = await until(lambda: [i for i, s in servers.items() if s.active], 10, "an active controller")
@@ -100,8 +105,27 @@ def test_metadata_survives_the_leader_on_a_raft_quorum(tmp_path: Path) -> None:
             assert [b["node_id"] for b in image["brokers"]] == [1]
             assert [(t["name"], t["topic_id"], len(t["partitions"])) for t in image["topics"]] == [("t", topic_id, 2)]
             # the new leader makes changes the remaining majority commits
-            reply = await ask(ports[second], register, {**create, "topics": [{**create["topics"][0], "name": "u"}]})
-            assert reply is not None and reply["results"][0]["error"] == 0, reply
+            for name in ("u", "v", "w"):
+                reply = await ask(
+                    ports[second], register, {**create, "topics": [{**create["topics"][0], "name": name}]}
+                )
+                assert reply is not None and reply["results"][0]["error"] == 0, reply
+            assert servers[second].driver.log.latest_snapshot_id is not None
+
+            # the stopped controller restarts from its directory, behind the leader's log start: it catches up
+            # (by FetchSnapshot) to the same image, as a standby
+            own_snapshot = servers[first].driver.log.latest_snapshot_id  # loaded again at its restart
+            servers[first] = make(first)
+            await servers[first].start("127.0.0.1", ports[first])
+
+            def names(server: QuorumControllerServer) -> list[str]:
+                last = server.image.last
+                return sorted(t["name"] for t in json.loads(last)["topics"]) if last else []
+
+            await until(lambda: names(servers[first]) == ["t", "u", "v", "w"], 10, "the restarted one caught up")
+            assert not servers[first].active
+            # beyond its own snapshot (if any), it loaded the leader's: fetched by FetchSnapshot
+            assert servers[first].snapshots_loaded >= 1 + (own_snapshot is not None)
         finally:
             for s in servers.values():
                 await s.stop()

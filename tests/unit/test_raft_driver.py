@@ -35,6 +35,7 @@ class Quorum:
         self.root = root
         self.voters = {i + 1: ("127.0.0.1", p) for i, p in enumerate(free_ports(n))}
         self.applied: dict[int, list[bytes]] = {i: [] for i in self.voters}
+        self.loaded: dict[int, list[bytes]] = {i: [] for i in self.voters}
         self.drivers: dict[int, RaftDriver] = {}
 
     def make(self, node_id: int) -> RaftDriver:
@@ -43,7 +44,18 @@ class Quorum:
         def on_apply(entries: tuple, nid: int = node_id) -> None:
             self.applied[nid].extend(e.value for e in entries if not e.control)
 
-        return RaftDriver(node_id, self.voters, self.root / f"c{node_id}", config=CONFIG, on_apply=on_apply)
+        def on_load_snapshot(_sid: object, data: bytes, nid: int = node_id) -> None:
+            self.loaded[nid].append(data)
+            self.applied[nid] = [data]  # the snapshot stands for everything before it
+
+        return RaftDriver(
+            node_id,
+            self.voters,
+            self.root / f"c{node_id}",
+            config=CONFIG,
+            on_apply=on_apply,
+            on_load_snapshot=on_load_snapshot,
+        )
 
     async def start(self, node_id: int) -> RaftDriver:
         d = self.make(node_id)
@@ -129,3 +141,31 @@ async def describe_over_wire(addr: tuple[str, int]) -> dq.DescribeQuorumRequest:
     corr, resp = wire.decode_response(55, 2, frame)
     assert corr == 42
     return resp
+
+
+def test_a_replica_behind_the_log_start_gets_the_snapshot_by_fetch_snapshot(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        q = Quorum(tmp_path)
+        for i in q.voters:
+            await q.start(i)
+        try:
+            leader = await until(q.leader, 10, "a leader")
+            assert isinstance(leader, RaftDriver)
+            behind = next(i for i in q.voters if i != leader.node_id)
+            await q.stop(behind)
+            off = leader.append([b"x%d" % i for i in range(5)])
+            await leader.wait_committed(off, 5)
+            # the leader's state machine covers everything applied: snapshot it, the log before it goes
+            sid = leader.create_snapshot(leader.node.applied_offset, b"state:x0-x4")
+            assert leader.log.start_offset == sid.offset
+            off = leader.append([b"y"])
+            await leader.wait_committed(off, 5)
+            await q.start(behind)
+            await until(lambda: q.applied[behind] == [b"state:x0-x4", b"y"], 10, "snapshot + the entry after it")
+            assert q.loaded[behind] == [b"state:x0-x4"]
+            assert q.drivers[behind].log.latest_snapshot_id == sid  # installed on disk too
+        finally:
+            for i in list(q.drivers):
+                await q.stop(i)
+
+    asyncio.run(scenario())
