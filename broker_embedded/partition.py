@@ -463,11 +463,14 @@ class Partition:
             )
         if validation_error is not None:
             raise validation_error
+        header = None
         if not validated:
-            validate_records_for_append(records, self.append_policy(), time.time_ns() // 1_000_000, inline)
+            now_ms = time.time_ns() // 1_000_000
+            header = validate_records_for_append(records, self.append_policy(), now_ms, inline).header
         # Offsets, the leader epoch and LogAppendTime are stamped by the log; idempotent
-        # duplicates come back with their original offsets and nothing written.
-        info = self.log.append_as_leader(records, self.leader_epoch)
+        # duplicates come back with their original offsets and nothing written. The validator's
+        # header goes along so the log does not parse it again.
+        info = self.log.append_as_leader(records, self.leader_epoch, validated=header)
         if not info.duplicate:
             # HW from the ISR (alone: the LEO); followers' and consumers' long polls may complete
             if not self.maybe_increment_high_watermark():

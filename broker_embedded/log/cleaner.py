@@ -206,13 +206,8 @@ def _clean_group(
         out.delete_files()
         raise
     with log.lock:
-        ids = [id(s) for s in log.segments]
-        try:
-            start = ids.index(id(group[0]))
-        except ValueError:
-            out.delete_files()
-            return None
-        if ids[start : start + len(group)] != [id(s) for s in group]:
+        if log.segments.index_of_run(group) is None:
+            # retention or truncation changed these segments meanwhile
             out.delete_files()
             return None
         # Old files go to .deleted first, so the swap can take the first one's name.
@@ -220,11 +215,8 @@ def _clean_group(
             seg.change_file_suffix("", DELETED_FILE_SUFFIX)
         out.change_file_suffix(SWAP_FILE_SUFFIX, "")
         fsync_dir(log.dir)
-        log.segments[start : start + len(group)] = [out]
-        log._bases = [s.base_offset for s in log.segments]
-        due = log.clock() + log.config.file_delete_delay_ms
-        for seg in group:
-            log._pending_deletes.append((due, seg))
+        log.segments.replace(group, out)
+        log.segments.schedule_delete(group, log.clock() + log.config.file_delete_delay_ms)
     stats.segments_out += 1
     stats.bytes_out += out.size
     if log.config.file_delete_delay_ms <= 0:

@@ -16,7 +16,6 @@ import os
 import shutil
 import threading
 import time
-from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -27,9 +26,6 @@ from kafka_wire.records import (
     BATCH_HEADER_SIZE,
     LOG_OVERHEAD,
     BatchHeader,
-    ControlRecordType,
-    decode_batch,
-    decode_control_record,
     parse_batch_header,
     set_log_append_time,
     stamp_batch,
@@ -46,13 +42,14 @@ from .errors import (
     RecordBatchTooLargeError,
     UnexpectedAppendOffsetError,
 )
-from .loader import LogLoading
+from .loader import LogLoader
 from .producer_state import ProducerCheckStatus, ProducerStateManager
 from .retention import LogRetention
 from .segment import (
     LogSegment,
 )
-from .txn_index import AbortedTxn
+from .segments import LogSegments
+from .txn_index import AbortedTxn, index_marker
 
 # ListOffsets special timestamps.
 LATEST_TIMESTAMP = -1
@@ -144,7 +141,7 @@ class TimestampAndOffset:
     leader_epoch: int | None = None
 
 
-class Log(LogLoading, LogRetention):
+class Log(LogRetention):
     """A partition's segments, offsets, producer state and leader epoch cache."""
 
     def __init__(
@@ -165,13 +162,11 @@ class Log(LogLoading, LogRetention):
         self.config = config or LogConfig()
         self.clock = clock or _wall_clock_ms
         self.lock = threading.RLock()
-        self.segments: list[LogSegment] = []
-        self._bases: list[int] = []
+        self.segments = LogSegments()  # set by the loader below
         self._log_start_offset = log_start_offset
         self._recovery_point = recovery_point
         self._leo = 0
         self._high_watermark = 0
-        self._pending_deletes: list[tuple[int, LogSegment]] = []
         self._unflushed_messages = 0
         self._last_flush_ms = self.clock()
         self._closed = False
@@ -184,9 +179,22 @@ class Log(LogLoading, LogRetention):
         self.dir.mkdir(parents=True, exist_ok=True)
         self.leader_epoch_cache = LeaderEpochFileCache(self.dir)
         self.producer_state = ProducerStateManager(self.dir)
-        self._load(had_clean_shutdown)
+        loaded = LogLoader(
+            self.dir,
+            self._new_segment,
+            self.leader_epoch_cache,
+            self.producer_state,
+            log_start_offset=log_start_offset,
+            recovery_point=recovery_point,
+            had_clean_shutdown=had_clean_shutdown,
+        ).load()
+        self.segments = loaded.segments
+        self._log_start_offset = loaded.log_start_offset
+        self._leo = loaded.log_end_offset
+        self._recovery_point = loaded.recovery_point
+        self._high_watermark = loaded.log_start_offset
 
-    # ================================================================ segments (loading and recovery: loader.py)
+    # ================================================================ segments (the map: segments.py)
 
     def _new_segment(self, base_offset: int, create: bool) -> LogSegment:
         return LogSegment(
@@ -202,7 +210,7 @@ class Log(LogLoading, LogRetention):
 
     @property
     def active_segment(self) -> LogSegment:
-        return self.segments[-1]
+        return self.segments.active
 
     @property
     def log_start_offset(self) -> int:
@@ -236,7 +244,7 @@ class Log(LogLoading, LogRetention):
     def size(self) -> int:
         """Bytes of all segments."""
         with self.lock:
-            return sum(s.size for s in self.segments)
+            return self.segments.size_in_bytes
 
     @property
     def num_segments(self) -> int:
@@ -255,18 +263,22 @@ class Log(LogLoading, LogRetention):
         with self.lock:
             self.config = config
 
-    def _segment_index_for(self, offset: int) -> int:
-        return max(0, bisect_right(self._bases, offset) - 1)
-
-    def _add_segment(self, seg: LogSegment) -> None:
-        self.segments.append(seg)
-        self._bases.append(seg.base_offset)
-
     # ================================================================ append
 
-    def _walk(self, buf: bytes | bytearray, verify_crc: bool) -> list[tuple[int, BatchHeader]]:
-        headers: list[tuple[int, BatchHeader]] = []
+    def _walk(
+        self, buf: bytes | bytearray, verify_crc: bool, validated: BatchHeader | None = None
+    ) -> list[tuple[int, BatchHeader]]:
+        """(position, header) of each batch in `buf`, with the checks every append makes.
+
+        `validated`: the header the produce path's validator already parsed and checked (CRC,
+        magic, lengths, offset delta) when `buf` is exactly that one batch; only the log's own
+        size limits are checked again (its config may have changed since)."""
         n = len(buf)
+        if validated is not None and validated.batch_length + LOG_OVERHEAD == n:
+            headers = [(0, validated)]
+            self._check_sizes(n, n)
+            return headers
+        headers = []
         pos = 0
         max_message_bytes = self.config.max_message_bytes
         while pos < n:
@@ -287,9 +299,16 @@ class Log(LogLoading, LogRetention):
                 )
             headers.append((pos, h))
             pos += size
+        self._check_sizes(0, n)
+        return headers
+
+    def _check_sizes(self, batch_size: int, n: int) -> None:
+        if batch_size > self.config.max_message_bytes:
+            raise MessageTooLargeError(
+                f"record batch of {batch_size} bytes exceeds max.message.bytes {self.config.max_message_bytes}"
+            )
         if n > self.config.segment_bytes:
             raise RecordBatchTooLargeError(f"{n} bytes of records exceed segment.bytes {self.config.segment_bytes}")
-        return headers
 
     def append_as_leader(
         self,
@@ -297,6 +316,7 @@ class Log(LogLoading, LogRetention):
         leader_epoch: int,
         log_append_time_ms: int | None = None,
         origin: AppendOrigin = AppendOrigin.CLIENT,
+        validated: BatchHeader | None = None,
     ) -> AppendInfo:
         """Assign offsets to validated batches and append them.
 
@@ -306,11 +326,13 @@ class Log(LogLoading, LogRetention):
         Producer batches are checked for duplicates / sequence gaps / fenced epochs first:
         a duplicate returns the original offsets with `duplicate=True` and writes nothing;
         a gap raises OutOfOrderSequenceError, an old epoch InvalidProducerEpochError.
+        `validated`: the batch's header from the produce path's validator (`ValidatedBatch.header`),
+        so the header is not parsed again.
         """
         buf = records if isinstance(records, bytearray) else bytearray(records)
         with self.lock:
             self._ensure_open()
-            headers = self._walk(buf, verify_crc=False)
+            headers = self._walk(buf, verify_crc=False, validated=validated)
             if not headers:
                 return AppendInfo(-1, -1, log_start_offset=self._log_start_offset)
             if log_append_time_ms is None and self.config.log_append_time:
@@ -366,7 +388,8 @@ class Log(LogLoading, LogRetention):
             self._leo = next_offset
             self.producer_state.commit(staged, next_offset)
             for pid, txn_first, marker_offset, pos in controls:
-                self._index_if_aborted(buf, pos, pid, txn_first, marker_offset)
+                txn_index = self.segments.floor(marker_offset).txn_index
+                index_marker(self.producer_state, txn_index, buf, pos, pid, txn_first, marker_offset)
             if leader_epoch >= 0:
                 self.leader_epoch_cache.assign(leader_epoch, first_offset)
             self._after_append(num_records)
@@ -492,7 +515,7 @@ class Log(LogLoading, LogRetention):
         self.producer_state.take_snapshot()
         self.producer_state.prune_snapshots(keep=_SNAPSHOTS_TO_KEEP)
         seg = self._new_segment(new_base, create=True)
-        self._add_segment(seg)
+        self.segments.add(seg)
         return seg
 
     # ================================================================ read
@@ -518,16 +541,13 @@ class Log(LogLoading, LogRetention):
                     f"for {self.topic}-{self.partition}"
                 )
             if fetch_offset == self._leo or (max_offset is not None and fetch_offset >= max_offset):
-                seg = (
-                    self.active_segment
-                    if fetch_offset == self._leo
-                    else self.segments[self._segment_index_for(fetch_offset)]
-                )
+                seg = self.active_segment if fetch_offset == self._leo else self.segments.floor(fetch_offset)
                 pos = seg.size if fetch_offset == self._leo else -1
                 return FetchDataInfo(LogOffsetMetadata(fetch_offset, seg.base_offset, pos), memoryview(b""))
-            i = self._segment_index_for(fetch_offset)
-            while i < len(self.segments):
-                seg = self.segments[i]
+            segments = self.segments
+            i = segments.floor_index(fetch_offset)
+            while i < len(segments):
+                seg = segments[i]
                 r = seg.read(fetch_offset, max_bytes, max_offset, min_one_batch)
                 if r is not None:
                     return FetchDataInfo(
@@ -546,44 +566,14 @@ class Log(LogLoading, LogRetention):
         was aborted (the producer state still knows where that transaction started)."""
         entry = self.producer_state.last_entry(h.producer_id)
         txn_first = entry.current_txn_first_offset if entry is not None else None
-        self._index_if_aborted(buf, pos, h.producer_id, txn_first, h.base_offset, seg)
-
-    def _index_if_aborted(
-        self,
-        buf: bytes | bytearray | memoryview,
-        pos: int,
-        producer_id: int,
-        txn_first: int | None,
-        marker_offset: int,
-        seg: LogSegment | None = None,
-    ) -> None:
-        _, records = decode_batch(buf, pos, verify_crc=False)
-        if not records:
-            return
-        ctype, coordinator_epoch = decode_control_record(records[0])
-        entry = self.producer_state.entries.get(producer_id)
-        if entry is not None and coordinator_epoch is not None:
-            # a marker from an older coordinator is refused after this one (zombie coordinators)
-            entry.coordinator_epoch = max(entry.coordinator_epoch, coordinator_epoch)
-        if txn_first is None or ctype != ControlRecordType.ABORT:
-            return  # a commit, or no record of this producer in the transaction here
-        open_firsts = [
-            e.current_txn_first_offset
-            for e in self.producer_state.entries.values()
-            if e.current_txn_first_offset is not None and e.producer_id != producer_id
-        ]
-        lso = min(open_firsts) if open_firsts else marker_offset + 1
-        target = seg
-        if target is None:
-            target = self.segments[self._segment_index_for(marker_offset)]
-        target.txn_index.append(AbortedTxn(producer_id, txn_first, marker_offset, lso))
+        index_marker(self.producer_state, seg.txn_index, buf, pos, h.producer_id, txn_first, h.base_offset)
 
     def collect_aborted_transactions(self, fetch_offset: int, upper_bound_offset: int) -> list[AbortedTxn]:
         """Aborted transactions overlapping [fetch_offset, upper_bound_offset): what a
         read_committed fetch of that range returns, so the consumer drops their records."""
         with self.lock:
             out: list[AbortedTxn] = []
-            for seg in self.segments[self._segment_index_for(fetch_offset) :]:
+            for seg in self.segments.from_offset(fetch_offset):
                 out.extend(seg.txn_index.collect(fetch_offset, upper_bound_offset))
             return out
 
@@ -657,8 +647,7 @@ class Log(LogLoading, LogRetention):
                 return
             fds: list[int] = []
             try:
-                for i in range(self._segment_index_for(self._recovery_point), len(self.segments)):
-                    seg = self.segments[i]
+                for seg in self.segments.from_offset(self._recovery_point):
                     if seg.base_offset >= target:
                         break
                     seg.offset_index.flush()
@@ -711,7 +700,7 @@ class Log(LogLoading, LogRetention):
                 and self.active_segment.size == 0
                 and self._leo == self._log_start_offset
                 and not self.producer_state.entries
-                and not self._pending_deletes
+                and not self.segments.has_scheduled_deletes
             )
             if pristine:
                 # never written (mass-created partitions): nothing to snapshot, flush or fsync
@@ -721,7 +710,7 @@ class Log(LogLoading, LogRetention):
             try:
                 self.producer_state.map_end_offset = self._leo
                 self.producer_state.take_snapshot(fsync=True)
-                dirty_from = self._segment_index_for(self._recovery_point)
+                dirty_from = self.segments.floor_index(self._recovery_point)
                 for i, seg in enumerate(self.segments):
                     if i >= dirty_from:
                         seg.on_become_inactive()  # the final time index entry, as Kafka writes on close
@@ -750,9 +739,8 @@ class Log(LogLoading, LogRetention):
                 for seg in self.segments:
                     seg.close_handles()
                 self._closed = True
-        for _, seg in self._pending_deletes:
+        for seg in self.segments.take_due_deletes(0, force=True):
             seg.close_handles()
-        self._pending_deletes = []
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def __repr__(self) -> str:

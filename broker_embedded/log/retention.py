@@ -1,8 +1,9 @@
 """Removing a partition's data at either end: the oldest (retention.ms/bytes, DeleteRecords, the
 log start offset) and the newest (a replica truncating to its leader).
 
-A part of `Log` (the same object; every public method takes `self.lock`). Segments are renamed to
-`.deleted` and unlinked after file.delete.delay.ms, since readers may still hold their files.
+A part of `Log` (the same object; every public method takes `self.lock`). Segments leave the
+segment map (`LogSegments`, segments.py), are renamed to `.deleted` and unlinked after
+file.delete.delay.ms, since readers may still hold their files.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from kafka_wire.errors import OffsetOutOfRangeError
 
+from .loader import rebuild_producer_state
 from .segment import (
     DELETED_FILE_SUFFIX,
     LogSegment,
@@ -30,24 +32,21 @@ class LogRetention(_LogBase):
         """Rename to `.deleted` now, unlink after file.delete.delay.ms (readers may hold the fd)."""
         if not segs:
             return
-        gone = {id(s) for s in segs}
-        self.segments = [s for s in self.segments if id(s) not in gone]
-        self._bases = [s.base_offset for s in self.segments]
+        self.segments.remove(segs)
         due = self.clock() + self.config.file_delete_delay_ms
         for seg in segs:
             seg.change_file_suffix("", DELETED_FILE_SUFFIX)
             if self.config.file_delete_delay_ms <= 0:
                 seg.delete_files()
             else:
-                self._pending_deletes.append((due, seg))
+                self.segments.schedule_delete([seg], due)
 
     def delete_pending_segments(self, now_ms: int | None = None, force: bool = False) -> int:
         """Unlink `.deleted` segments whose delay has passed; returns how many."""
         now = self.clock() if now_ms is None else now_ms
         with self.lock:
-            ready = [(d, s) for d, s in self._pending_deletes if force or d <= now]
-            self._pending_deletes = [(d, s) for d, s in self._pending_deletes if not (force or d <= now)]
-        for _, seg in ready:
+            ready = self.segments.take_due_deletes(now, force)
+        for seg in ready:
             seg.delete_files()
         return len(ready)
 
@@ -56,8 +55,9 @@ class LogRetention(_LogBase):
     ) -> int:
         """Delete segments from the oldest while `predicate` holds and they are below the HW."""
         deletable: list[LogSegment] = []
-        for i, seg in enumerate(self.segments):
-            nxt = self.segments[i + 1] if i + 1 < len(self.segments) else None
+        segments = self.segments[:]
+        for i, seg in enumerate(segments):
+            nxt = segments[i + 1] if i + 1 < len(segments) else None
             upper = nxt.base_offset if nxt is not None else self._leo
             if nxt is None and seg.size == 0:
                 break
@@ -69,7 +69,7 @@ class LogRetention(_LogBase):
         if len(deletable) == len(self.segments):
             self._roll_locked()  # keep an (empty) active segment at the LEO
         self._schedule_delete(deletable)
-        new_start = max(self._log_start_offset, self.segments[0].base_offset)
+        new_start = max(self._log_start_offset, self.segments.first.base_offset)
         self._move_log_start_offset(new_start)
         return len(deletable)
 
@@ -79,7 +79,7 @@ class LogRetention(_LogBase):
         self._log_start_offset = offset
         self._high_watermark = max(self._high_watermark, offset)
         self.leader_epoch_cache.truncate_from_start(offset)
-        self.producer_state.delete_snapshots_before(self.segments[0].base_offset)
+        self.producer_state.delete_snapshots_before(self.segments.first.base_offset)
 
     def enforce_retention(
         self,
@@ -113,7 +113,7 @@ class LogRetention(_LogBase):
             if r_ms >= 0:
                 deleted += self._delete_old_segments(lambda s, _n: now - s.largest_timestamp > r_ms, hw)
             if r_bytes >= 0:
-                excess = [sum(s.size for s in self.segments) - r_bytes]
+                excess = [self.segments.size_in_bytes - r_bytes]
 
                 def over_size(s: LogSegment, _n: LogSegment | None) -> bool:
                     if excess[0] - s.size >= 0:
@@ -173,7 +173,7 @@ class LogRetention(_LogBase):
                 raise ValueError(f"cannot truncate to a negative offset {offset}")
             if offset >= self._leo:
                 return False
-            if offset < self.segments[0].base_offset:
+            if offset < self.segments.first.base_offset:
                 self._truncate_fully_locked(offset)
                 return True
             self._schedule_delete([s for s in self.segments if s.base_offset > offset])
@@ -190,13 +190,10 @@ class LogRetention(_LogBase):
             self._truncate_fully_locked(offset)
 
     def _truncate_fully_locked(self, offset: int) -> None:
-        old = list(self.segments)
-        self.segments = []
-        self._bases = []
-        for seg in old:
+        for seg in self.segments.clear():
             seg.change_file_suffix("", DELETED_FILE_SUFFIX)
             seg.delete_files()
-        self._add_segment(self._new_segment(offset, create=True))
+        self.segments.add(self._new_segment(offset, create=True))
         self._leo = offset
         self._log_start_offset = offset
         self.leader_epoch_cache.clear()
@@ -210,4 +207,4 @@ class LogRetention(_LogBase):
         self._high_watermark = min(self._high_watermark, self._leo)
         self.cleaner_checkpoint = min(self.cleaner_checkpoint, self._leo)
         self.leader_epoch_cache.truncate_from_end(self._leo)
-        self._rebuild_producer_state()
+        rebuild_producer_state(self.segments, self.producer_state, self._leo)

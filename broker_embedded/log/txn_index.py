@@ -13,6 +13,12 @@ import os
 import struct
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from kafka_wire.records import ControlRecordType, decode_batch, decode_control_record
+
+if TYPE_CHECKING:
+    from .producer_state import ProducerStateManager
 
 TXN_INDEX_FILE_SUFFIX = ".txnindex"
 _ENTRY = struct.Struct(">hqqqq")
@@ -107,3 +113,36 @@ class TransactionIndex:
     def delete(self) -> None:
         self.path.unlink(missing_ok=True)
         self._entries = []
+
+
+def index_marker(
+    producer_state: ProducerStateManager,
+    txn_index: TransactionIndex,
+    buf: bytes | bytearray | memoryview,
+    pos: int,
+    producer_id: int,
+    txn_first: int | None,
+    marker_offset: int,
+) -> None:
+    """A transaction marker (the control batch at `pos` in `buf`, at `marker_offset`) reaches the
+    log: note its coordinator epoch in the producer state and, for an ABORT of a transaction that
+    started at `txn_first`, append the aborted transaction to the index of the marker's segment.
+    Called before the marker is applied to the producer state (which still knows where the
+    transaction started), on append, follower append and the producer state replay."""
+    _, records = decode_batch(buf, pos, verify_crc=False)
+    if not records:
+        return
+    ctype, coordinator_epoch = decode_control_record(records[0])
+    entry = producer_state.entries.get(producer_id)
+    if entry is not None and coordinator_epoch is not None:
+        # a marker from an older coordinator is refused after this one (zombie coordinators)
+        entry.coordinator_epoch = max(entry.coordinator_epoch, coordinator_epoch)
+    if txn_first is None or ctype != ControlRecordType.ABORT:
+        return  # a commit, or no record of this producer in the transaction here
+    open_firsts = [
+        e.current_txn_first_offset
+        for e in producer_state.entries.values()
+        if e.current_txn_first_offset is not None and e.producer_id != producer_id
+    ]
+    lso = min(open_firsts) if open_firsts else marker_offset + 1
+    txn_index.append(AbortedTxn(producer_id, txn_first, marker_offset, lso))
