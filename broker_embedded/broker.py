@@ -22,7 +22,12 @@ from broker_embedded import apis
 from broker_embedded.config import BrokerConfig
 from broker_embedded.group.coordinator import GroupCoordinator
 from broker_embedded.group.group_configs import GroupConfigStore
-from broker_embedded.group.share_coordinator import ShareCoordinator, other_protocol_group
+from broker_embedded.group.share_coordinator import (
+    DEFAULT_MAX_SHARE_SESSIONS,
+    DEFAULT_MAX_SIZE,
+    ShareCoordinator,
+    other_protocol_group,
+)
 from broker_embedded.log.manager import LogManager, PeriodicSchedule
 from broker_embedded.metadata import TopicMetadata, TopicRegistry
 from broker_embedded.network.server import RequestContext, RequestRejected
@@ -96,12 +101,13 @@ class Broker:
         self.group_coordinator.load()
         # share groups (KIP-932): groups, share sessions and the share-partitions this broker leads
         self.share_coordinator = ShareCoordinator(
-            config.get,
             self.topics,
             self.partition,
             self.timer,
             self.replica_manager.fetch_purgatory,
             self.node_id,
+            max_size=int(config.get("group.share.max.size", DEFAULT_MAX_SIZE)),
+            max_share_sessions=int(config.get("group.share.max.share.sessions", DEFAULT_MAX_SHARE_SESSIONS)),
             other_group_exists=other_protocol_group(self.group_coordinator),
         )
         # transactions (broker_embedded.txn): loaded below, once the controller client exists
@@ -135,6 +141,7 @@ class Broker:
         self.group_configs = GroupConfigStore(config, None if controller else log_dir / GroupConfigStore.FILE_NAME)
         self.group_configs.load()
         self.group_coordinator.consumer_groups.group_configs = self.group_configs
+        self.share_coordinator.group_configs = self.group_configs
         if self.controller_client is not None:
             self.controller_client.image_sections["group_configs"] = self.group_configs.load_json
         self.txn_coordinator.load()

@@ -61,7 +61,7 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.ShareAcknowledgeRequ
     return rs.ShareAcknowledgeResponse(
         throttle_time_ms=0,
         error_code=ErrorCode.NONE,
-        acquisition_lock_timeout_ms=share.config.record_lock_duration_ms,
+        acquisition_lock_timeout_ms=share.settings(group_id).record_lock_duration_ms,
         responses=[rs.ShareAcknowledgeTopicResponse(topic_id=t, partitions=ps) for t, ps in topics.items()],
         node_endpoints=[],
     )

@@ -96,9 +96,9 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.ShareFetchRequest) -
         share.sessions.release_session(group_id, member_id)
         names = _names(broker, owned)
         share.partitions.release_member(group_id, member_id, [n for n in names.values() if n is not None])
-        return _response(broker, acks, {})
+        return _response(broker, group_id, acks, {})
     if request.is_renew_ack:
-        return _response(broker, acks, {})  # KIP-1222: a renew-only request fetches nothing
+        return _response(broker, group_id, acks, {})  # KIP-1222: a renew-only request fetches nothing
     partitions = _names(broker, list(context.partitions))
     max_records = request.max_records if ctx.api_version >= 1 and request.max_records > 0 else DEFAULT_MAX_RECORDS
     max_bytes = request.max_bytes if request.max_bytes > 0 else 0x7FFFFFFF
@@ -124,9 +124,9 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.ShareFetchRequest) -
     first = attempt()
     acquired_bytes = sum(len(r.records) for r in first.values())
     if acquired_bytes >= max(request.min_bytes, 1) or request.max_wait_ms <= 0 or not partitions:
-        return _response(broker, acks, first)
+        return _response(broker, group_id, acks, first)
     if any(r.error != ErrorCode.NONE for r in first.values()):
-        return _response(broker, acks, first)
+        return _response(broker, group_id, acks, first)
     return _park(broker, request, partitions, attempt, acks, first)
 
 
@@ -169,7 +169,7 @@ def _park(
         return sum(len(r.records) for r in found.values()) >= min_bytes
 
     def on_done(expired: bool) -> None:
-        response = _response(broker, acks, found)
+        response = _response(broker, request.group_id, acks, found)
         loop.call_soon_threadsafe(_set_result, future, response)
 
     keys: list[Hashable] = []
@@ -187,7 +187,7 @@ def _set_result(future: asyncio.Future[Any], value: Any) -> None:
 
 
 def _response(
-    broker: Broker, acks: AckResults, fetched: dict[tuple[bytes, int], PartitionFetch]
+    broker: Broker, group_id: str, acks: AckResults, fetched: dict[tuple[bytes, int], PartitionFetch]
 ) -> rs.ShareFetchResponse:
     topics: dict[bytes, list[rs.PartitionData]] = {}
     for key in list(dict.fromkeys([*fetched, *acks])):
@@ -222,7 +222,7 @@ def _response(
     return rs.ShareFetchResponse(
         throttle_time_ms=0,
         error_code=ErrorCode.NONE,
-        acquisition_lock_timeout_ms=broker.share_coordinator.config.record_lock_duration_ms,
+        acquisition_lock_timeout_ms=broker.share_coordinator.settings(group_id).record_lock_duration_ms,
         responses=[rs.ShareFetchableTopicResponse(topic_id=t, partitions=ps) for t, ps in topics.items()],
         node_endpoints=[],
     )

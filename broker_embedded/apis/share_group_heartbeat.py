@@ -62,6 +62,6 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.ShareGroupHeartbeatR
         error_code=ErrorCode.NONE,
         member_id=out.member_id,
         member_epoch=out.member_epoch,
-        heartbeat_interval_ms=share.groups.heartbeat_interval_ms,
+        heartbeat_interval_ms=out.heartbeat_interval_ms,
         assignment=assignment,
     )

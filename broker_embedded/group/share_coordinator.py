@@ -23,11 +23,12 @@ from broker_embedded.group.share_group import (
     ShareGroups,
 )
 from broker_embedded.purgatory.timing_wheel import TimerTask
-from broker_embedded.share.manager import GroupConfigLookup, ShareConfig, SharePartitionManager
+from broker_embedded.share.manager import SharePartitionManager, ShareSettings
 from broker_embedded.share.session import DEFAULT_MAX_SHARE_SESSIONS, ShareSessionCache
 
 if TYPE_CHECKING:
     from broker_embedded.group.coordinator import GroupCoordinator
+    from broker_embedded.group.group_configs import GroupConfigStore
     from broker_embedded.metadata import TopicRegistry
     from broker_embedded.partition import Partition
     from broker_embedded.purgatory.purgatory import DelayedOperationPurgatory
@@ -64,34 +65,52 @@ class _Sweep(TimerTask):
 class ShareCoordinator:
     def __init__(
         self,
-        config_get: Callable[[str, Any], Any],
         topics: TopicRegistry,
         partition_of: Callable[[str, int], Partition | None],
         timer: Timer,
         purgatory: DelayedOperationPurgatory[Any],
         node_id: int,
+        max_size: int = DEFAULT_MAX_SIZE,
+        max_share_sessions: int = DEFAULT_MAX_SHARE_SESSIONS,
         other_group_exists: Callable[[str], bool] | None = None,
-        group_config: GroupConfigLookup | None = None,
         clock: Callable[[], int] = _now_ms,
     ) -> None:
         self.topics = topics
         self.timer = timer
         self.purgatory = purgatory
         self.clock = clock
-        self.config = ShareConfig.from_broker(config_get)
+        # per-group configs (group_configs.py), set by the broker; None: Kafka's defaults
+        self.group_configs: GroupConfigStore | None = None
         self.groups = ShareGroups(
             self._topic_lookup,
-            session_timeout_ms=int(config_get("group.share.session.timeout.ms", DEFAULT_SESSION_TIMEOUT_MS)),
-            heartbeat_interval_ms=int(config_get("group.share.heartbeat.interval.ms", DEFAULT_HEARTBEAT_INTERVAL_MS)),
-            max_size=int(config_get("group.share.max.size", DEFAULT_MAX_SIZE)),
+            timeouts=self._timeouts,
+            max_size=max_size,
             on_member_removed=self._member_removed,
             other_group_exists=other_group_exists,
         )
-        self.sessions = ShareSessionCache(int(config_get("group.share.max.share.sessions", DEFAULT_MAX_SHARE_SESSIONS)))
-        self.partitions = SharePartitionManager(
-            timer, partition_of, self.config, self.wake, node_id, group_config=group_config
-        )
+        self.sessions = ShareSessionCache(max_share_sessions)
+        self.partitions = SharePartitionManager(timer, partition_of, self.settings, self.wake, node_id)
         self._sweep_task: _Sweep | None = None
+
+    def settings(self, group_id: str) -> ShareSettings:
+        """The group's share.* configs (its overrides over the broker's group.share.* defaults)."""
+        if self.group_configs is None:
+            return ShareSettings()
+        cfg = self.group_configs.get(group_id)
+        return ShareSettings(
+            record_lock_duration_ms=cfg.share_record_lock_duration_ms,
+            delivery_count_limit=cfg.share_delivery_count_limit,
+            max_in_flight_records=cfg.share_partition_max_record_locks,
+            auto_offset_reset=cfg.share_auto_offset_reset,
+            isolation_level=cfg.share_isolation_level,
+            renew_acknowledge_enable=cfg.share_renew_acknowledge_enable,
+        )
+
+    def _timeouts(self, group_id: str) -> tuple[int, int]:
+        if self.group_configs is None:
+            return DEFAULT_SESSION_TIMEOUT_MS, DEFAULT_HEARTBEAT_INTERVAL_MS
+        cfg = self.group_configs.get(group_id)
+        return cfg.share_session_timeout_ms, cfg.share_heartbeat_interval_ms
 
     def _topic_lookup(self, name: str) -> tuple[bytes, int] | None:
         meta = self.topics.get(name)

@@ -59,6 +59,7 @@ class ShareGroup:
 class HeartbeatResult:
     member_id: str
     member_epoch: int
+    heartbeat_interval_ms: int
     assignment: Assignment | None  # None: unchanged since the member's last heartbeat
 
 
@@ -101,15 +102,17 @@ class ShareGroups:
         self,
         topic_lookup: TopicLookup,
         *,
-        session_timeout_ms: int = DEFAULT_SESSION_TIMEOUT_MS,
-        heartbeat_interval_ms: int = DEFAULT_HEARTBEAT_INTERVAL_MS,
+        timeouts: Callable[[str], tuple[int, int]] = lambda _: (
+            DEFAULT_SESSION_TIMEOUT_MS,
+            DEFAULT_HEARTBEAT_INTERVAL_MS,
+        ),
         max_size: int = DEFAULT_MAX_SIZE,
         on_member_removed: Callable[[str, str], None] | None = None,
         other_group_exists: Callable[[str], bool] | None = None,
     ) -> None:
         self.topic_lookup = topic_lookup
-        self.session_timeout_ms = session_timeout_ms
-        self.heartbeat_interval_ms = heartbeat_interval_ms
+        # group id -> (share.session.timeout.ms, share.heartbeat.interval.ms) of that group
+        self.timeouts = timeouts
         self.max_size = max_size
         self.on_member_removed = on_member_removed
         self.other_group_exists = other_group_exists
@@ -157,7 +160,7 @@ class ShareGroups:
                         f"Member {member_id} is not a member of group {group_id}.", ErrorCode.UNKNOWN_MEMBER_ID
                     )
                 self._remove(group, member_id)
-                return HeartbeatResult(member_id, -1, None)
+                return HeartbeatResult(member_id, -1, self.timeouts(group_id)[1], None)
             member = group.members.get(member_id)
             if member is None:
                 if member_epoch != 0:
@@ -186,12 +189,13 @@ class ShareGroups:
                 group.group_epoch += 1
             if rack_id is not None:
                 member.rack_id = rack_id
-            member.session_deadline_ms = now_ms + self.session_timeout_ms
+            member.session_deadline_ms = now_ms + self.timeouts(group_id)[0]
             self._maybe_reassign(group)
             changed = member_epoch == 0 or member.member_epoch != group.assignment_epoch
             if changed:
                 member.member_epoch = group.assignment_epoch
-            return HeartbeatResult(member_id, member.member_epoch, dict(member.assignment) if changed else None)
+            assignment = dict(member.assignment) if changed else None
+            return HeartbeatResult(member_id, member.member_epoch, self.timeouts(group_id)[1], assignment)
 
     def _maybe_reassign(self, group: ShareGroup) -> None:
         subscribed = {t for m in group.members.values() for t in m.subscribed_topic_names}

@@ -118,31 +118,19 @@ class PartitionFetch:
 
 
 @dataclass(frozen=True, slots=True)
-class ShareConfig:
-    """Broker defaults of the share-group configs (Kafka's names and defaults)."""
+class ShareSettings:
+    """One share group's settings (Kafka's group configs ``share.*``; defaults as Kafka's)."""
 
     record_lock_duration_ms: int = DEFAULT_RECORD_LOCK_DURATION_MS
     delivery_count_limit: int = DEFAULT_DELIVERY_COUNT_LIMIT
     max_in_flight_records: int = DEFAULT_MAX_IN_FLIGHT_RECORDS
     auto_offset_reset: str = "latest"
     isolation_level: str = "read_uncommitted"
-
-    @classmethod
-    def from_broker(cls, get: Callable[[str, Any], Any]) -> ShareConfig:
-        """`get(name, default)`: the broker config (unknown names are kept as given)."""
-        return cls(
-            record_lock_duration_ms=int(get("group.share.record.lock.duration.ms", DEFAULT_RECORD_LOCK_DURATION_MS)),
-            delivery_count_limit=int(get("group.share.delivery.count.limit", DEFAULT_DELIVERY_COUNT_LIMIT)),
-            max_in_flight_records=int(get("group.share.partition.max.record.locks", DEFAULT_MAX_IN_FLIGHT_RECORDS)),
-            # share.auto.offset.reset / share.isolation.level are group configs in Kafka (resource
-            # type 32); until they exist here a broker-wide default stands in for every group
-            auto_offset_reset=str(get("share.auto.offset.reset", "latest")),
-            isolation_level=str(get("share.isolation.level", "read_uncommitted")),
-        )
+    renew_acknowledge_enable: bool = True
 
 
-# (group id, config name) -> the group's value, None for the broker default
-GroupConfigLookup = Callable[[str, str], "str | None"]
+# group id -> its settings (the group configs over the broker defaults)
+SettingsLookup = Callable[[str], ShareSettings]
 
 
 class SharePartitionManager:
@@ -150,29 +138,20 @@ class SharePartitionManager:
         self,
         timer: Timer,
         partition_of: Callable[[str, int], Partition | None],
-        config: ShareConfig,
+        settings: SettingsLookup,
         wake: Callable[[Hashable], Any],
         node_id: int,
-        group_config: GroupConfigLookup | None = None,
     ) -> None:
         self.timer = timer
         self.partition_of = partition_of
-        self.config = config
+        self.settings = settings
         self.wake = wake
         self.node_id = node_id
-        self.group_config = group_config
         self.share_partitions: dict[ShareKey, SharePartition] = {}
         self._lock = threading.Lock()
 
-    def _group_setting(self, group_id: str, name: str, default: str) -> str:
-        if self.group_config is not None:
-            value = self.group_config(group_id, name)
-            if value is not None:
-                return value
-        return default
-
     def read_committed(self, group_id: str) -> bool:
-        return self._group_setting(group_id, "share.isolation.level", self.config.isolation_level) == "read_committed"
+        return self.settings(group_id).isolation_level == "read_committed"
 
     def _get_or_create(self, group_id: str, topic: str, index: int, partition: Partition) -> SharePartition:
         key = (group_id, topic, index)
@@ -180,10 +159,9 @@ class SharePartitionManager:
             sp = self.share_partitions.get(key)
             if sp is not None:
                 return sp
-            reset, duration_ms = parse_auto_offset_reset(
-                self._group_setting(group_id, "share.auto.offset.reset", self.config.auto_offset_reset)
-            )
-            read_committed = self.read_committed(group_id)
+            settings = self.settings(group_id)
+            reset, duration_ms = parse_auto_offset_reset(settings.auto_offset_reset)
+            read_committed = settings.isolation_level == "read_committed"
 
             def offset_for_timestamp(ts: int) -> int:
                 found = partition.offset_for_timestamp(ts, read_committed)
@@ -200,9 +178,12 @@ class SharePartitionManager:
             sp = SharePartition(
                 self.timer,
                 start,
-                record_lock_duration_ms=self.config.record_lock_duration_ms,
-                delivery_count_limit=self.config.delivery_count_limit,
-                max_in_flight_records=self.config.max_in_flight_records,
+                # the group's settings when the share-partition starts (a later change applies
+                # to share-partitions created after it)
+                record_lock_duration_ms=settings.record_lock_duration_ms,
+                delivery_count_limit=settings.delivery_count_limit,
+                max_in_flight_records=settings.max_in_flight_records,
+                renew_acknowledge_enable=settings.renew_acknowledge_enable,
                 leader_epoch=partition.leader_epoch,
             )
             sp.on_available = lambda: self.wake(share_key(topic, index))

@@ -33,7 +33,7 @@ def broker(request: pytest.FixtureRequest) -> Iterator[Any]:
     if request.param == "ours":
         from broker_embedded import EmbeddedBroker
 
-        with EmbeddedBroker(num_partitions=1, **{"share.auto.offset.reset": "earliest"}) as b:
+        with EmbeddedBroker(num_partitions=1) as b:
             yield b
         return
     yield request.getfixturevalue("apache_kafka")

@@ -6,9 +6,8 @@
 * explicit acknowledgement: a released record comes back with delivery count 2, a rejected one
   never again.
 
-``share.auto.offset.reset=earliest``: on Apache Kafka a group config (IncrementalAlterConfigs on
-resource type 32); ours has no group configs yet, so its broker default stands in
-(``share.auto.offset.reset`` in the broker config).
+Each group reads from the earliest offset: ``share.auto.offset.reset=earliest`` set as a group
+config (IncrementalAlterConfigs on resource type 32) before its consumers start.
 """
 
 from __future__ import annotations
@@ -23,7 +22,6 @@ from confluent_kafka import AcknowledgeType, Producer, ShareConsumer
 from confluent_kafka.admin import AdminClient, AlterConfigOpType, ConfigEntry, ConfigResource, ResourceType
 
 from tests.integration.test_kip848_consumer_group import create_topic
-from tests.peers.fixtures import is_apache
 
 
 @pytest.fixture(scope="module", params=["ours", "apache"])
@@ -31,7 +29,7 @@ def broker(request: pytest.FixtureRequest) -> Iterator[Any]:
     if request.param == "ours":
         from broker_embedded import EmbeddedBroker
 
-        with EmbeddedBroker(num_partitions=1, **{"share.auto.offset.reset": "earliest"}) as b:
+        with EmbeddedBroker(num_partitions=1) as b:
             yield b
         return
     yield request.getfixturevalue("apache_kafka")
@@ -42,12 +40,11 @@ def _name(prefix: str) -> str:
 
 
 def _share_group(broker: Any, group: str) -> str:
-    """A new group that reads from the earliest offset (see the module doc)."""
-    if is_apache(broker):
-        admin = AdminClient({"bootstrap.servers": broker.bootstrap_servers})
-        entry = ConfigEntry("share.auto.offset.reset", "earliest", incremental_operation=AlterConfigOpType.SET)
-        resource = ConfigResource(ResourceType.GROUP, group, incremental_configs=[entry])
-        admin.incremental_alter_configs([resource])[resource].result(30)
+    """A new group that reads from the earliest offset: its group config, as a user sets it."""
+    admin = AdminClient({"bootstrap.servers": broker.bootstrap_servers})
+    entry = ConfigEntry("share.auto.offset.reset", "earliest", incremental_operation=AlterConfigOpType.SET)
+    resource = ConfigResource(ResourceType.GROUP, group, incremental_configs=[entry])
+    admin.incremental_alter_configs([resource])[resource].result(30)
     return group
 
 
