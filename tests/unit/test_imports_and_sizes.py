@@ -213,3 +213,41 @@ def test_no_one_borrows_a_purgatorys_timer() -> None:
                 if name.endswith("purgatory"):
                     bad.append(f"{rel}:{node.lineno} reads {name}.timer")
     assert not bad, "\n".join(bad)
+
+
+def _private_log_reads(tree: ast.AST) -> list[tuple[int, str]]:
+    """`log._x` / `log_._x` / `partition.log._x` / `log.segments._x`: a private name of a partition's
+    Log or of its segment map (`LogSegments`) used from outside (dunders aside)."""
+
+    def is_log(node: ast.expr) -> bool:
+        name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+        return name in ("log", "log_", "segments") and not (isinstance(node, ast.Name) and node.id == "segments")
+
+    return sorted(
+        (node.lineno, node.attr)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and is_log(node.value)
+        and node.attr.startswith("_")
+        and not node.attr.startswith("__")
+    )
+
+
+def test_the_private_log_check_sees_one() -> None:
+    tree = ast.parse(
+        "a = log._bases\nlog_._pending_deletes = []\nb = self.log._leo\nc = log.segments._scheduled\n"
+        "ok = log.segments.floor(3)\nok2 = segments._x\nok3 = log.__class__"
+    )
+    assert [name for _, name in _private_log_reads(tree)] == ["_bases", "_pending_deletes", "_leo", "_scheduled"]
+
+
+def test_the_segment_map_has_one_owner() -> None:
+    """Issue 28: the cleaner wrote `log._bases` and `log._pending_deletes`; the map, its floor
+    lookups, replace and scheduled deletes now live in `log/segments.py` (`LogSegments`), and no
+    module reaches into a Log or its segment map from outside."""
+    bad = []
+    for path in _product_files():
+        rel = path.relative_to(ROOT).as_posix()
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=rel)
+        bad.extend(f"{rel}:{line} uses log private name {name}" for line, name in _private_log_reads(tree))
+    assert not bad, "\n".join(bad)
