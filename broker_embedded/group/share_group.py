@@ -205,9 +205,10 @@ class ShareGroups:
             if found is not None:
                 topics[name] = found
         if topics != group.topics_seen:
-            # a subscribed topic was created, deleted or grew
+            # a subscribed topic was created, deleted or grew: a new epoch, unless one is pending
+            if group.assignment_epoch == group.group_epoch:
+                group.group_epoch += 1
             group.topics_seen = topics
-            group.group_epoch += 1
         if group.assignment_epoch == group.group_epoch:
             return
         target = compute_assignment(group.members, topics)

@@ -12,7 +12,6 @@ them) and ``share_key`` (an acknowledgement, release or lock expiry that made re
 
 from __future__ import annotations
 
-import struct
 import threading
 import time
 from collections.abc import Callable, Hashable, Sequence
@@ -20,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from kafka_wire.errors import ErrorCode, KafkaError
+from kafka_wire.records import iter_batches
 
 from .partition import (
     DEFAULT_DELIVERY_COUNT_LIMIT,
@@ -38,15 +38,6 @@ if TYPE_CHECKING:
     from broker_embedded.purgatory.timing_wheel import Timer
 
 ShareKey = tuple[str, str, int]  # (group id, topic, partition)
-
-# record batch v2 header: baseOffset int64, batchLength int32, ..., attributes int16 at 21,
-# lastOffsetDelta int32 at 23, producerId int64 at 43
-_HEADER = struct.Struct(">qi")
-_ATTRIBUTES = struct.Struct(">h")
-_LAST_DELTA = struct.Struct(">i")
-_PRODUCER_ID = struct.Struct(">q")
-_TRANSACTIONAL = 0x10
-_CONTROL = 0x20
 
 
 def share_key(topic: str, partition: int) -> Hashable:
@@ -67,20 +58,18 @@ class Batch:
 
 def batches(data: bytes | memoryview) -> list[Batch]:
     """The whole record batches of a log read (a trailing partial batch is left out)."""
-    view = memoryview(data)
-    out: list[Batch] = []
-    pos = 0
-    while pos + 61 <= len(view):
-        base, length = _HEADER.unpack_from(view, pos)
-        end = pos + 12 + length
-        if end > len(view):
-            break
-        attributes = _ATTRIBUTES.unpack_from(view, pos + 21)[0]
-        last = base + _LAST_DELTA.unpack_from(view, pos + 23)[0]
-        pid = _PRODUCER_ID.unpack_from(view, pos + 43)[0]
-        out.append(Batch(pos, end, base, last, pid, bool(attributes & _TRANSACTIONAL), bool(attributes & _CONTROL)))
-        pos = end
-    return out
+    return [
+        Batch(
+            pos,
+            pos + h.batch_length + 12,
+            h.base_offset,
+            h.last_offset,
+            h.producer_id,
+            h.is_transactional,
+            h.is_control,
+        )
+        for pos, h in iter_batches(data, allow_partial_tail=True)
+    ]
 
 
 def aborted_ranges(read: list[Batch], aborted: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
