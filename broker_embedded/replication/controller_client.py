@@ -225,6 +225,11 @@ class ControllerClient:
         self._address_index = 0
         self.incarnation = uuid.uuid4().hex
         self.heartbeat_interval_s = config["broker.heartbeat.interval.ms"] / 1000
+        # a Raft-quorum controller (issue 32) answers heartbeats (heartbeat_ack); once one has, a controller
+        # silent for a third of the session (paused, cut off) is left for the next address before the new
+        # leader would fence this broker. Controllers that never ack (the lock mode) are waited on as before.
+        self._acked_heartbeats = False
+        self.controller_silence_s = config.get("broker.session.timeout.ms", 9000) / 3000
         self.image: ClusterImage | None = None
         self.broker_epoch = -1
         self._writer: asyncio.StreamWriter | None = None
@@ -311,9 +316,11 @@ class ControllerClient:
                 )
                 hb = asyncio.get_running_loop().create_task(self._heartbeat())
                 while True:
-                    msg = await read_message(reader)
+                    msg = await self._read_or_silence(reader)
                     if msg is None:
                         break
+                    if msg["op"] == "heartbeat_ack":
+                        self._acked_heartbeats = True
                     if msg["op"] == "metadata":
                         await self._prepare(msg)
                         self._apply(msg)
@@ -349,6 +356,18 @@ class ControllerClient:
             await asyncio.sleep(backoff if failures % len(self.addresses) == 0 else 0.02)
             if failures % len(self.addresses) == 0:
                 backoff = min(backoff * 2, 1.0)
+
+    async def _read_or_silence(self, reader: asyncio.StreamReader) -> dict[str, Any] | None:
+        """The next message; None at the end of the stream, or when a heartbeat-acking controller went silent."""
+        if not self._acked_heartbeats:
+            return await read_message(reader)
+        try:
+            return await asyncio.wait_for(read_message(reader), self.controller_silence_s)
+        except TimeoutError:
+            log.warning(
+                "controller %s:%d silent for %.1f s: trying the next one", *self.address, self.controller_silence_s
+            )
+            return None
 
     def _on_registered(self, msg: dict[str, Any]) -> None:
         if msg["error"]:
