@@ -175,6 +175,13 @@ class QuorumControllerServer(ControllerServer):
         for c in list(self.connections):
             c.writer.close()
 
+    def _handle(self, conn: _Connection, msg: dict[str, Any]) -> None:
+        super()._handle(conn, msg)
+        # brokers learn that this controller answers heartbeats, and from then on leave one that goes silent
+        # (paused, or cut off from them) before a new leader's session timeout would fence them
+        if msg.get("op") == "heartbeat" and self.active and self._current(conn):
+            conn.send({"op": "heartbeat_ack"})
+
     def replicate(self, image: bytes) -> None:
         self._appended = self.driver.append([METADATA_IMAGE_RECORD + image])
 

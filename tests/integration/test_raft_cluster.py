@@ -1,10 +1,13 @@
 """EmbeddedCluster(controllers=3, quorum="raft") (issue 32, opt-in): three controller processes, each with its
 own directory, form a Raft quorum; the brokers find whichever controller leads. SIGKILL the active
 controller: another one takes over from the replicated metadata log (same topic ids), the brokers
-re-register there, produce goes on and topic admin works through the new leader."""
+re-register there, produce goes on and topic admin works through the new leader. SIGSTOP the next active
+one: a new leader, no broker fenced, no partition leader change (the issue's isolated-controller case)."""
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 
 import pytest
@@ -64,3 +67,26 @@ def test_raft_controllers_fail_over_without_shared_state() -> None:
         c.start_controller(first)
         c.wait_for(lambda: c.active_controller() == second, timeout=10, what="the leader kept after the restart")
         print(f"controller failover: {took:.2f} s")
+
+        # the active controller paused (as cut off from everyone): the others elect a new leader, the brokers
+        # (which saw it ack heartbeats) leave the silent one within a third of their session, so none is
+        # fenced and no partition changes leader; when it resumes it follows the new leader
+        epochs = {t: c.partition_state(t, 0)["leader_epoch"] for t in ("before", "after")}
+        pid = c.controller_pid(second)
+        os.kill(pid, signal.SIGSTOP)
+        try:
+            third = c.wait_for(
+                lambda: (lambda i: (i,) if i not in (None, second) else None)(c.active_controller(timeout=0.5)),
+                timeout=20,
+                what="a leader while the old one is paused",
+            )[0]
+            # three session timeouts (1.5 s each): time enough for the new leader to fence anyone absent
+            deadline = time.monotonic() + 4.5
+            while time.monotonic() < deadline:
+                assert c.live_brokers() == [1, 2], "a broker was fenced although it could reach the majority"
+                time.sleep(0.2)
+            assert {t: c.partition_state(t, 0)["leader_epoch"] for t in ("before", "after")} == epochs
+            assert _produce(c.bootstrap_servers, "before", 20) == 20
+        finally:
+            os.kill(pid, signal.SIGCONT)
+        c.wait_for(lambda: c.active_controller() == third, timeout=10, what="the resumed one a follower")
