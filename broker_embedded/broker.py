@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from broker_embedded import apis
 from broker_embedded.config import BrokerConfig
+from broker_embedded.dynamic_config import DynamicBrokerConfig
 from broker_embedded.group.coordinator import GroupCoordinator
 from broker_embedded.group.group_configs import GroupConfigStore
 from broker_embedded.group.share_coordinator import (
@@ -133,9 +134,17 @@ class Broker:
             config["quota.window.size.seconds"],
         )
         self.client_quotas.store.load()
+        # dynamic broker configs (AlterConfigs on BROKER resources): stored here alone, the controller's
+        # in a cluster; a change resolves every topic's configs again
+        self.dynamic_config = DynamicBrokerConfig(
+            config, self.node_id, None if controller else log_dir / DynamicBrokerConfig.FILE_NAME
+        )
+        self.dynamic_config.listeners.append(self._dynamic_configs_changed)
+        self.dynamic_config.load()
         if self.controller_client is not None:
             self.topic_admin.controller_client = self.controller_client
             self.controller_client.image_sections["client_quotas"] = self.client_quotas.store.load_json
+            self.controller_client.image_sections["broker_configs"] = self.dynamic_config.load_json
             self.producer_ids = self.controller_client.producer_ids  # type: ignore[assignment]  # cluster-wide ids
         # per-group configs (group/group_configs.py): stored here alone, the controller's in a cluster
         self.group_configs = GroupConfigStore(config, None if controller else log_dir / GroupConfigStore.FILE_NAME)
@@ -145,6 +154,10 @@ class Broker:
         if self.controller_client is not None:
             self.controller_client.image_sections["group_configs"] = self.group_configs.load_json
         self.txn_coordinator.load()
+
+    def _dynamic_configs_changed(self) -> None:
+        for topic in list(self.topics):
+            self.topic_admin.apply_topic_configs(topic.name)
 
     def _cluster_image(self) -> ClusterImage | None:
         return self.controller_client.image if self.controller_client is not None else None

@@ -636,6 +636,10 @@ class BrokerConfig:
     def __init__(self, values: Mapping[str, Any] | None = None) -> None:
         self.explicit: dict[str, Any] = {}
         self.unknown: dict[str, Any] = {}
+        # dynamic broker configs (AlterConfigs on BROKER resources, broker_embedded/dynamic_config.py):
+        # this broker's, then the cluster default, over the static ones
+        self.dynamic_broker: dict[str, Any] = {}
+        self.dynamic_default: dict[str, Any] = {}
         for raw_key, raw in (values or {}).items():
             self.set(raw_key, raw)
 
@@ -653,6 +657,10 @@ class BrokerConfig:
         self.explicit[key] = parse_value(d, raw)
 
     def __getitem__(self, key: str) -> Any:
+        if key in self.dynamic_broker:
+            return self.dynamic_broker[key]
+        if key in self.dynamic_default:
+            return self.dynamic_default[key]
         if key in self.explicit:
             return self.explicit[key]
         return BROKER_CONFIGS[key].default
@@ -686,6 +694,11 @@ def resolve_topic_config(broker: BrokerConfig, overrides: Mapping[str, Any], key
     d = TOPIC_CONFIGS[key]
     if key in overrides:
         return ResolvedConfig(key, overrides[key], ConfigSource.DYNAMIC_TOPIC_CONFIG, d)
+    if d.broker_synonym and d.broker_synonym in broker.dynamic_broker:
+        return ResolvedConfig(key, broker.dynamic_broker[d.broker_synonym], ConfigSource.DYNAMIC_BROKER_CONFIG, d)
+    if d.broker_synonym and d.broker_synonym in broker.dynamic_default:
+        value = broker.dynamic_default[d.broker_synonym]
+        return ResolvedConfig(key, value, ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG, d)
     if d.broker_synonym and d.broker_synonym in broker.explicit:
         return ResolvedConfig(key, broker.explicit[d.broker_synonym], ConfigSource.STATIC_BROKER_CONFIG, d)
     if d.broker_synonym:

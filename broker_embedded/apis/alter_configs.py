@@ -1,5 +1,5 @@
-"""AlterConfigs (API 33): replace a topic's or a group's config overrides as a whole (the legacy,
-non-incremental API). Broker configs are static here."""
+"""AlterConfigs (API 33): replace a topic's, a group's or a broker's (dynamic_config.py) config
+overrides as a whole (the legacy, non-incremental API)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from broker_embedded.config import ConfigError, validate_topic_configs
+from broker_embedded.dynamic_config import validate_broker_configs
 from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import alter_configs_request as rq
@@ -22,8 +23,9 @@ API_KEY = 33
 TOPIC_RESOURCE = 2
 BROKER_RESOURCE = 4
 GROUP_RESOURCE = 32
-# (response index, topic or group, overrides, is a group): what the controller stores in a cluster
-Forwarded = tuple[int, str, dict[str, Any], bool]
+# (response index, topic or group or broker resource, overrides, is a group or "broker"): what the
+# controller stores in a cluster
+Forwarded = tuple[int, str, dict[str, Any], bool | str]
 
 
 def handle(broker: Broker, ctx: RequestContext, request: rq.AlterConfigsRequest) -> Any:
@@ -34,6 +36,9 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.AlterConfigsRequest)
     def group_overrides_of(res: Any) -> dict[str, str]:
         return {c.name: c.value for c in res.configs if c.value is not None}
 
+    def broker_overrides_of(res: Any, current: dict[str, str]) -> dict[str, str]:
+        return {c.name: c.value for c in res.configs if c.value is not None}
+
     out, forwarded = alter_resources(
         broker,
         ctx,
@@ -42,6 +47,7 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.AlterConfigsRequest)
         rs.AlterConfigsResourceResponse,
         overrides_of,
         group_overrides_of,
+        broker_overrides_of,
     )
     response = rs.AlterConfigsResponse(throttle_time_ms=0, responses=out)
     if forwarded:
@@ -57,6 +63,7 @@ def alter_resources(
     result_type: Callable[..., Any],
     overrides_of: Callable[[TopicMetadata, Any], dict[str, Any]],
     group_overrides_of: Callable[[Any], dict[str, str]],
+    broker_overrides_of: Callable[[Any, dict[str, str]], dict[str, str]],
 ) -> tuple[list[Any], list[Forwarded]]:
     """The per-resource checks AlterConfigs and IncrementalAlterConfigs share: authorization,
     resource type, topic existence, then `overrides_of` (raising ConfigError: INVALID_CONFIG).
@@ -85,12 +92,7 @@ def alter_resources(
             out.append(result(denied))
             continue
         if res.resource_type == BROKER_RESOURCE:
-            out.append(
-                result(
-                    ErrorCode.INVALID_REQUEST,
-                    "Dynamic broker configs are not supported; restart with --override",
-                )
-            )
+            out.append(alter_broker(broker, res, validate_only, result, broker_overrides_of, forwarded, len(out)))
             continue
         if res.resource_type == GROUP_RESOURCE:
             out.append(alter_group(broker, res, validate_only, result, group_overrides_of, forwarded, len(out)))
@@ -148,13 +150,52 @@ def alter_group(
     return result(ErrorCode.NONE)
 
 
+def alter_broker(
+    broker: Broker,
+    res: Any,
+    validate_only: bool,
+    result: Callable[..., Any],
+    broker_overrides_of: Callable[[Any, dict[str, str]], dict[str, str]],
+    forwarded: list[Forwarded],
+    index: int,
+) -> Any:
+    """One BROKER resource ("" = the cluster default, else this broker's id, as Kafka's broker
+    checks): its whole new dynamic set, validated (dynamic_config.py), stored or forwarded."""
+    name = res.resource_name
+    if name:
+        try:
+            node = int(name)
+        except ValueError:
+            return result(ErrorCode.INVALID_REQUEST, f"Node id must be an integer, but it is: {name}")
+        if node != broker.node_id:
+            return result(
+                ErrorCode.INVALID_REQUEST, f"Unexpected broker id, expected {broker.node_id}, but received {name}"
+            )
+    try:
+        raw = broker_overrides_of(res, broker.dynamic_config.current(name))
+        validate_broker_configs(raw)
+    except KafkaError as e:
+        return result(e.code, str(e))
+    except ConfigError as e:
+        return result(ErrorCode.INVALID_CONFIG, str(e))
+    if broker.controller_client is not None:
+        forwarded.append((index, name, raw, "broker"))
+    else:
+        broker.dynamic_config.set_layer(name, raw, validate_only)
+    return result(ErrorCode.NONE)
+
+
 async def forward_topic_configs(broker: Broker, response: Any, forwarded: list[Forwarded], validate_only: bool) -> Any:
     """Cluster mode: the controller stores topic and group configs; every broker applies them from
     its image."""
     assert broker.controller_client is not None
     for index, name, overrides, is_group in forwarded:
         try:
-            if is_group:
+            if is_group == "broker":
+                await broker.controller_client.request(
+                    "alter_broker_configs", resource=name, configs=overrides, validate_only=validate_only
+                )
+            elif is_group:
                 await broker.controller_client.request(
                     "alter_group_configs", group=name, configs=overrides, validate_only=validate_only
                 )

@@ -1,5 +1,6 @@
-"""DescribeConfigs (API 32): every topic config with its value, source and synonyms; broker
-configs read-only; group configs (resource type 32, group/group_configs.py)."""
+"""DescribeConfigs (API 32): every topic config with its value, source and synonyms; broker configs
+with their dynamic layers (dynamic_config.py: read-only unless Kafka makes them dynamic); group
+configs (resource type 32, group/group_configs.py)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from broker_embedded.config import (
     format_value,
     resolve_topic_config,
 )
+from broker_embedded.dynamic_config import DYNAMIC_BROKER_CONFIGS
 from broker_embedded.group.group_configs import format_group_value
 from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from kafka_wire.errors import ErrorCode
@@ -57,6 +59,12 @@ def topic_config_entries(
             bsyn = r.definition.broker_synonym
             if bsyn:
                 bdef = BROKER_CONFIGS[bsyn]
+                for layer, source in (
+                    (broker.config.dynamic_broker, ConfigSource.DYNAMIC_BROKER_CONFIG),
+                    (broker.config.dynamic_default, ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG),
+                ):
+                    if bsyn in layer:
+                        syn.append(rs.DescribeConfigsSynonym(bsyn, format_value(bdef, layer[bsyn]), source))
                 if bsyn in broker.config.explicit:
                     syn.append(
                         rs.DescribeConfigsSynonym(
@@ -100,29 +108,55 @@ def group_config_entries(
     ]
 
 
-def broker_config_entries(broker: Broker, keys: list[str] | None, docs: bool) -> list[ConfigEntry]:
+def broker_config_entries(
+    broker: Broker, keys: list[str] | None, docs: bool, synonyms: bool = False, default_resource: bool = False
+) -> list[ConfigEntry]:
+    """A broker's configs with their source (Kafka's precedence: this broker's dynamic value, the
+    cluster's dynamic default, the static config, the default); the default resource ("") lists
+    only the dynamic defaults, as Kafka."""
+    config = broker.config
     out = []
     for name, d in sorted(BROKER_CONFIGS.items()):
         if keys is not None and name not in keys:
             continue
-        explicit = name in broker.config.explicit
-        value = broker.config[name]
+        if default_resource and name not in config.dynamic_default:
+            continue
+        layers = [
+            (config.dynamic_broker, ConfigSource.DYNAMIC_BROKER_CONFIG),
+            (config.dynamic_default, ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG),
+            (config.explicit, ConfigSource.STATIC_BROKER_CONFIG),
+        ]
+        if default_resource:
+            layers = layers[1:2]
+        found = [(layer[name], source) for layer, source in layers if name in layer]
+        value = found[0][0] if found else d.default
+        source = found[0][1] if found else ConfigSource.DEFAULT_CONFIG
         if name == "port":
             value = broker.port
         elif name == "log.dirs":
             value = str(broker.log_dir)
         elif name == "cluster.id":
             value = broker.cluster_id
+        secret = d.type == ConfigType.PASSWORD
+        syn = (
+            [
+                rs.DescribeConfigsSynonym(name, None if secret else format_value(d, v), int(src))
+                # the default resource lists only its own layer (Kafka's answer)
+                for v, src in (found if default_resource else [*found, (d.default, ConfigSource.DEFAULT_CONFIG)])
+            ]
+            if synonyms
+            else []
+        )
         out.append(
             ConfigEntry(
                 name=name,
                 # passwords (keystores, JAAS) are never sent: Kafka answers null and is_sensitive
-                value=None if d.type == ConfigType.PASSWORD else format_value(d, value),
-                read_only=True,
-                config_source=int(ConfigSource.STATIC_BROKER_CONFIG if explicit else ConfigSource.DEFAULT_CONFIG),
+                value=None if secret else format_value(d, value),
+                read_only=name not in DYNAMIC_BROKER_CONFIGS,
+                config_source=int(source),
                 config_type=int(d.type),
                 documentation=d.doc if docs else "",
-                synonyms=[],
+                synonyms=syn,
             )
         )
     return out
@@ -178,7 +212,13 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.DescribeConfigsReque
                     )
                 )
                 continue
-            entries = broker_config_entries(broker, keys, request.include_documentation)
+            entries = broker_config_entries(
+                broker,
+                keys,
+                request.include_documentation,
+                request.include_synonyms,
+                default_resource=res.resource_name == "",
+            )
         elif res.resource_type == BROKER_LOGGER_RESOURCE:
             entries = []
         elif res.resource_type == GROUP_RESOURCE:

@@ -74,6 +74,9 @@ Broker -> controller (requests carry an integer "id"; the answer is
 - ``{"op": "alter_client_quotas", "id", "entries": [{"entity": [[type, name|null]], "ops": [[key,
   value|null]]}], "validate_only"}`` -> ``{"results": [[entity, error, message]]}``: AlterClientQuotas,
   validated here (``quotas/store.py``); the quotas travel in every image as ``"client_quotas"``.
+- ``{"op": "alter_broker_configs", "id", "resource", "configs", "validate_only"}`` -> ``{}``: a BROKER
+  resource's whole dynamic config set ("" = cluster default; ``dynamic_config.py``); the sets travel
+  in every image as ``"broker_configs"``.
 - ``{"op": "shutdown", "id"}`` -> ``{}``: controlled shutdown.
 - ``{"op": "allocate_producer_ids", "id"}`` -> ``{"start", "size"}``: a block of producer ids unique in
   the cluster (Kafka's AllocateProducerIds); the bound is persisted before the answer.

@@ -385,6 +385,11 @@ class ControllerServer:
                 s.save()
                 self.push()
             return {"results": {t: [list(r) for r in rs] for t, rs in results.items()}}
+        if op == "alter_broker_configs":
+            s.set_broker_configs(str(msg["resource"]), dict(msg["configs"]), bool(msg.get("validate_only")))
+            if not msg.get("validate_only"):
+                self.push()
+            return {}
         if op == "alter_configs":
             s.set_topic_configs(msg["topic"], dict(msg["configs"]), validate_only=bool(msg.get("validate_only")))
             if not msg.get("validate_only"):

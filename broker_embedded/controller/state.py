@@ -166,6 +166,8 @@ class ControllerState:
         self.client_quotas = ClientQuotaStore()
         # per-group configs (IncrementalAlterConfigs on GROUP resources): Kafka's ConfigRecords
         self.group_configs = GroupConfigStore(config)
+        # dynamic broker configs: resource name ("" = cluster default) -> raw values
+        self.broker_configs: dict[str, dict[str, str]] = {}
         if self.path.exists():
             self._load()
 
@@ -182,6 +184,7 @@ class ControllerState:
         self.acls.load_json(security.get("acls", []))
         self.client_quotas.load_json(d.get("client_quotas", []))
         self.group_configs.load_json(d.get("group_configs", {}))
+        self.broker_configs = {str(k): dict(v) for k, v in (d.get("broker_configs") or {}).items()}
         self.topics = {}
         seen_ids: set[bytes] = set()
         entries = d.get("topics", [])
@@ -246,6 +249,7 @@ class ControllerState:
                 "security": self.security_json(),
                 "client_quotas": self.client_quotas.to_json(),
                 "group_configs": self.group_configs.to_json(),
+                "broker_configs": self.broker_configs,
             },
             indent=1,
         )
@@ -670,6 +674,21 @@ class ControllerState:
         if self.group_configs.to_json() != before:
             self.save()
 
+    def set_broker_configs(self, resource_name: str, configs: dict[str, str], validate_only: bool) -> None:
+        """One BROKER resource's whole dynamic config set ("" = the cluster default)."""
+        from broker_embedded.dynamic_config import validate_broker_configs
+
+        if resource_name and not resource_name.lstrip("-").isdigit():
+            raise KafkaError("Unable to parse broker name as a base 10 number.", ErrorCode.INVALID_REQUEST)
+        validate_broker_configs(configs)
+        if validate_only:
+            return
+        if configs:
+            self.broker_configs[resource_name] = {str(k): str(v) for k, v in configs.items()}
+        else:
+            self.broker_configs.pop(resource_name, None)
+        self.save()
+
     # --- the image pushed to brokers -------------------------------------------------------------
     def refused_topic_names(self) -> set[str]:
         """Names of refused stored topics that no loaded topic also has (brokers may hold their logs)."""
@@ -687,6 +706,7 @@ class ControllerState:
             "security": self.security_json(),
             "client_quotas": self.client_quotas.to_json(),
             "group_configs": self.group_configs.to_json(),
+            "broker_configs": self.broker_configs,
         }
 
 

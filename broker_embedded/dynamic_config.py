@@ -1,0 +1,156 @@
+"""Dynamic broker configs (Kafka's DynamicBrokerConfig): AlterConfigs / IncrementalAlterConfigs on
+BROKER resources, applied without a restart.
+
+Two layers over the static configs: the cluster default (resource name "", source
+DYNAMIC_DEFAULT_BROKER_CONFIG) and each broker's own (resource name = its id, source
+DYNAMIC_BROKER_CONFIG); a broker's own wins. Only the configs Kafka marks dynamic that this broker
+has may be set; the others are refused as Kafka's broker does ("Cannot update these configs
+dynamically: [...]", INVALID_REQUEST). Names this broker does not know are kept, as Kafka keeps
+them. A single broker stores the layers in `<log dir>/dynamic-broker-configs.json`; in a cluster the
+controller stores them and its image brings them to every broker. After a change every topic's
+effective configs are resolved again (the topic-level synonyms: message.max.bytes,
+log.retention.*, log.segment.bytes, ...), so the logs see the new defaults at once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from broker_embedded.config import BROKER_CONFIGS, TOPIC_CONFIGS, BrokerConfig, ConfigError, parse_value
+from kafka_wire.errors import ErrorCode, KafkaError
+
+# Kafka's dynamic broker configs (DynamicBrokerConfig.AllDynamicConfigs) that this broker has:
+# the log configs behind topic configs (DynamicLogConfig), the cleaner's, thread pools, connection
+# limits, producer id expiration
+_KAFKA_DYNAMIC = {
+    "message.max.bytes",
+    "log.cleaner.threads",
+    "log.cleaner.io.max.bytes.per.second",
+    "log.cleaner.dedupe.buffer.size",
+    "log.cleaner.io.buffer.size",
+    "log.cleaner.io.buffer.load.factor",
+    "log.cleaner.backoff.ms",
+    "num.io.threads",
+    "num.network.threads",
+    "num.replica.fetchers",
+    "num.recovery.threads.per.data.dir",
+    "background.threads",
+    "max.connections",
+    "max.connections.per.ip",
+    "max.connection.creation.rate",
+    "producer.id.expiration.ms",
+    "log.retention.hours",
+    "log.retention.minutes",
+    "log.roll.hours",
+}
+DYNAMIC_BROKER_CONFIGS: frozenset[str] = frozenset(
+    name
+    for name in _KAFKA_DYNAMIC | {d.broker_synonym for d in TOPIC_CONFIGS.values() if d.broker_synonym}
+    if name in BROKER_CONFIGS or name in ("log.retention.hours", "log.retention.minutes", "log.roll.hours")
+)
+# the hours / minutes spellings Kafka also accepts, stored under the ms config (ms wins in Kafka)
+_ALIASES = {
+    "log.retention.minutes": ("log.retention.ms", 60_000),
+    "log.retention.hours": ("log.retention.ms", 3_600_000),
+    "log.roll.hours": ("log.roll.ms", 3_600_000),
+}
+
+
+def _java_set(names: list[str]) -> str:
+    return "[" + ", ".join(names) + "]"
+
+
+def validate_broker_configs(raw: Mapping[str, str | None]) -> dict[str, Any]:
+    """The parsed known values of one resource's whole new set; KafkaError INVALID_REQUEST for a
+    config that cannot change at runtime or a bad value (Kafka's ConfigAdminManager)."""
+    fixed = [n for n in raw if n in BROKER_CONFIGS and n not in DYNAMIC_BROKER_CONFIGS]
+    if fixed:
+        raise KafkaError(f"Cannot update these configs dynamically: {_java_set(fixed)}", ErrorCode.INVALID_REQUEST)
+    parsed: dict[str, Any] = {}
+    for name, value in raw.items():
+        try:
+            if name in _ALIASES:
+                target, factor = _ALIASES[name]
+                if target not in raw:  # the ms spelling wins
+                    parsed[target] = parse_value(BROKER_CONFIGS[target], int(str(value)) * factor)
+            elif name in BROKER_CONFIGS:
+                parsed[name] = parse_value(BROKER_CONFIGS[name], value)
+        except (ConfigError, ValueError) as e:
+            raise KafkaError(
+                f"Invalid value {value} for configuration {name}: {e}", ErrorCode.INVALID_REQUEST
+            ) from None
+    return parsed
+
+
+class DynamicBrokerConfig:
+    FILE_NAME = "dynamic-broker-configs.json"
+
+    def __init__(self, config: BrokerConfig, node_id: int, path: Path | None) -> None:
+        self.config = config
+        self.node_id = node_id
+        self.path = path
+        # resource name ("" = cluster default, "<id>" = one broker) -> raw values
+        self.layers: dict[str, dict[str, str]] = {}
+        self.listeners: list[Callable[[], None]] = []  # after a change: topics resolve again
+
+    def current(self, resource_name: str) -> dict[str, str]:
+        return dict(self.layers.get(resource_name, {}))
+
+    def set_layer(self, resource_name: str, raw: dict[str, str], validate_only: bool = False) -> None:
+        """Replace one resource's dynamic configs (validated first)."""
+        validate_broker_configs(raw)
+        if validate_only:
+            return
+        layers = dict(self.layers)
+        if raw:
+            layers[resource_name] = dict(raw)
+        else:
+            layers.pop(resource_name, None)
+        self.load_json(layers)
+        self.save()
+
+    def to_json(self) -> dict[str, dict[str, str]]:
+        return {name: dict(values) for name, values in sorted(self.layers.items())}
+
+    def load_json(self, layers: Mapping[str, Mapping[str, str]] | None) -> None:
+        """Replace every layer (the stored file, or a controller image) and apply this broker's."""
+        new = {str(k): {str(n): str(v) for n, v in vals.items()} for k, vals in (layers or {}).items() if vals}
+        if new == self.layers:
+            return
+        self.layers = new
+        self.config.dynamic_default = _parsed(new.get("", {}))
+        self.config.dynamic_broker = _parsed(new.get(str(self.node_id), {}))
+        for listener in self.listeners:
+            listener()
+
+    def load(self) -> None:
+        if self.path is not None and self.path.exists():
+            self.load_json(json.loads(self.path.read_text()).get("layers", {}))
+
+    def save(self) -> None:
+        if self.path is None:
+            return
+        tmp = self.path.with_suffix(".tmp")
+        with open(tmp, "w") as f:
+            json.dump({"version": 1, "layers": self.to_json()}, f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self.path)
+
+
+def _parsed(raw: Mapping[str, str]) -> dict[str, Any]:
+    try:
+        return validate_broker_configs(raw)
+    except KafkaError:
+        # a stored value this version refuses: that layer's valid values still apply
+        out: dict[str, Any] = {}
+        for name, value in raw.items():
+            try:
+                out.update(validate_broker_configs({name: value}))
+            except KafkaError:
+                continue
+        return out
