@@ -152,6 +152,12 @@ def build_cluster_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--override", action="append", default=[], metavar="KEY=VALUE", help="a config for every process")
     p.add_argument("--log-level", default="WARNING", help="logging level of the processes (default WARNING)")
+    p.add_argument(
+        "--quorum",
+        choices=("lock", "raft"),
+        default="lock",
+        help="lock: controllers share a state dir and a file lock (default); raft: a Raft quorum, one dir each",
+    )
     return p
 
 
@@ -275,7 +281,7 @@ def cluster_main(argv: list[str]) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     try:
-        return run_cluster_cli(args.brokers, args.log_dir, values, args.log_level, args.controllers)
+        return run_cluster_cli(args.brokers, args.log_dir, values, args.log_level, args.controllers, args.quorum)
     except RuntimeError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1

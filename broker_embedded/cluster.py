@@ -470,14 +470,19 @@ def _recv_exact(s: socket.socket, n: int) -> bytes:
 
 
 def run_cluster_cli(
-    brokers: int, log_dir: str | None, overrides: dict[str, str], log_level: str, controllers: int = 2
+    brokers: int,
+    log_dir: str | None,
+    overrides: dict[str, str],
+    log_level: str,
+    controllers: int = 2,
+    quorum: str = "lock",
 ) -> int:
     """`python -m broker_embedded cluster`: start everything, print the bootstrap line, wait for SIGTERM."""
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
     cluster = EmbeddedCluster(
-        brokers=brokers, log_dir=log_dir, log_level=log_level, controllers=controllers, **overrides
+        brokers=brokers, log_dir=log_dir, log_level=log_level, controllers=controllers, quorum=quorum, **overrides
     )
     try:
         cluster.start()
