@@ -13,6 +13,7 @@ import uuid
 from typing import TYPE_CHECKING, Any
 
 from broker_embedded.group.consumer_heartbeat import HeartbeatInput
+from broker_embedded.group.consumer_migration import CONSUMER_PROTOCOL_TYPE, hand_over_classic_group, upgrade_enabled
 from broker_embedded.group.consumer_records import Assignment
 from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from kafka_wire.errors import ErrorCode, KafkaError
@@ -71,8 +72,22 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.ConsumerGroupHeartbe
     coordinator = broker.group_coordinator
     classic = coordinator.groups.get(request.group_id)
     if classic is not None and classic.members:
-        # a live classic group keeps its protocol (online migration is not supported here)
-        return error(ErrorCode.GROUP_ID_NOT_FOUND, f"Group {request.group_id} is not a consumer group.")
+        # online upgrade (group/consumer_migration.py): a joining member converts a live classic group
+        # of the consumer embedded protocol, when group.consumer.migration.policy allows it
+        not_consumer = error(ErrorCode.GROUP_ID_NOT_FOUND, f"Group {request.group_id} is not a consumer group.")
+        if (
+            request.member_epoch != 0
+            or not upgrade_enabled(broker.config["group.consumer.migration.policy"])
+            or classic.protocol_type != CONSUMER_PROTOCOL_TYPE
+        ):
+            return not_consumer
+        if (code := coordinator.coordinator_error(request.group_id)) != ErrorCode.NONE:
+            return error(code, None)
+        try:
+            coordinator.consumer_groups.upgrade(classic)
+        except KafkaError as e:
+            return error(e.code, str(e))
+        hand_over_classic_group(coordinator, classic)
     try:
         out = coordinator.consumer_groups.heartbeat(
             req, ctx.api_version, lambda topic: not authorize(ctx, AclOperation.DESCRIBE, ResourceType.TOPIC, topic)

@@ -13,6 +13,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from broker_embedded.group import consumer_migration
 from broker_embedded.group.consumer_group import (
     LEAVE_GROUP_MEMBER_EPOCH,
     ConsumerGroup,
@@ -234,7 +235,60 @@ class ConsumerGroupCoordinator:
         self.purgatory.try_complete_else_watch(op, [watch])
 
     def _schedule_session(self, group_id: str, member_id: str) -> None:
-        self._schedule("session", self._session_deadlines, group_id, member_id, self.group_session_timeout_ms(group_id))
+        # a classic member (online migration) keeps the session timeout of its JoinGroup
+        group = self.groups.get(group_id)
+        member = group.members.get(member_id) if group is not None else None
+        if member is not None and member.classic is not None:
+            timeout = member.classic.session_timeout_ms
+        else:
+            timeout = self.group_session_timeout_ms(group_id)
+        self._schedule("session", self._session_deadlines, group_id, member_id, timeout)
+
+    # --- classic members of a consumer group (consumer_migration.py) ---------------------------
+    def schedule_member_session(self, group_id: str, member_id: str) -> None:
+        self._schedule_session(group_id, member_id)
+
+    def schedule_classic_rebalance(
+        self, group_id: str, member_id: str, timeout_ms: int, if_absent: bool = False
+    ) -> None:
+        """Kafka's join / sync timeouts: a classic member told to rejoin (or to sync) is fenced if it
+        does not within its rebalance timeout."""
+        if if_absent and (group_id, member_id) in self._rebalance_deadlines:
+            return
+        self._schedule_rebalance(group_id, member_id, timeout_ms)
+
+    def cancel_classic_rebalance(self, group_id: str, member_id: str) -> None:
+        if self._rebalance_deadlines.pop((group_id, member_id), None) is not None:
+            self.purgatory.check_and_complete(("rebalance", group_id, member_id))
+
+    def classic_heartbeat(self, req: HeartbeatInput) -> HeartbeatOutput:
+        """A classic member's JoinGroup as a heartbeat (its timers as any member's)."""
+        return self.heartbeat(req, 1)
+
+    # the classic coordinator hands requests of classic members of a consumer group over to these
+    def classic_join(self, req: Any, version: int, client_id: str, client_host: str) -> Any:
+        return consumer_migration.classic_join(self, req, version, client_id, client_host)
+
+    def classic_sync(self, req: Any, version: int) -> Any:
+        return consumer_migration.classic_sync(self, req, version)
+
+    def classic_group_heartbeat(self, req: Any, version: int) -> ErrorCode:
+        return consumer_migration.classic_heartbeat(self, req, version)
+
+    def classic_leave(self, group_id: str, members: list[tuple[str, str | None]]) -> list[ErrorCode]:
+        return consumer_migration.classic_leave(self, group_id, members)
+
+    def remove_classic_member(self, group_id: str, member_id: str, records: list[ConsumerGroupRecord]) -> None:
+        self.write(group_id, records)
+        self._cancel_timers(group_id, member_id)
+
+    def upgrade(self, classic: Any) -> None:
+        """Convert the live classic group `classic` (state.GroupMetadata) into a consumer group; the
+        classic coordinator empties its own side first (GroupCoordinator.hand_over_classic_group)."""
+        records = consumer_migration.upgrade_records(classic, self.groups.get(classic.group_id), self.topic_view())
+        group = self.write(classic.group_id, records)
+        for member_id in group.members:
+            self._schedule_session(classic.group_id, member_id)
 
     def _schedule_rebalance(self, group_id: str, member_id: str, timeout_ms: int) -> None:
         self._schedule("rebalance", self._rebalance_deadlines, group_id, member_id, max(timeout_ms, 0))
@@ -264,7 +318,8 @@ class ConsumerGroupCoordinator:
         if member is None:
             return ErrorCode.UNKNOWN_MEMBER_ID
         if member_epoch != member.member_epoch:
-            return ErrorCode.STALE_MEMBER_EPOCH
+            # a classic member (online migration) commits with its generation: Kafka's classic error
+            return ErrorCode.ILLEGAL_GENERATION if member.classic is not None else ErrorCode.STALE_MEMBER_EPOCH
         return ErrorCode.NONE
 
     def shutdown(self) -> None:

@@ -25,6 +25,7 @@ from broker_embedded.group.consumer_records import (
     TARGET_ASSIGNMENT_MEMBER,
     TARGET_ASSIGNMENT_METADATA,
     Assignment,
+    ClassicMemberMetadata,
     ConsumerGroupRecord,
     CurrentMemberAssignmentValue,
     GroupMetadataValue,
@@ -71,6 +72,8 @@ class ConsumerGroupMember:
     state: MemberState = MemberState.STABLE
     assigned: Assignment = field(default_factory=dict)
     pending_revocation: Assignment = field(default_factory=dict)
+    # set while the member speaks the classic protocol (JoinGroup/SyncGroup/Heartbeat translated)
+    classic: ClassicMemberMetadata | None = None
 
     def metadata_value(self) -> MemberMetadataValue:
         return MemberMetadataValue(
@@ -82,6 +85,7 @@ class ConsumerGroupMember:
             self.subscribed_topic_regex,
             self.rebalance_timeout_ms,
             self.server_assignor,
+            self.classic,
         )
 
     def assignment_value(self) -> CurrentMemberAssignmentValue:
@@ -171,6 +175,7 @@ class ConsumerGroup:
             m.subscribed_topic_regex = value.subscribed_topic_regex
             m.rebalance_timeout_ms = value.rebalance_timeout_ms
             m.server_assignor = value.server_assignor
+            m.classic = value.classic
             self.members[member_id] = m
         elif t == CURRENT_MEMBER_ASSIGNMENT:
             member_id = key.member_id or ""

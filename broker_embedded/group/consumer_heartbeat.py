@@ -31,6 +31,7 @@ from broker_embedded.group.consumer_records import (
     TARGET_ASSIGNMENT_MEMBER,
     TARGET_ASSIGNMENT_METADATA,
     Assignment,
+    ClassicMemberMetadata,
     ConsumerGroupKey,
     ConsumerGroupRecord,
     GroupMetadataValue,
@@ -58,6 +59,8 @@ class HeartbeatInput:
     topic_partitions: Assignment | None = None
     client_id: str = ""
     client_host: str = ""
+    # a classic member's JoinGroup translated (consumer_migration.py): its session timeout and protocols
+    classic: ClassicMemberMetadata | None = None
 
 
 @dataclass
@@ -296,6 +299,7 @@ def heartbeat(
         if req.rebalance_timeout_ms != -1
         else member.rebalance_timeout_ms,
         server_assignor=req.server_assignor if req.server_assignor is not None else member.server_assignor,
+        classic=req.classic if req.classic is not None else member.classic,
     )
     # the two may come together (librdkafka sends an empty regex with its names): an empty regex
     # is no regex; a member subscribes to its names and to what its regex matches

@@ -221,6 +221,14 @@ class MemberMetadataValue:
     subscribed_topic_regex: str | None
     rebalance_timeout_ms: int
     server_assignor: str | None
+    # tag 0 ClassicMemberMetadata: set while the member speaks the classic protocol (online migration)
+    classic: ClassicMemberMetadata | None = None
+
+
+@dataclass
+class ClassicMemberMetadata:
+    session_timeout_ms: int
+    protocols: list[tuple[str, bytes]]  # (name, metadata) as sent in its JoinGroup
 
 
 @dataclass
@@ -311,7 +319,23 @@ def encode_value(value: ConsumerGroupValue) -> bytes:
         w.compact_string(value.subscribed_topic_regex)
         w.int32(value.rebalance_timeout_ms)
         w.compact_string(value.server_assignor)
-        w.no_tags()
+        if value.classic is None:
+            w.no_tags()
+        else:
+            # a nullable struct in a tagged field: presence byte 1, then the struct
+            c = _Writer()
+            c.int8(1)
+            c.int32(value.classic.session_timeout_ms)
+            c.uvarint(len(value.classic.protocols) + 1)
+            for name, metadata in value.classic.protocols:
+                c.compact_string(name)
+                c.compact_bytes(metadata)
+                c.no_tags()
+            c.no_tags()
+            w.uvarint(1)
+            w.uvarint(0)
+            w.uvarint(len(c.out))
+            w.out += c.out
     elif isinstance(value, TargetAssignmentMetadataValue):
         w.int32(value.assignment_epoch)
         if value.assignment_timestamp:
@@ -365,8 +389,20 @@ def decode_value(record_type: int, buf: bytes) -> ConsumerGroupValue | None:
         regex = r.compact_string()
         rebalance_timeout = r.int32()
         assignor = r.compact_string()
+        tags = r.tags()
+        classic = None
+        if 0 in tags and tags[0][:1] not in (b"", b"\xff"):
+            c = _Reader(tags[0])
+            c.int8()
+            timeout = c.int32()
+            protocols = []
+            for _ in range(c.uvarint() - 1):
+                name = c.compact_string() or ""
+                protocols.append((name, c.compact_bytes()))
+                c.tags()
+            classic = ClassicMemberMetadata(timeout, protocols)
         return MemberMetadataValue(
-            instance_id, rack_id, client_id, client_host, names, regex, rebalance_timeout, assignor
+            instance_id, rack_id, client_id, client_host, names, regex, rebalance_timeout, assignor, classic
         )
     if record_type == TARGET_ASSIGNMENT_METADATA:
         epoch = r.int32()

@@ -193,8 +193,8 @@ class GroupCoordinator:
             return error(code)
         consumer_group = self.consumer_groups.groups.get(req.group_id)
         if consumer_group is not None and consumer_group.members:
-            # a live consumer group (KIP-848) does not take classic members (no online migration)
-            return error(ErrorCode.INCONSISTENT_GROUP_PROTOCOL, req.member_id)
+            # a live consumer group (KIP-848) takes classic members through translation (online migration)
+            return self.consumer_groups.classic_join(req, version, client_id, client_host)
         cfg = self.config
         if not cfg["group.min.session.timeout.ms"] <= req.session_timeout_ms <= cfg["group.max.session.timeout.ms"]:
             return error(ErrorCode.INVALID_SESSION_TIMEOUT, req.member_id)
@@ -465,6 +465,8 @@ class GroupCoordinator:
 
         if (code := self.coordinator_error(req.group_id)) != ErrorCode.NONE:
             return error(code)
+        if self.consumer_groups.has_members(req.group_id):  # a classic member of a consumer group
+            return self.consumer_groups.classic_sync(req, version)
         group = self.groups.get(req.group_id)
         if group is None or group.state == GroupState.DEAD:
             return error(ErrorCode.UNKNOWN_MEMBER_ID if group is None else ErrorCode.COORDINATOR_NOT_AVAILABLE)
@@ -528,6 +530,8 @@ class GroupCoordinator:
     def heartbeat(self, req: Any, version: int) -> ErrorCode:
         if (code := self.coordinator_error(req.group_id)) != ErrorCode.NONE:
             return code
+        if self.consumer_groups.has_members(req.group_id):  # a classic member of a consumer group
+            return self.consumer_groups.classic_group_heartbeat(req, version)
         group = self.groups.get(req.group_id)
         if group is None:
             return ErrorCode.UNKNOWN_MEMBER_ID
@@ -601,6 +605,8 @@ class GroupCoordinator:
     def leave_group(self, group_id: str, members: list[tuple[str, str | None]]) -> tuple[ErrorCode, list[ErrorCode]]:
         if (code := self.coordinator_error(group_id)) != ErrorCode.NONE:
             return code, [code for _ in members]
+        if self.consumer_groups.has_members(group_id):  # classic members of a consumer group
+            return ErrorCode.NONE, self.consumer_groups.classic_leave(group_id, members)
         group = self.groups.get(group_id)
         if group is None or group.state == GroupState.DEAD:
             return ErrorCode.COORDINATOR_NOT_AVAILABLE if group else ErrorCode.UNKNOWN_MEMBER_ID, [
