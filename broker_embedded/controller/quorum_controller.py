@@ -92,7 +92,10 @@ class QuorumControllerServer(ControllerServer):
         self._records_at_snapshot = 0
         self.snapshots_loaded = 0  # LoadSnapshot actions: at a restart from its own, or fetched from the leader
         self._leader_change_epoch = -1  # the epoch of the last LeaderChange record applied
-        self._appended: int | None = None
+        self._appended: int | None = None  # the last record the request being handled appended
+        self._last_appended: int | None = None
+        self._push_wanted_at: int | None = None
+        self._push_task: asyncio.Task[None] | None = None
         self.driver = RaftDriver(
             node_id,
             voters,
@@ -171,6 +174,7 @@ class QuorumControllerServer(ControllerServer):
                 task.cancel()
         self._session_task = self._rebalance_task = None
         self._state = None
+        self._push_wanted_at = None
         self.image.persist()  # drop whatever was saved but not committed
         for c in list(self.connections):
             c.writer.close()
@@ -183,7 +187,32 @@ class QuorumControllerServer(ControllerServer):
             conn.send({"op": "heartbeat_ack"})
 
     def replicate(self, image: bytes) -> None:
-        self._appended = self.driver.append([METADATA_IMAGE_RECORD + image])
+        self._appended = self._last_appended = self.driver.append([METADATA_IMAGE_RECORD + image])
+
+    # --- brokers get an image only once it is committed (a deposed leader's change never reaches them)
+    def push(self) -> None:
+        off = self._last_appended
+        if off is None or self.driver.node.applied_offset > off or not self.active:
+            self._push_wanted_at = None
+            super().push()
+            return
+        self._push_wanted_at = off
+        if self._push_task is None or self._push_task.done():
+            self._push_task = asyncio.get_running_loop().create_task(self._push_when_committed())
+
+    async def _push_when_committed(self) -> None:
+        while self._push_wanted_at is not None:
+            try:
+                await self.driver.wait_committed(self._push_wanted_at, self.commit_timeout_s)
+            except Exception:
+                return  # not committed (leadership lost): nothing of it goes out
+            self._flush_push()
+
+    def _flush_push(self) -> None:
+        t = self._push_wanted_at
+        if t is not None and self.active and self.driver.node.applied_offset > t:
+            self._push_wanted_at = None
+            super().push()
 
     # --- lifecycle
     def _try_lock(self) -> bool:
@@ -198,6 +227,8 @@ class QuorumControllerServer(ControllerServer):
         return port
 
     async def stop(self) -> None:
+        if self._push_task is not None:
+            self._push_task.cancel()
         await super().stop()
         await self.driver.stop(graceful=True)
 
@@ -227,6 +258,7 @@ class QuorumControllerServer(ControllerServer):
                     except (TimeoutError, Exception):
                         log.warning("controller %d: a change did not commit; closing unanswered", self.node_id)
                         break
+                    self._flush_push()  # the image before the answer, as in the lock mode
                 for out in held:
                     conn.send(out)
                 held.clear()
