@@ -111,6 +111,8 @@ class Broker:
             max_share_sessions=int(config.get("group.share.max.share.sessions", DEFAULT_MAX_SHARE_SESSIONS)),
             other_group_exists=other_protocol_group(self.group_coordinator),
         )
+        if not controller:  # share-partition state in __share_group_state (a cluster needs RPCs 83-86)
+            self.share_coordinator.persist_to(self.topic_admin.create_topic, config.get)
         # transactions (broker_embedded.txn): loaded below, once the controller client exists
         self.txn_coordinator = TransactionCoordinator(self)
         self.replica_manager.txn_verifier = self.txn_coordinator.verify_partition

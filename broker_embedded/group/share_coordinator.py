@@ -6,8 +6,9 @@
 acquired records released at once (Kafka's share-group listener), not after their locks expire.
 Member session timeouts are swept on the broker's timer every second while a group has members.
 
-Durable share-partition state (``__share_group_state``, RPCs 83-86) is not written yet: a restart
-starts every share-partition again from ``share.auto.offset.reset``.
+A single broker keeps share-partition state in ``__share_group_state`` (``persist_to``,
+``broker_embedded.share.persister``); in a cluster (no RPCs 83-86 between brokers yet) the state is
+in memory only.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from broker_embedded.group.share_group import (
 )
 from broker_embedded.purgatory.timing_wheel import TimerTask
 from broker_embedded.share.manager import SharePartitionManager, ShareSettings
+from broker_embedded.share.persister import DEFAULT_NUM_PARTITIONS, DEFAULT_SNAPSHOT_EVERY, SharePersister
 from broker_embedded.share.session import DEFAULT_MAX_SHARE_SESSIONS, ShareSessionCache
 
 if TYPE_CHECKING:
@@ -76,6 +78,7 @@ class ShareCoordinator:
         clock: Callable[[], int] = _now_ms,
     ) -> None:
         self.topics = topics
+        self.partition_of = partition_of
         self.timer = timer
         self.purgatory = purgatory
         self.clock = clock
@@ -91,6 +94,22 @@ class ShareCoordinator:
         self.sessions = ShareSessionCache(max_share_sessions)
         self.partitions = SharePartitionManager(timer, partition_of, self.settings, self.wake, node_id)
         self._sweep_task: _Sweep | None = None
+
+    def persist_to(
+        self, create_topic: Callable[[str, int, int, dict[str, Any]], Any], config_get: Callable[[str, Any], Any]
+    ) -> int:
+        """A single broker: keep share-partition state in __share_group_state and read it back now
+        (Kafka's share.coordinator.* configs); the number of records replayed."""
+        persister = SharePersister(
+            self.topics,
+            self.partition_of,
+            create_topic,
+            int(config_get("share.coordinator.state.topic.num.partitions", DEFAULT_NUM_PARTITIONS)),
+            int(config_get("share.coordinator.snapshot.update.records.per.snapshot", DEFAULT_SNAPSHOT_EVERY)),
+        )
+        replayed = persister.load()
+        self.partitions.persister = persister
+        return replayed
 
     def settings(self, group_id: str) -> ShareSettings:
         """The group's share.* configs (its overrides over the broker's group.share.* defaults)."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import threading
 import time
+import uuid
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -32,10 +33,12 @@ from .partition import (
     SharePartitionError,
     parse_auto_offset_reset,
 )
+from .state import ShareGroupStateKey
 
 if TYPE_CHECKING:
     from broker_embedded.partition import Partition
     from broker_embedded.purgatory.timing_wheel import Timer
+    from broker_embedded.share.persister import SharePersister
 
 ShareKey = tuple[str, str, int]  # (group id, topic, partition)
 
@@ -130,12 +133,16 @@ class SharePartitionManager:
         settings: SettingsLookup,
         wake: Callable[[Hashable], Any],
         node_id: int,
+        persister: SharePersister | None = None,
     ) -> None:
         self.timer = timer
         self.partition_of = partition_of
         self.settings = settings
         self.wake = wake
         self.node_id = node_id
+        # None: share-partition state lives in memory only
+        self.persister = persister
+        self._state_keys: dict[ShareKey, ShareGroupStateKey] = {}
         self.share_partitions: dict[ShareKey, SharePartition] = {}
         self._lock = threading.Lock()
 
@@ -164,20 +171,38 @@ class SharePartitionManager:
                 now_ms=int(time.time() * 1000) if reset is AutoOffsetReset.BY_DURATION else None,
                 offset_for_timestamp=offset_for_timestamp,
             )
-            sp = SharePartition(
-                self.timer,
-                start,
-                # the group's settings when the share-partition starts (a later change applies
-                # to share-partitions created after it)
-                record_lock_duration_ms=settings.record_lock_duration_ms,
-                delivery_count_limit=settings.delivery_count_limit,
-                max_in_flight_records=settings.max_in_flight_records,
-                renew_acknowledge_enable=settings.renew_acknowledge_enable,
-                leader_epoch=partition.leader_epoch,
-            )
-            sp.on_available = lambda: self.wake(share_key(topic, index))
+            # the group's settings when the share-partition starts (a later change applies to
+            # share-partitions created after it)
+            config: dict[str, int | bool] = {
+                "record_lock_duration_ms": settings.record_lock_duration_ms,
+                "delivery_count_limit": settings.delivery_count_limit,
+                "max_in_flight_records": settings.max_in_flight_records,
+                "renew_acknowledge_enable": settings.renew_acknowledge_enable,
+            }
+            state_key = ShareGroupStateKey(group_id, str(uuid.UUID(bytes=bytes(partition.topic_id))), index)
+            state = self.persister.read(state_key) if self.persister is not None else None
+            if state is not None and state.start_offset >= 0:
+                sp = SharePartition.from_state(self.timer, state, **config)
+            else:
+                sp = SharePartition(self.timer, start, leader_epoch=partition.leader_epoch, **config)  # type: ignore[arg-type]
+                if self.persister is not None:
+                    now = int(time.time() * 1000)
+                    self.persister.initialize(state_key, sp.snapshot(now, now))
+
+            def on_available() -> None:
+                self._persist(key, sp)
+                self.wake(share_key(topic, index))
+
+            sp.on_available = on_available
+            self._state_keys[key] = state_key
             self.share_partitions[key] = sp
             return sp
+
+    def _persist(self, key: ShareKey, sp: SharePartition) -> None:
+        """Write what the share-partition changed (Kafka answers after WriteShareGroupState)."""
+        updates = sp.drain_updates()
+        if updates and self.persister is not None:
+            self.persister.write(self._state_keys[key], updates)
 
     def _leader(self, topic: str, index: int) -> tuple[Partition | None, PartitionFetch | None]:
         partition = self.partition_of(topic, index)
@@ -203,6 +228,7 @@ class SharePartitionManager:
             sp = self._get_or_create(group_id, topic, index, partition)
             if partition.log_start_offset > sp.start_offset:
                 sp.update_log_start_offset(partition.log_start_offset)
+                self._persist((group_id, topic, index), sp)
             if max_records < 1 or not sp.can_acquire_records():
                 return out
             read_committed = self.read_committed(group_id)
@@ -218,6 +244,7 @@ class SharePartitionManager:
                 txns = partition.log.collect_aborted_transactions(read[0].base_offset, data.last_stable_offset)
                 aborted = aborted_ranges(read, [(a.producer_id, a.first_offset) for a in txns])
             out.acquired = sp.acquire(member_id, offset, read[-1].last_offset, max_records, aborted)
+            self._persist((group_id, topic, index), sp)
         except SharePartitionError as e:
             return PartitionFetch(ErrorCode(e.code), str(e), leader=out.leader)
         except KafkaError as e:
@@ -250,6 +277,7 @@ class SharePartitionManager:
             sp.acknowledge(member_id, batches_)
         except SharePartitionError as e:
             return ErrorCode(e.code), str(e)
+        self._persist((group_id, topic, index), sp)
         self.wake(share_key(topic, index))
         return ErrorCode.NONE, None
 
@@ -262,6 +290,7 @@ class SharePartitionManager:
             if wanted is not None and (topic, index) not in wanted:
                 continue
             if sp.release_acquired_records(member_id):
+                self._persist((group_id, topic, index), sp)
                 self.wake(share_key(topic, index))
 
     def get(self, group_id: str, topic: str, index: int) -> SharePartition | None:

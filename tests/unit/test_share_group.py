@@ -10,6 +10,15 @@ from broker_embedded.group.share_group import ShareGroups, compute_assignment
 from broker_embedded.purgatory import ManualClock, SystemTimer
 from broker_embedded.share.manager import aborted_ranges, batches
 from broker_embedded.share.partition import SharePartition
+from broker_embedded.share.persister import java_string_hash
+from broker_embedded.share.records import SNAPSHOT, UPDATE, decode_key, decode_value, encode_key, encode_value
+from broker_embedded.share.state import (
+    PersisterStateBatch,
+    RecordState,
+    ShareGroupStateKey,
+    ShareSnapshotValue,
+    ShareUpdateValue,
+)
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.records import build_batch
 
@@ -96,3 +105,17 @@ def test_batches_and_aborted_ranges() -> None:
     ]
     assert aborted_ranges(found, [(7, 3)]) == [(3, 4)]
     assert aborted_ranges(found, [(8, 3)]) == []
+
+
+def test_share_state_records_round_trip_in_kafkas_layout() -> None:
+    key = ShareGroupStateKey("g", "00000000-0000-0000-0000-000000000001", 3)
+    snap = ShareSnapshotValue(1, 2, 3, 40, 5, 6, (PersisterStateBatch(40, 44, RecordState.ARCHIVED, 5),), 7)
+    update = ShareUpdateValue(1, 3, -1, (PersisterStateBatch(45, 45, RecordState.AVAILABLE, 2),))
+    for kind, value in ((SNAPSHOT, snap), (UPDATE, update)):
+        encoded = encode_key(kind, key)
+        assert encoded[:2] == bytes([0, kind]) and decode_key(encoded) == (kind, key)
+        assert decode_value(kind, encode_value(value)) == value
+    # the tagged DeliveryCompleteCount is written only when known (tag 0, 4 bytes)
+    assert encode_value(snap).endswith(b"\x01\x00\x04\x00\x00\x00\x07")
+    assert encode_value(update).endswith(b"\x00")
+    assert java_string_hash("abc") == 96354 and java_string_hash("polygenelubricants") == -(2**31)

@@ -1,0 +1,155 @@
+"""Share-partition state kept in ``__share_group_state`` on a single broker (Kafka's share
+coordinator and default persister, without the RPCs 83-86 between brokers).
+
+``initialize`` writes the first ShareSnapshot of a share-partition, ``write`` its ShareUpdates
+(after acknowledgements, releases, lock timeouts, log-start moves); every
+``share.coordinator.snapshot.update.records.per.snapshot`` updates a new snapshot replaces them, as
+Kafka's coordinator does. Records go through ``Partition.append_as_coordinator``. ``load`` replays
+the topic into the ``ShareStateStore`` at start, so a restarted broker rebuilds each share-partition
+with ``SharePartition.from_state``: acknowledged records stay done, released ones keep their
+delivery counts; acquisitions that were never acknowledged come back AVAILABLE (as on Kafka).
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import logging
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from kafka_wire.errors import CorruptRecordError
+from kafka_wire.records import build_batch, decode_batch, iter_batches
+
+from .records import SNAPSHOT, UPDATE, decode_key, decode_value, encode_key, encode_value
+from .state import ShareGroupState, ShareGroupStateKey, ShareSnapshotValue, ShareStateStore, ShareUpdateValue
+
+if TYPE_CHECKING:
+    from broker_embedded.metadata import TopicMetadata, TopicRegistry
+    from broker_embedded.partition import Partition
+
+log = logging.getLogger(__name__)
+
+SHARE_STATE_TOPIC = "__share_group_state"
+DEFAULT_NUM_PARTITIONS = 50  # share.coordinator.state.topic.num.partitions
+DEFAULT_SNAPSHOT_EVERY = 500  # share.coordinator.snapshot.update.records.per.snapshot
+
+
+def java_string_hash(s: str) -> int:
+    """Java's String.hashCode (over UTF-16 code units)."""
+    units = s.encode("utf-16-be")
+    h = 0
+    for i in range(0, len(units), 2):
+        h = (31 * h + (units[i] << 8 | units[i + 1])) & 0xFFFFFFFF
+    return h - (1 << 32) if h >= 1 << 31 else h
+
+
+def partition_for(key: ShareGroupStateKey, num_partitions: int) -> int:
+    """Kafka's SharePartitionKey coordinator key "group:topicId:partition" (base64 topic id)."""
+    tid = base64.urlsafe_b64encode(uuid.UUID(key.topic_id).bytes).decode().rstrip("=")
+    h = java_string_hash(f"{key.group_id}:{tid}:{key.partition}")
+    return (h & 0x7FFFFFFF) % num_partitions
+
+
+class SharePersister:
+    def __init__(
+        self,
+        topics: TopicRegistry,
+        partition_of: Callable[[str, int], Partition | None],
+        create_topic: Callable[[str, int, int, dict[str, Any]], TopicMetadata],
+        num_partitions: int = DEFAULT_NUM_PARTITIONS,
+        snapshot_every: int = DEFAULT_SNAPSHOT_EVERY,
+    ) -> None:
+        self.topics = topics
+        self.partition_of = partition_of
+        self.create_topic = create_topic
+        self.num_partitions = num_partitions
+        self.snapshot_every = max(1, snapshot_every)
+        self.store = ShareStateStore()
+        self._updates: dict[ShareGroupStateKey, int] = {}
+        self._lock = threading.RLock()
+
+    # ---- start ----------------------------------------------------------------------------------
+
+    def load(self) -> int:
+        """Replay ``__share_group_state`` (a single broker's start); the number of records read."""
+        meta = self.topics.get(SHARE_STATE_TOPIC)
+        if meta is None:
+            return 0
+        count = 0
+        for index in range(meta.num_partitions):
+            p = self.partition_of(SHARE_STATE_TOPIC, index)
+            if p is None:
+                continue
+            position, end = p.log.log_start_offset, p.log.log_end_offset
+            while position < end:
+                data = p.log.read(position, 1 << 20, max_offset=end, min_one_batch=True)
+                if not data.records:
+                    break
+                buf = bytes(data.records)
+                last = position
+                for pos, h in iter_batches(buf):
+                    last = max(last, h.last_offset)
+                    if h.is_control:
+                        continue
+                    for rec in decode_batch(buf, pos, verify_crc=False)[1]:
+                        if rec.offset < position or rec.key is None:
+                            continue
+                        try:
+                            kind, key = decode_key(rec.key)
+                            value = decode_value(kind, rec.value) if rec.value is not None else None
+                            self.store.replay(key, value)
+                            count += 1
+                        except (CorruptRecordError, ValueError) as e:
+                            log.warning(
+                                "share state record at %s-%d@%d skipped: %s", SHARE_STATE_TOPIC, index, rec.offset, e
+                            )
+                position = max(position + 1, last + 1)
+        return count
+
+    # ---- reads and writes ----------------------------------------------------------------------
+
+    def read(self, key: ShareGroupStateKey) -> ShareGroupState | None:
+        with self._lock:
+            state = self.store.read(key)
+            return dataclasses.replace(state) if state is not None else None
+
+    def initialize(self, key: ShareGroupStateKey, snapshot: ShareSnapshotValue) -> None:
+        with self._lock:
+            self._append(key, SNAPSHOT, snapshot)
+            self.store.replay(key, snapshot)
+            self._updates[key] = 0
+
+    def write(self, key: ShareGroupStateKey, updates: list[ShareUpdateValue]) -> None:
+        with self._lock:
+            state = self.store.read(key)
+            if state is None:
+                return  # not initialized here (cannot happen on a single broker)
+            for update in updates:
+                # the coordinator owns the snapshot epoch: the leader's copy may lag a re-snapshot
+                update = dataclasses.replace(update, snapshot_epoch=state.snapshot_epoch)
+                self._append(key, UPDATE, update)
+                self.store.replay(key, update)
+                self._updates[key] = self._updates.get(key, 0) + 1
+            if self._updates.get(key, 0) >= self.snapshot_every:
+                snapshot = self.store.snapshot(key, int(time.time() * 1000))
+                self._append(key, SNAPSHOT, snapshot)
+                self.store.replay(key, snapshot)
+                self._updates[key] = 0
+
+    def _append(self, key: ShareGroupStateKey, kind: int, value: ShareSnapshotValue | ShareUpdateValue) -> None:
+        if self.topics.get(SHARE_STATE_TOPIC) is None:
+            # delete policy as Kafka's (compaction would keep only the last update of a key); kept
+            # whole here: Kafka prunes below the last snapshot with DeleteRecords, we do not yet
+            configs = {"cleanup.policy": "delete", "retention.ms": "-1", "retention.bytes": "-1"}
+            self.create_topic(SHARE_STATE_TOPIC, self.num_partitions, 1, configs)
+        index = partition_for(key, self.num_partitions)
+        p = self.partition_of(SHARE_STATE_TOPIC, index)
+        if p is None:
+            raise RuntimeError(f"{SHARE_STATE_TOPIC}-{index} is not hosted here")
+        now = int(time.time() * 1000)
+        batch = bytearray(build_batch([(now, encode_key(kind, key), encode_value(value), [])]))
+        p.append_as_coordinator(batch)
