@@ -367,3 +367,28 @@ def test_throttled_connection_is_muted_and_fetch_is_throttled(either_broker: Any
         quoted.close()
         _alter(conn, [("client-id", client)], producer_byte_rate=None, consumer_byte_rate=None)
         conn.close()
+
+
+@pytest.mark.slow  # a JVM
+def test_java_producer_reports_the_throttle(either_broker: Any, java_client: Any) -> None:
+    """Kafka's ProducerPerformance at 1.1x the quota over the new client's window: its producer's
+    produce-throttle-time-max metric shows the broker's throttle (~1 s), on both."""
+    bootstrap = either_broker.bootstrap_servers
+    client, topic = _name("javaq"), _name("quota")
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    admin.create_topics([NewTopic(topic, 1, 1)])[topic].result(30)
+    conn = w.connect(bootstrap)
+    try:
+        assert _alter(conn, [("client-id", client)], producer_byte_rate=20_000.0).error_code == ErrorCode.NONE
+        wait_until(lambda: _found(_describe(conn, [("client-id", EXACT, client)])) != {}, timeout=10, what="quota")
+        out = java_client.run(
+            jvm.PRODUCER_PERF,
+            *("--topic", topic, "--num-records", "220", "--record-size", "1000", "--throughput", "-1"),
+            *("--producer-props", f"bootstrap.servers={bootstrap}", f"client.id={client}", "batch.size=10000"),
+            "--print-metrics",
+        ).stdout
+        (line,) = [x for x in out.splitlines() if x.startswith("producer-metrics:produce-throttle-time-max:")]
+        assert 500 <= float(line.rsplit(":", 1)[1]) <= 2000, line
+    finally:
+        _alter(conn, [("client-id", client)], producer_byte_rate=None)
+        conn.close()
