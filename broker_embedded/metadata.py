@@ -21,7 +21,7 @@ from kafka_wire.errors import ErrorCode, KafkaError
 # fullmatch: "$" would also match before a trailing newline and let "bad\n" through
 _LEGAL_TOPIC = re.compile(r"[a-zA-Z0-9._-]+")
 MAX_TOPIC_NAME_LENGTH = 249
-INTERNAL_TOPICS = frozenset({"__consumer_offsets", "__transaction_state"})
+INTERNAL_TOPICS = frozenset({"__consumer_offsets", "__transaction_state", "__share_group_state"})
 # Stored partition counts above this are refused on load (the broker's max.broker.partitions is
 # passed in by the broker; this is the bound for other readers of the file).
 MAX_STORED_PARTITIONS = 1_000_000
