@@ -131,3 +131,36 @@ def test_explicit_release_redelivers_and_reject_archives(broker: Any) -> None:
         assert again == {0: 2, 3: 2, 6: 2, 9: 1}
     finally:
         c.close()
+
+
+def test_delivery_count_limit_archives_a_poison_record(broker: Any) -> None:
+    bs = broker.bootstrap_servers
+    topic, group = _name("p"), _share_group(broker, _name("gp"))
+    admin = AdminClient({"bootstrap.servers": bs})
+    entry = ConfigEntry("share.delivery.count.limit", "2", incremental_operation=AlterConfigOpType.SET)
+    resource = ConfigResource(ResourceType.GROUP, group, incremental_configs=[entry])
+    admin.incremental_alter_configs([resource])[resource].result(30)
+    create_topic(bs, topic, 1)
+    _produce(bs, topic, range(1))
+    c = _consumer(bs, group, topic, **{"share.acknowledgement.mode": "explicit"})
+    try:
+        deliveries: list[tuple[int, int]] = []
+        deadline = time.monotonic() + 30
+        while len(deliveries) < 2 and time.monotonic() < deadline:
+            for m in _poll(c):
+                deliveries.append((int(m.value()), m.delivery_count()))
+                c.acknowledge(m, AcknowledgeType.RELEASE)
+            c.commit_sync(30)
+        assert deliveries == [(0, 1), (0, 2)]
+        # the limit is reached: the record is archived, the next one is delivered instead
+        _produce(bs, topic, range(1, 2))
+        later: list[tuple[int, int]] = []
+        deadline = time.monotonic() + 30
+        while not later and time.monotonic() < deadline:
+            for m in _poll(c):
+                later.append((int(m.value()), m.delivery_count()))
+                c.acknowledge(m, AcknowledgeType.ACCEPT)
+            c.commit_sync(30)
+        assert later == [(1, 1)]
+    finally:
+        c.close()
