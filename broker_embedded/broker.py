@@ -35,7 +35,7 @@ from broker_embedded.network.server import RequestContext, RequestRejected
 from broker_embedded.partition import Partition
 from broker_embedded.producer_ids import ProducerIdManager
 from broker_embedded.purgatory import ExpirationReaper, SystemTimer
-from broker_embedded.quotas.enforce import ClientQuotas
+from broker_embedded.quotas.enforce import ClientQuotas, throttle_request
 from broker_embedded.quotas.store import ClientQuotaStore
 from broker_embedded.replication.replica_manager import ReplicaManager
 from broker_embedded.topic_admin import TopicAdmin, TopicConfigs
@@ -318,7 +318,10 @@ class Broker:
                 return encode_response(API_VERSIONS_KEY, 0, cid, body)
             raise RequestRejected(f"unsupported API key {key} version {version}")
         request = decode_request_body(ctx.header, frame, body_pos)
+        started = time.perf_counter_ns()
         result = apis.HANDLERS[key].handle(self, ctx, request)
+        if self.client_quotas.request.quotas_enabled:
+            result = throttle_request(self.client_quotas, ctx, request, result, time.perf_counter_ns() - started)
         if result is None:
             return None
         if isinstance(result, asyncio.Future):

@@ -46,7 +46,7 @@ class ClientQuotas:
         window_ms = window_seconds * 1000
         self.produce = ClientQuotaManager(PRODUCER_BYTE_RATE, store, clock, samples, window_ms)
         self.fetch = ClientQuotaManager(CONSUMER_BYTE_RATE, store, clock, samples, window_ms)
-        # request_percentage is stored, described and resolved, but not enforced yet
+        # request_percentage: the handlers' thread time (throttle_request, from Broker.dispatch)
         self.request = ClientQuotaManager(REQUEST_PERCENTAGE, store, clock, samples, window_ms)
 
 
@@ -136,3 +136,37 @@ def throttle_fetch(quotas: ClientQuotas | None, ctx: RequestContext, result: Any
         _throttle(ctx, response, throttle_ms)
 
     return _when_ready(result, apply)
+
+
+# never throttled by request_percentage (Kafka's sendResponseExemptThrottle: SASL and the
+# inter-broker APIs; ApiVersions is counted)
+REQUEST_QUOTA_EXEMPT = frozenset({17, 36, 27, 4, 5, 6, 7, 52, 53, 54, 55, 56, 57, 58, 62, 63, 64, 67})
+NANOS_TO_PERCENTAGE = 100.0 / 1e9  # a second of a thread's time = 100 %
+
+
+def throttle_request(
+    quotas: ClientQuotas | None, ctx: RequestContext, request: Any, result: Any, thread_time_ns: int
+) -> Any:
+    """request_percentage (Kafka's ClientRequestQuotaManager): the handler's thread time, as a
+    percentage of one thread, recorded when the answer is ready; over the quota the answer carries
+    the throttle time (bounded by one quota window) and the connection is muted. Requests without
+    an answer (acks=0) are not counted, as in Kafka."""
+    manager = quotas.request if quotas is not None else None
+    if manager is None or not manager.quotas_enabled or ctx.api_key in REQUEST_QUOTA_EXEMPT:
+        return result
+    if ctx.api_key == 1 and max(getattr(request, "replica_id", -1), _follower_id(request)) >= 0:
+        return result  # a follower's fetch
+    user, client_id = client_of(ctx)
+
+    def apply(response: Any) -> None:
+        if response is None or not hasattr(response, "throttle_time_ms"):
+            return
+        throttle_ms = manager.record_and_get_throttle_time_ms(user, client_id, thread_time_ns * NANOS_TO_PERCENTAGE)
+        _throttle(ctx, response, min(throttle_ms, manager.window_ms))
+
+    return _when_ready(result, apply)
+
+
+def _follower_id(request: Any) -> int:
+    state = getattr(request, "replica_state", None)  # Fetch v15+: the follower's id moved here
+    return int(getattr(state, "replica_id", -1)) if state is not None else -1

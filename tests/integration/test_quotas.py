@@ -392,3 +392,23 @@ def test_java_producer_reports_the_throttle(either_broker: Any, java_client: Any
     finally:
         _alter(conn, [("client-id", client)], producer_byte_rate=None)
         conn.close()
+
+
+def test_request_percentage_throttles_any_request(either_broker: Any) -> None:
+    """request_percentage counts the broker's thread time per request: a tiny quota throttles
+    plain Metadata requests, by at most one quota window (1 s)."""
+    bootstrap = either_broker.bootstrap_servers
+    client = _name("reqq")
+    conn = w.connect(bootstrap)
+    assert _alter(conn, [("client-id", client)], request_percentage=0.001).error_code == ErrorCode.NONE
+    wait_until(lambda: _found(_describe(conn, [("client-id", EXACT, client)])) != {}, timeout=10, what="quota set")
+    quoted = BrokerConnection.from_bootstrap(bootstrap, client_id=client)
+    try:
+        throttles: list[int] = []
+        while len(throttles) < 50 and not any(throttles):
+            throttles.append(w.metadata(quoted, []).throttle_time_ms)
+        assert any(throttles) and all(0 <= t <= 1000 for t in throttles), throttles
+    finally:
+        quoted.close()
+        _alter(conn, [("client-id", client)], request_percentage=None)
+        conn.close()
