@@ -73,6 +73,8 @@ class ConsumerGroupCoordinator:
         self._topic_filters: dict[tuple[str, str], Callable[[str], bool]] = {}
         # per-group configs (group_configs.py), set by the broker; None: the broker's defaults
         self.group_configs: GroupConfigStore | None = None
+        # the classic GroupCoordinator, for the downgrade (consumer_migration.py); set by the broker
+        self.classic_coordinator: Any = None
 
     # --- configuration ---------------------------------------------------------------------
     def _cfg(self, name: str, default: Any) -> Any:
@@ -189,6 +191,10 @@ class ConsumerGroupCoordinator:
         if (code := self.coordinator_error(req.group_id)) != ErrorCode.NONE:
             raise KafkaError("not the coordinator", code)
         group = self.groups.get(req.group_id) or ConsumerGroup(req.group_id)
+        leaving = group.members.get(req.member_id) if req.member_epoch == LEAVE_GROUP_MEMBER_EPOCH else None
+        if leaving is not None and req.instance_id in (None, leaving.instance_id):
+            if self._maybe_downgrade(req.group_id, req.member_id):
+                return HeartbeatOutput(req.member_id, LEAVE_GROUP_MEMBER_EPOCH, None, [], [req.member_id])
         # the topics are looked at again at most every METADATA_REFRESH_MS per group (and whenever
         # a subscription changes): a plain heartbeat of a group of 10,000 topics stays cheap
         now = self.clock()
@@ -210,6 +216,22 @@ class ConsumerGroupCoordinator:
         return out
 
     # --- timers --------------------------------------------------------------------------------
+    def cancel_timers(self, group_id: str, member_id: str) -> None:
+        self._cancel_timers(group_id, member_id)
+
+    def _maybe_downgrade(self, group_id: str, leaving_member_id: str) -> bool:
+        """The last consumer-protocol member leaves a group of classic members: it becomes a classic
+        group again (group.consumer.migration.policy downgrade/bidirectional). True if it did."""
+        group = self.groups.get(group_id)
+        policy = str(self._cfg("group.consumer.migration.policy", "bidirectional"))
+        if self.classic_coordinator is None or group is None:
+            return False
+        if not consumer_migration.downgrade_allowed(group, leaving_member_id, policy):
+            return False
+        log.info("consumer group %s downgraded to a classic group: %s left", group_id, leaving_member_id)
+        consumer_migration.downgrade(self, self.classic_coordinator, group, leaving_member_id)
+        return True
+
     def _cancel_timers(self, group_id: str, member_id: str) -> None:
         self._topic_filters.pop((group_id, member_id), None)
         self._session_deadlines.pop((group_id, member_id), None)
@@ -299,7 +321,8 @@ class ConsumerGroupCoordinator:
             return
         log.info("member %s of consumer group %s fenced: %s", member_id, group_id, reason)
         try:
-            self.write(group_id, remove_member(group, member_id))
+            if not self._maybe_downgrade(group_id, member_id):
+                self.write(group_id, remove_member(group, member_id))
         except KafkaError as e:  # e.g. no longer the coordinator: the new one times the member
             log.warning("could not fence %s of %s: %s", member_id, group_id, e)
         self._cancel_timers(group_id, member_id)

@@ -397,3 +397,58 @@ def hand_over_classic_group(coordinator: Any, classic: GroupMetadata) -> None:
     coordinator.join_purgatory.check_and_complete(("join", classic.group_id))
     coordinator.join_purgatory.check_and_complete(("initial-join", classic.group_id))
     coordinator.storage.store_group(classic)
+
+
+# --- downgrade: a consumer group of classic members only becomes a classic group again ----------------
+def downgrade_allowed(group: ConsumerGroup, leaving_member_id: str, policy: str) -> bool:
+    """Kafka's validateOnlineDowngradeWithFencedMember: the last consumer-protocol member leaves (or
+    is fenced) and classic members remain."""
+    others = [m for mid, m in group.members.items() if mid != leaving_member_id]
+    return policy in ("bidirectional", "downgrade") and bool(others) and all(m.classic is not None for m in others)
+
+
+def downgrade(
+    cc: ConsumerGroupCoordinator, classic_coordinator: Any, group: ConsumerGroup, leaving_member_id: str
+) -> None:
+    """Kafka's convertToClassicGroup: tombstones for the consumer group, then a classic group of the
+    remaining members (generation = the group epoch, assignments = their target assignments) that
+    rebalances at once, so every member rejoins through the classic protocol."""
+    from broker_embedded.group.state import GroupMetadata, MemberMetadata
+
+    gid = group.group_id
+    topics = cc.topic_view()
+    remaining = [m for mid, m in group.members.items() if mid != leaving_member_id]
+    members: list[MemberMetadata] = []
+    for m in remaining:
+        assert m.classic is not None
+        raw = m.classic.protocols[0][1] if m.classic.protocols else b""
+        version = int.from_bytes(raw[:2], "big", signed=True) if len(raw) >= 2 else 0
+        members.append(
+            MemberMetadata(
+                m.member_id,
+                m.instance_id,
+                m.client_id,
+                m.client_host,
+                m.rebalance_timeout_ms,
+                m.classic.session_timeout_ms,
+                CONSUMER_PROTOCOL_TYPE,
+                list(m.classic.protocols),
+                assignment=encode_assignment(group.target.get(m.member_id, {}), topics, version),
+            )
+        )
+    epoch = group.group_epoch
+    cc.delete_group(gid)  # the consumer group's tombstones (written first: a failed append changes nothing)
+    for m in group.members:
+        cc.cancel_timers(gid, m)
+    classic = classic_coordinator.groups.get(gid)
+    if classic is None:
+        classic = classic_coordinator.groups[gid] = GroupMetadata(gid, state_timestamp_ms=int(time.time() * 1000))
+    classic.generation_id = epoch
+    for member in members:
+        classic.add_member(member)
+    classic.protocol_type = CONSUMER_PROTOCOL_TYPE
+    classic.protocol_name = classic.select_protocol()
+    classic_coordinator.storage.store_group(classic)
+    for member in members:
+        classic_coordinator._schedule_heartbeat_expiry(classic, member)
+    classic_coordinator._prepare_rebalance(classic, f"Downgrade group {gid} from consumer to classic.")
