@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections.abc import Hashable, Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -153,23 +154,34 @@ def _park(
     found: dict[tuple[bytes, int], PartitionFetch] = {k: v for k, v in first.items() if v.acquired}
     min_bytes = max(request.min_bytes, 1)
 
+    # expiry does not wait for a check running on another thread: the guard makes sure records
+    # acquired by a last check are in the answer, and none are acquired after it was built
+    guard = threading.Lock()
+    answered = False
+
     def condition() -> bool:
-        for key, got in attempt().items():
-            if got.acquired:
-                prev = found.get(key)
-                if prev is not None:
-                    got = PartitionFetch(
-                        got.error,
-                        got.error_message,
-                        prev.records + got.records,
-                        prev.acquired + got.acquired,
-                        got.leader,
-                    )
-                found[key] = got
-        return sum(len(r.records) for r in found.values()) >= min_bytes
+        with guard:
+            if answered:
+                return False
+            for key, got in attempt().items():
+                if got.acquired:
+                    prev = found.get(key)
+                    if prev is not None:
+                        got = PartitionFetch(
+                            got.error,
+                            got.error_message,
+                            prev.records + got.records,
+                            prev.acquired + got.acquired,
+                            got.leader,
+                        )
+                    found[key] = got
+            return sum(len(r.records) for r in found.values()) >= min_bytes
 
     def on_done(expired: bool) -> None:
-        response = _response(broker, request.group_id, acks, found)
+        nonlocal answered
+        with guard:
+            answered = True
+            response = _response(broker, request.group_id, acks, found)
         loop.call_soon_threadsafe(_set_result, future, response)
 
     keys: list[Hashable] = []
