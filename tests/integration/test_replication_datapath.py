@@ -136,15 +136,17 @@ def test_isr_shrinks_on_stalled_follower_and_expands_on_catch_up(cluster: InProc
     time.sleep(1.8)
     assert c.state(T).isr == (0, 1, 2)
 
-    c.stop(2)
     t0 = time.monotonic()
+    c.stop(2)
     with c.conn(0) as conn:
         assert produce(conn, T, 0, batch(5, start=5), acks=1).error_code == ErrorCode.NONE
     wait_for(lambda: c.state(T).isr == (0, 1), timeout=10, what="ISR shrink")
     shrink_s = time.monotonic() - t0
-    # never before replica.lag.time.max.ms; the exact lag rule is tested on explicit times in
-    # tests/unit/test_replication_partition.py (out_of_sync_replicas), the deadline here is liveness
-    assert shrink_s >= 1.0, shrink_s
+    # not before replica.lag.time.max.ms (1 s) after the follower's last caught-up fetch, which was
+    # read up to replica.fetch.wait.max.ms (0.1 s) before the stop: the bound is 0.9 s from t0 (it
+    # was 1.0 s from after the stop, and failed at 0.94-0.96 s). The exact lag rule is tested on
+    # explicit times in tests/unit/test_replication_partition.py; the deadline here is liveness.
+    assert shrink_s >= 0.9, shrink_s
     assert c.isr(0, T) == (0, 1)
     wait_for(lambda: c.offsets(0, T)[1] == 10, what="HW moves once the ISR shrank")
 
