@@ -76,6 +76,7 @@ class BrokerRunner:
             request_read_timeout_ms=self.config["socket.request.read.timeout.ms"],
             security=self.security,
         )
+        self.server.disconnect_listeners.append(self.broker.share_coordinator.on_disconnect)
         self.endpoints = []
         for e in self.security.listeners.listeners:
             bound = await self.server.start(

@@ -138,6 +138,18 @@ class ShareCoordinator:
     def wake(self, key: Hashable) -> None:
         self.purgatory.check_and_complete(key)
 
+    def on_disconnect(self, connection_id: int) -> None:
+        """A connection closed: the share session it opened last ends, its records go back."""
+        session = self.sessions.on_disconnect(str(connection_id))
+        if session is None:
+            return
+        owned = []
+        for tid_hex, index in session.partitions:
+            meta = self.topics.by_id.get(bytes.fromhex(tid_hex))
+            if meta is not None:
+                owned.append((meta.name, index))
+        self.partitions.release_member(session.group_id, session.member_id, owned)
+
     def _member_removed(self, group_id: str, member_id: str) -> None:
         self.partitions.release_member(group_id, member_id)
 

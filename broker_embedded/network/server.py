@@ -205,6 +205,11 @@ class KafkaConnection(asyncio.BufferedProtocol):
         self.server.connections.discard(self)
         self.server.writers.discard(self)
         self._release_request_memory()
+        for listener in self.server.disconnect_listeners:
+            try:
+                listener(self.connection_id)
+            except Exception:
+                log.exception("disconnect listener failed")
 
     def _release_request_memory(self) -> None:
         self._stage = None
@@ -534,6 +539,8 @@ class KafkaServer:
     ) -> None:
         self.dispatch = dispatch
         self.security = security
+        # called with a closed connection's id (share sessions end with their connection, as Kafka's)
+        self.disconnect_listeners: list[Callable[[int], None]] = []
         self.max_request_size = max_request_size
         self.connections_max_idle_ms = connections_max_idle_ms
         self.request_read_timeout_ms = request_read_timeout_ms

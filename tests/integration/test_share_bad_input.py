@@ -195,3 +195,29 @@ def test_acknowledgements_of_records_not_acquired(broker: Any, conn: BrokerConne
     accepted = _ack(conn, group, a, epoch, tid, 0, 2)
     assert accepted.error_code == ErrorCode.NONE
     assert _partition(accepted).error_code == ErrorCode.NONE
+
+
+def test_closed_connection_releases_its_sessions_records(broker: Any, conn: BrokerConnection) -> None:
+    topic, group = _name("dc"), _share_group(broker, _name("gdc"))
+    create_topic(broker.bootstrap_servers, topic, 1)
+    _produce(broker.bootstrap_servers, topic, range(2))
+    tid = _topic_id(conn, topic)
+    a, b = _member(), _member()
+    for m in (a, b):
+        assert _heartbeat(conn, group, m, 0, [topic]).error_code == ErrorCode.NONE
+
+    def acquire(c: BrokerConnection, member: str) -> list[tuple[int, int, int]]:
+        epoch, got = 0, []
+        deadline = time.monotonic() + 15
+        while not got and time.monotonic() < deadline:
+            response = _fetch(c, group, member, epoch, tid)
+            epoch += 1
+            if response.responses:
+                got = [(r.first_offset, r.last_offset, r.delivery_count) for r in _partition(response).acquired_records]
+        return got
+
+    with BrokerConnection.from_bootstrap(broker.bootstrap_servers, timeout=30) as other:
+        assert acquire(other, a) == [(0, 1, 1)]
+    # a's connection is gone: its share session ends and its records are available again at once
+    # (long before the 30 s acquisition lock would expire)
+    assert acquire(conn, b) == [(0, 1, 2)]
