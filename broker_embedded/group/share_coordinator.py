@@ -83,7 +83,7 @@ class ShareCoordinator:
         self.purgatory = purgatory
         self.clock = clock
         # per-group configs (group_configs.py), set by the broker; None: Kafka's defaults
-        self.group_configs: GroupConfigStore | None = None
+        self._group_configs: GroupConfigStore | None = None
         self.groups = ShareGroups(
             self._topic_lookup,
             timeouts=self._timeouts,
@@ -111,11 +111,26 @@ class ShareCoordinator:
         self.partitions.persister = persister
         return replayed
 
+    @property
+    def group_configs(self) -> GroupConfigStore | None:
+        return self._group_configs
+
+    @group_configs.setter
+    def group_configs(self, store: GroupConfigStore | None) -> None:
+        self._group_configs = store
+        if store is not None:
+            # a changed share.* group config applies to the group's live share-partitions too
+            store.listeners.append(self._configs_changed)
+
+    def _configs_changed(self, group_ids: set[str]) -> None:
+        for group_id in group_ids:
+            self.partitions.apply_settings(group_id)
+
     def settings(self, group_id: str) -> ShareSettings:
         """The group's share.* configs (its overrides over the broker's group.share.* defaults)."""
-        if self.group_configs is None:
+        if self._group_configs is None:
             return ShareSettings()
-        cfg = self.group_configs.get(group_id)
+        cfg = self._group_configs.get(group_id)
         return ShareSettings(
             record_lock_duration_ms=cfg.share_record_lock_duration_ms,
             delivery_count_limit=cfg.share_delivery_count_limit,
@@ -126,9 +141,9 @@ class ShareCoordinator:
         )
 
     def _timeouts(self, group_id: str) -> tuple[int, int]:
-        if self.group_configs is None:
+        if self._group_configs is None:
             return DEFAULT_SESSION_TIMEOUT_MS, DEFAULT_HEARTBEAT_INTERVAL_MS
-        cfg = self.group_configs.get(group_id)
+        cfg = self._group_configs.get(group_id)
         return cfg.share_session_timeout_ms, cfg.share_heartbeat_interval_ms
 
     def _topic_lookup(self, name: str) -> tuple[bytes, int] | None:

@@ -171,8 +171,7 @@ class SharePartitionManager:
                 now_ms=int(time.time() * 1000) if reset is AutoOffsetReset.BY_DURATION else None,
                 offset_for_timestamp=offset_for_timestamp,
             )
-            # the group's settings when the share-partition starts (a later change applies to
-            # share-partitions created after it)
+            # the group's settings now (apply_settings follows later changes)
             config: dict[str, int | bool] = {
                 "record_lock_duration_ms": settings.record_lock_duration_ms,
                 "delivery_count_limit": settings.delivery_count_limit,
@@ -292,6 +291,18 @@ class SharePartitionManager:
             if sp.release_acquired_records(member_id):
                 self._persist((group_id, topic, index), sp)
                 self.wake(share_key(topic, index))
+
+    def apply_settings(self, group_id: str) -> None:
+        """The group's configs changed: its live share-partitions take the new lock duration (for
+        later acquisitions), delivery count limit and in-flight limit (Kafka applies them live)."""
+        settings = self.settings(group_id)
+        with self._lock:
+            live = [sp for k, sp in self.share_partitions.items() if k[0] == group_id]
+        for sp in live:
+            sp.record_lock_duration_ms = settings.record_lock_duration_ms
+            sp.delivery_count_limit = settings.delivery_count_limit
+            sp.max_in_flight_records = settings.max_in_flight_records
+            sp.renew_acknowledge_enable = settings.renew_acknowledge_enable
 
     def get(self, group_id: str, topic: str, index: int) -> SharePartition | None:
         with self._lock:

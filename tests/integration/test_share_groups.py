@@ -133,13 +133,21 @@ def test_explicit_release_redelivers_and_reject_archives(broker: Any) -> None:
         c.close()
 
 
-def test_delivery_count_limit_archives_a_poison_record(broker: Any) -> None:
-    bs = broker.bootstrap_servers
-    topic, group = _name("p"), _share_group(broker, _name("gp"))
-    admin = AdminClient({"bootstrap.servers": bs})
-    entry = ConfigEntry("share.delivery.count.limit", "2", incremental_operation=AlterConfigOpType.SET)
+def _set_group_config(bootstrap: str, group: str, name: str, value: str) -> None:
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    entry = ConfigEntry(name, value, incremental_operation=AlterConfigOpType.SET)
     resource = ConfigResource(ResourceType.GROUP, group, incremental_configs=[entry])
     admin.incremental_alter_configs([resource])[resource].result(30)
+
+
+@pytest.mark.parametrize("when", ["before", "live"])
+def test_delivery_count_limit_archives_a_poison_record(broker: Any, when: str) -> None:
+    """share.delivery.count.limit=2 set before the first delivery, or while the record is in flight
+    (the group config applies to the live share-partition)."""
+    bs = broker.bootstrap_servers
+    topic, group = _name("p"), _share_group(broker, _name("gp"))
+    if when == "before":
+        _set_group_config(bs, group, "share.delivery.count.limit", "2")
     create_topic(bs, topic, 1)
     _produce(bs, topic, range(1))
     c = _consumer(bs, group, topic, **{"share.acknowledgement.mode": "explicit"})
@@ -147,6 +155,9 @@ def test_delivery_count_limit_archives_a_poison_record(broker: Any) -> None:
         deliveries: list[tuple[int, int]] = []
         deadline = time.monotonic() + 30
         while len(deliveries) < 2 and time.monotonic() < deadline:
+            if when == "live" and len(deliveries) == 1:
+                _set_group_config(bs, group, "share.delivery.count.limit", "2")
+                when = "done"
             for m in _poll(c):
                 deliveries.append((int(m.value()), m.delivery_count()))
                 c.acknowledge(m, AcknowledgeType.RELEASE)
