@@ -276,8 +276,8 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         ConfigDef(
             "group.coordinator.rebalance.protocols",
             _B.STRING,
-            "classic",
-            "Group protocols served: classic, consumer (KIP-848; Kafka 4's default is classic,consumer).",
+            "classic,consumer",
+            "Group protocols served: classic, consumer (KIP-848); Kafka 4's default, both.",
         ),
         ConfigDef(
             "group.consumer.assignors", _B.STRING, "uniform,range", "Server-side assignors, the first the default."

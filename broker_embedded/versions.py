@@ -42,7 +42,7 @@ SUPPORTED_FEATURES: dict[str, tuple[int, int]] = {"metadata.version": (7, 25), "
 FINALIZED_FEATURES_EPOCH = 0  # no UpdateFeatures: the finalized levels never change at runtime
 
 
-def finalized_features(rebalance_protocols: str = "classic") -> dict[str, int]:
+def finalized_features(rebalance_protocols: str = "classic,consumer") -> dict[str, int]:
     """Finalized feature levels for `rebalance_protocols` (group.coordinator.rebalance.protocols)."""
     out = {"metadata.version": SUPPORTED_FEATURES["metadata.version"][1]}
     if "consumer" in {p.strip().lower() for p in rebalance_protocols.split(",")}:
@@ -50,7 +50,9 @@ def finalized_features(rebalance_protocols: str = "classic") -> dict[str, int]:
     return out
 
 
-def advertised_versions(implemented: set[int], rebalance_protocols: str = "classic") -> dict[int, tuple[int, int]]:
+def advertised_versions(
+    implemented: set[int], rebalance_protocols: str = "classic,consumer"
+) -> dict[int, tuple[int, int]]:
     """Ranges to advertise: the profile ∩ implemented APIs ∩ codec ranges (request and response).
 
     The codec ranges come from the generated tables (the modules' ``VALID_VERSIONS``), so this runs

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from broker_embedded import apis
-from broker_embedded.versions import KAFKA_4_0, SHARE_GROUPS, advertised_versions
+from broker_embedded.versions import CONSUMER_PROTOCOL, KAFKA_4_0, SHARE_GROUPS, advertised_versions
 from kafka_wire.protocol import encode_request, messages
 from kafka_wire.protocol.lazy import LazyModules
 
@@ -27,8 +27,10 @@ ADVERTISED_BEFORE_LAZY_LOADING: dict[int, tuple[int, int]] = {
     12: (0, 4), 13: (0, 5), 14: (0, 5), 15: (0, 6), 16: (0, 5), 17: (0, 1), 18: (0, 4), 19: (2, 7),
     20: (1, 6), 21: (0, 2), 22: (0, 5), 23: (2, 4), 24: (0, 5), 25: (0, 4), 26: (0, 5), 27: (1, 1),
     28: (0, 5), 29: (1, 3), 30: (1, 3), 31: (1, 3), 32: (1, 4), 33: (0, 2), 35: (1, 4), 36: (0, 2), 37: (0, 3),
-    42: (0, 2), 43: (0, 2), 44: (0, 1), 47: (0, 0), 48: (0, 1), 49: (0, 1), 50: (0, 0), 51: (0, 0), 60: (0, 2), 61: (0, 0), 65: (0, 0),
+    42: (0, 2), 43: (0, 2), 44: (0, 1), 47: (0, 0), 48: (0, 1), 49: (0, 1), 50: (0, 0), 51: (0, 0), 60: (0, 2),
+    61: (0, 0), 65: (0, 0),
     66: (0, 1),
+    68: (0, 1), 69: (0, 1),  # the consumer group protocol (KIP-848): on by default, as in Kafka 4
     76: (1, 1), 77: (1, 1), 78: (1, 2), 79: (1, 2),  # share groups (KIP-932), as Kafka 4.3.1
 }  # fmt: skip
 
@@ -64,7 +66,7 @@ def test_advertised_ranges_are_unchanged() -> None:
     # ... and equal to the formula on the modules' own attributes
     from_modules: dict[int, tuple[int, int]] = {}
     for key in sorted(apis.HANDLERS):
-        profile = KAFKA_4_0 | SHARE_GROUPS
+        profile = KAFKA_4_0 | SHARE_GROUPS | CONSUMER_PROTOCOL
         if key not in profile:  # implemented, not advertised (yet)
             continue
         rq, rs = messages.REQUESTS[key].VALID_VERSIONS, messages.RESPONSES[key].VALID_VERSIONS
