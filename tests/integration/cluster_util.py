@@ -106,6 +106,20 @@ class StreamingProducer:
         with self._lock:
             return len(self.acked)
 
+    def acked_in_log_order(self) -> list[bytes]:
+        """The acknowledged values of a one-partition topic in the order its log must hold them.
+
+        An idempotent producer keeps a partition's order, so that is the order sent (the values
+        are sequence numbers), and the offsets librdkafka reported must agree with it. A record
+        reported without an offset (None: its batch's answer was lost, e.g. a leader killed, and a
+        later batch of the partition proved it written -- librdkafka's implicit ack) is placed by
+        its sequence alone."""
+        with self._lock:
+            by_seq = sorted(self.acked, key=lambda a: a[2])
+        offsets = [o for _, o, _ in by_seq if o is not None]
+        assert offsets == sorted(offsets), "librdkafka reported offsets out of the order sent"
+        return [v for _, _, v in by_seq]
+
     def wait_for_acks(self, n: int, timeout: float) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

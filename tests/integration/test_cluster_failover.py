@@ -71,7 +71,7 @@ def test_follower_killed_then_restarted_rejoins_isr(c: EmbeddedCluster) -> None:
         prod.stop()
     assert not prod.errors
     values = _read_all(c.bootstrap_servers, "f", len(prod.acked))
-    assert values == [v for _, _, v in sorted(prod.acked, key=lambda a: a[1])]
+    assert values == prod.acked_in_log_order()
 
 
 # A controlled shutdown is told apart from a session expiry by time, so the "stop" cluster gets a
@@ -125,7 +125,7 @@ def test_leader_dies_new_leader_from_isr(c: EmbeddedCluster, how: str) -> None:
         prod.stop()
     assert not prod.errors
     values = _read_all(c.bootstrap_servers, "l", len(prod.acked))
-    assert values == [v for _, _, v in sorted(prod.acked, key=lambda a: a[1])]
+    assert values == prod.acked_in_log_order()
 
 
 def test_offline_partition_and_its_return(c: EmbeddedCluster) -> None:
