@@ -654,3 +654,17 @@ def stable_assignments(gb: Any, group: str, topic: str) -> list[list[int]] | Non
     if raw is None:
         return None
     return [decode_assignment(a).get(topic, []) for a in raw]
+
+
+@pytest.fixture(scope="module", params=["ours", "apache"], name="broker")
+def differential_broker(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A 4-partition-default EmbeddedBroker or the session's Apache Kafka 4.3.1, one module each: the
+    differential fixture of the KIP-848, migration and group-config tests (import it by name). Both
+    serve the consumer protocol by default (Kafka 4's group.coordinator.rebalance.protocols)."""
+    if request.param == "ours":
+        from broker_embedded import EmbeddedBroker
+
+        with EmbeddedBroker(num_partitions=4) as b:
+            yield b
+        return
+    yield request.getfixturevalue("apache_kafka")

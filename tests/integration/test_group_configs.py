@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,6 +17,7 @@ from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import consumer_group_heartbeat_request as cgh
 from kafka_wire.protocol.messages import find_coordinator_request as fcr
 from kafka_wire.protocol.messages import incremental_alter_configs_request as iac
+from tests.integration.group_util import differential_broker  # noqa: F401 - the `broker` fixture
 from tests.integration.wire_util import connect
 
 pytestmark = pytest.mark.slow
@@ -41,17 +41,6 @@ GROUP_CONFIG_NAMES = {
     "streams.initial.rebalance.delay.ms",
     "streams.assignment.interval.ms",
 }
-
-
-@pytest.fixture(scope="module", params=["ours", "apache"])
-def broker(request: pytest.FixtureRequest) -> Iterator[Any]:
-    if request.param == "ours":
-        from broker_embedded import EmbeddedBroker
-
-        with EmbeddedBroker(num_partitions=4, **{"group.coordinator.rebalance.protocols": "classic,consumer"}) as b:
-            yield b
-        return
-    yield request.getfixturevalue("apache_kafka")
 
 
 def _group() -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -25,20 +25,10 @@ from kafka_wire.protocol.messages import list_groups_request as lgr
 from kafka_wire.protocol.messages import offset_commit_request as ocr
 from kafka_wire.protocol.messages import offset_fetch_request as ofr
 from peers import jvm
+from tests.integration.group_util import differential_broker  # noqa: F401 - the `broker` fixture
 from tests.integration.wire_util import connect
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module", params=["ours", "apache"])
-def broker(request: pytest.FixtureRequest) -> Iterator[Any]:
-    if request.param == "ours":
-        from broker_embedded import EmbeddedBroker
-
-        with EmbeddedBroker(num_partitions=4, **{"group.coordinator.rebalance.protocols": "classic,consumer"}) as b:
-            yield b
-        return
-    yield request.getfixturevalue("apache_kafka")
 
 
 JOIN: dict[str, Any] = {"member_epoch": 0, "rebalance_timeout_ms": 30000, "topic_partitions": []}

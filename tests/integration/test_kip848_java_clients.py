@@ -7,26 +7,15 @@ from __future__ import annotations
 
 import collections
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from tests.integration.group_util import differential_broker  # noqa: F401 - the `broker` fixture
 from tests.integration.test_kip848_consumer_group import _name, create_topic, produce
 from tests.peers.fixtures import JavaClient, JsonLines
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module", params=["ours", "apache"])
-def broker(request: pytest.FixtureRequest) -> Iterator[Any]:
-    if request.param == "ours":
-        from broker_embedded import EmbeddedBroker
-
-        with EmbeddedBroker(num_partitions=4, **{"group.coordinator.rebalance.protocols": "classic,consumer"}) as b:
-            yield b
-        return
-    yield request.getfixturevalue("apache_kafka")
 
 
 def _records(consumer: JsonLines) -> list[tuple[int, int]]:

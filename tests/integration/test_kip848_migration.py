@@ -13,12 +13,13 @@ from __future__ import annotations
 import threading
 import time
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from confluent_kafka import Consumer, KafkaError, KafkaException, Producer
 from confluent_kafka.admin import AdminClient, NewTopic
+
+from tests.integration.group_util import differential_broker  # noqa: F401 - the `broker` fixture
 
 pytestmark = pytest.mark.slow
 
@@ -31,17 +32,6 @@ REBALANCING = {
     KafkaError.STALE_MEMBER_EPOCH,
     KafkaError.FENCED_MEMBER_EPOCH,
 }
-
-
-@pytest.fixture(scope="module", params=["ours", "apache"])
-def broker(request: pytest.FixtureRequest) -> Iterator[Any]:
-    if request.param == "ours":
-        from broker_embedded import EmbeddedBroker
-
-        with EmbeddedBroker(num_partitions=4, **{"group.coordinator.rebalance.protocols": "classic,consumer"}) as b:
-            yield b
-        return
-    yield request.getfixturevalue("apache_kafka")
 
 
 class Group:
