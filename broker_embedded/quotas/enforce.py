@@ -11,7 +11,6 @@ window may hold. Follower fetches are never throttled here (replication quotas a
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -23,6 +22,7 @@ from broker_embedded.quotas.store import (
     REQUEST_PERCENTAGE,
     ClientQuotaStore,
 )
+from broker_embedded.security.access import with_response
 
 if TYPE_CHECKING:
     from broker_embedded.network.server import RequestContext
@@ -58,27 +58,12 @@ def client_of(ctx: RequestContext) -> tuple[str, str]:
 
 
 def _when_ready(result: Any, apply: Callable[[Any], None]) -> Any:
-    """Call apply(response) once the handler's result is ready: the response, None (acks=0), or a
-    future of either; returns what the dispatcher should get."""
-    if not isinstance(result, asyncio.Future):
-        apply(result)
-        return result
-    out: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-
-    def done(f: asyncio.Future[Any]) -> None:
-        if out.done():
-            return
-        if f.cancelled():
-            out.cancel()
-        elif f.exception() is not None:
-            out.set_exception(f.exception())  # type: ignore[arg-type]
-        else:
-            response = f.result()
-            apply(response)
-            out.set_result(response)
-
-    result.add_done_callback(done)
-    return out
+    """Call apply(response) once the handler's result is ready: the response, None (acks=0: no
+    response, but the connection is throttled all the same), or a future of either."""
+    if result is None:
+        apply(None)
+        return None
+    return with_response(result, apply)
 
 
 def _throttle(ctx: RequestContext, response: Any, throttle_ms: int) -> None:
