@@ -128,6 +128,10 @@ EXTRA_SPECS: tuple[str, ...] = (
     "ShareFetchResponse",
     "ShareAcknowledgeRequest",
     "ShareAcknowledgeResponse",
+    "StreamsGroupHeartbeatRequest",
+    "StreamsGroupHeartbeatResponse",
+    "StreamsGroupDescribeRequest",
+    "StreamsGroupDescribeResponse",
 )
 
 

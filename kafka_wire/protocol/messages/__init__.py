@@ -129,6 +129,10 @@ if TYPE_CHECKING:
         share_group_describe_response,
         share_group_heartbeat_request,
         share_group_heartbeat_response,
+        streams_group_describe_request,
+        streams_group_describe_response,
+        streams_group_heartbeat_request,
+        streams_group_heartbeat_response,
         sync_group_request,
         sync_group_response,
         txn_offset_commit_request,
@@ -252,6 +256,10 @@ MODULES: tuple[str, ...] = (
     'share_group_describe_response',
     'share_group_heartbeat_request',
     'share_group_heartbeat_response',
+    'streams_group_describe_request',
+    'streams_group_describe_response',
+    'streams_group_heartbeat_request',
+    'streams_group_heartbeat_response',
     'sync_group_request',
     'sync_group_response',
     'txn_offset_commit_request',
@@ -321,6 +329,8 @@ REQUEST_MODULES: dict[int, str] = {
     77: 'share_group_describe_request',
     78: 'share_fetch_request',
     79: 'share_acknowledge_request',
+    88: 'streams_group_heartbeat_request',
+    89: 'streams_group_describe_request',
 }
 REQUEST_VERSIONS: dict[int, tuple[int, int]] = {
     0: (3, 13),
@@ -381,6 +391,8 @@ REQUEST_VERSIONS: dict[int, tuple[int, int]] = {
     77: (1, 1),
     78: (1, 2),
     79: (1, 2),
+    88: (0, 0),
+    89: (0, 0),
 }
 REQUEST_FLEXIBLE_VERSIONS: dict[int, tuple[int, int] | None] = {
     0: (9, 32767),
@@ -441,6 +453,8 @@ REQUEST_FLEXIBLE_VERSIONS: dict[int, tuple[int, int] | None] = {
     77: (0, 32767),
     78: (0, 32767),
     79: (0, 32767),
+    88: (0, 32767),
+    89: (0, 32767),
 }
 
 RESPONSE_MODULES: dict[int, str] = {
@@ -502,6 +516,8 @@ RESPONSE_MODULES: dict[int, str] = {
     77: 'share_group_describe_response',
     78: 'share_fetch_response',
     79: 'share_acknowledge_response',
+    88: 'streams_group_heartbeat_response',
+    89: 'streams_group_describe_response',
 }
 RESPONSE_VERSIONS: dict[int, tuple[int, int]] = {
     0: (3, 13),
@@ -562,6 +578,8 @@ RESPONSE_VERSIONS: dict[int, tuple[int, int]] = {
     77: (1, 1),
     78: (1, 2),
     79: (1, 2),
+    88: (0, 0),
+    89: (0, 0),
 }
 RESPONSE_FLEXIBLE_VERSIONS: dict[int, tuple[int, int] | None] = {
     0: (9, 32767),
@@ -622,6 +640,8 @@ RESPONSE_FLEXIBLE_VERSIONS: dict[int, tuple[int, int] | None] = {
     77: (0, 32767),
     78: (0, 32767),
     79: (0, 32767),
+    88: (0, 32767),
+    89: (0, 32767),
 }
 
 REQUESTS: LazyModules[int] = LazyModules(__name__, REQUEST_MODULES)
