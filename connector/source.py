@@ -56,6 +56,7 @@ from connector.source_offsets import (
     resolve_offsets,
     subscribed_partitions,
 )
+from connector.trigger_delay import TriggerDelay
 from offsets.group_offsets import GROUP_KEY, GroupMark, batch_starts, decode_group_offsets, encode_group_offsets
 from offsets.lag import LagStats, compute_lag
 from offsets.ranges import OffsetRange
@@ -198,7 +199,7 @@ class PyKafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         self._commits: FinishedBatchCommits | None = None  # commitOffsetsToGroup (driver process only)
         self._latest: PartitionOffsets | None = None  # latest offsets seen by the last latestOffset()
         self._target: PartitionOffsets | None = None  # AvailableNow: never read past these
-        self._last_trigger_ms = 0.0  # minOffsetsPerTrigger / maxTriggerDelay bookkeeping
+        self._trigger_delay = TriggerDelay(opts.max_trigger_delay_ms)  # minOffsetsPerTrigger + maxTriggerDelay
         self.last_lag: LagStats | None = None
         self.lag_history: list[LagStats] = []
 
@@ -452,15 +453,8 @@ class PyKafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         return encode_group_offsets(end, GroupMark(view.generation, view.member_id, starts))
 
     def _delay_batch(self, min_rows: int, begin: PartitionOffsets, latest: PartitionOffsets) -> bool:
-        now = time.time() * 1000
-        if now - self._last_trigger_ms >= self.opts.max_trigger_delay_ms:
-            self._last_trigger_ms = now
-            return False
         available = sum(max(0, latest[tp] - begin[tp]) for tp in latest)
-        if available < min_rows:
-            return True
-        self._last_trigger_ms = now
-        return False
+        return self._trigger_delay.delays(available, min_rows)
 
     def _record_lag(self, end: PartitionOffsets, latest: PartitionOffsets) -> None:
         stats = compute_lag(end, latest)
