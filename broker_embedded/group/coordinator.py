@@ -16,19 +16,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from broker_embedded.group.consumer_coordinator import ConsumerGroupCoordinator
+from broker_embedded.group.coordinator_offsets import GroupOffsets
 from broker_embedded.group.metadata_manager import CoordinatorReplicas, CreateTopic, GroupMetadataManager
 from broker_embedded.group.offsets_topic import (
     OFFSETS_TOPIC,
-    GroupKey,
-    OffsetKey,
-    OffsetValue,
-    encode_group_key,
-    encode_offset_key,
-    encode_offset_value,
     partition_for_group,
 )
 from broker_embedded.group.state import (
-    OFFSET_METADATA_MAX_BYTES,
     GroupMetadata,
     GroupState,
     MemberMetadata,
@@ -54,7 +48,7 @@ def _now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
-class GroupCoordinator:
+class GroupCoordinator(GroupOffsets):
     def __init__(
         self,
         config: Any,
@@ -637,162 +631,6 @@ class GroupCoordinator:
             self._remove_member_and_update(group, member, f"member {member_id} left")
             codes.append(ErrorCode.NONE)
         return ErrorCode.NONE, codes
-
-    # --- offsets -----------------------------------------------------------------------------
-    def commit_offsets(
-        self,
-        group_id: str,
-        generation_id: int,
-        member_id: str,
-        instance_id: str | None,
-        offsets: dict[tuple[str, int], OffsetAndMetadata],
-    ) -> dict[tuple[str, int], ErrorCode]:
-        self._validate_group_id(group_id)
-        if (code := self.coordinator_error(group_id)) != ErrorCode.NONE:
-            return dict.fromkeys(offsets, code)
-        group = self.groups.get(group_id)
-        codes: dict[tuple[str, int], ErrorCode] = {}
-        if generation_id < 0 and member_id == UNKNOWN_MEMBER_ID:
-            # a "simple" commit from outside the group protocol (admin tools, assign() users)
-            if group is not None and not group.is_(GroupState.EMPTY):
-                return dict.fromkeys(offsets, ErrorCode.UNKNOWN_MEMBER_ID)
-            if group is None:
-                group = self.groups[group_id] = GroupMetadata(group_id, state_timestamp_ms=_now_ms())
-        else:
-            if group is None or group.state == GroupState.DEAD:
-                return dict.fromkeys(
-                    offsets,
-                    ErrorCode.ILLEGAL_GENERATION if group is None else ErrorCode.COORDINATOR_NOT_AVAILABLE,
-                )
-            member = group.members.get(member_id)
-            if group.is_static_member_fenced(member_id, instance_id):
-                return dict.fromkeys(offsets, ErrorCode.FENCED_INSTANCE_ID)
-            if member is None:
-                return dict.fromkeys(offsets, ErrorCode.UNKNOWN_MEMBER_ID)
-            if generation_id != group.generation_id:
-                return dict.fromkeys(offsets, ErrorCode.ILLEGAL_GENERATION)
-            if group.state == GroupState.COMPLETING_REBALANCE:
-                # the assignment of this generation is not known yet: commits would race it
-                return dict.fromkeys(offsets, ErrorCode.REBALANCE_IN_PROGRESS)
-            self._schedule_heartbeat_expiry(group, member)
-        records: list[tuple[bytes, bytes | None]] = []
-        accepted: dict[tuple[str, int], OffsetAndMetadata] = {}
-        for tp, om in offsets.items():
-            if len(om.metadata.encode()) > OFFSET_METADATA_MAX_BYTES:
-                codes[tp] = ErrorCode.OFFSET_METADATA_TOO_LARGE
-                continue
-            records.append(
-                (
-                    encode_offset_key(OffsetKey(group_id, tp[0], tp[1])),
-                    encode_offset_value(OffsetValue(om.offset, om.leader_epoch, om.metadata, om.commit_timestamp)),
-                )
-            )
-            accepted[tp] = om
-        if records:
-            try:
-                self.storage.append(group_id, records)
-            except KafkaError as e:
-                for tp in accepted:
-                    codes[tp] = e.code
-                return codes
-        group.offsets.update(accepted)
-        for tp in accepted:
-            codes[tp] = ErrorCode.NONE
-        return codes
-
-    def fetch_offsets(
-        self, group_id: str, partitions: list[tuple[str, int]] | None
-    ) -> dict[tuple[str, int], OffsetAndMetadata | None]:
-        group = self.groups.get(group_id)
-        if partitions is None:
-            return dict(group.offsets) if group else {}
-        if group is None:
-            return dict.fromkeys(partitions)
-        return {tp: group.offsets.get(tp) for tp in partitions}
-
-    def delete_offsets(
-        self, group_id: str, partitions: list[tuple[str, int]]
-    ) -> tuple[ErrorCode, dict[tuple[str, int], ErrorCode]]:
-        if (code := self.coordinator_error(group_id)) != ErrorCode.NONE:
-            return code, {}
-        group = self.groups.get(group_id)
-        if group is None or group.state == GroupState.DEAD:
-            return ErrorCode.GROUP_ID_NOT_FOUND, {}
-        subscribed = group.subscribed_topics() if group.state != GroupState.EMPTY else set()
-        codes: dict[tuple[str, int], ErrorCode] = {}
-        tombstones: list[tuple[bytes, bytes | None]] = []
-        for tp in partitions:
-            if subscribed is None or tp[0] in (subscribed or set()):
-                codes[tp] = ErrorCode.GROUP_SUBSCRIBED_TO_TOPIC
-                continue
-            if tp in group.offsets:
-                tombstones.append((encode_offset_key(OffsetKey(group_id, tp[0], tp[1])), None))
-            codes[tp] = ErrorCode.NONE
-        if tombstones:
-            self.storage.append(group_id, tombstones)
-        for tp, code in codes.items():
-            if code == ErrorCode.NONE:
-                group.offsets.pop(tp, None)
-        return ErrorCode.NONE, codes
-
-    def delete_groups(self, group_ids: list[str]) -> dict[str, ErrorCode]:
-        out: dict[str, ErrorCode] = {}
-        for group_id in group_ids:
-            if not group_id:
-                out[group_id] = ErrorCode.INVALID_GROUP_ID
-                continue
-            if (code := self.coordinator_error(group_id)) != ErrorCode.NONE:
-                out[group_id] = code
-                continue
-            if group_id in self.consumer_groups.groups:
-                # a consumer group (KIP-848): deleted when empty, its offsets below with it
-                if self.consumer_groups.has_members(group_id):
-                    out[group_id] = ErrorCode.NON_EMPTY_GROUP
-                    continue
-                self.consumer_groups.delete_group(group_id)
-                if group_id not in self.groups:
-                    out[group_id] = ErrorCode.NONE
-                    continue
-            group = self.groups.get(group_id)
-            if group is None or group.state == GroupState.DEAD:
-                out[group_id] = ErrorCode.GROUP_ID_NOT_FOUND
-                continue
-            if group.state != GroupState.EMPTY:
-                out[group_id] = ErrorCode.NON_EMPTY_GROUP
-                continue
-            records: list[tuple[bytes, bytes | None]] = [
-                (encode_offset_key(OffsetKey(group_id, t, p)), None) for (t, p) in group.offsets
-            ]
-            records.append((encode_group_key(GroupKey(group_id)), None))
-            self.storage.append(group_id, records)
-            group.transition_to(GroupState.DEAD, _now_ms())
-            del self.groups[group_id]
-            out[group_id] = ErrorCode.NONE
-        return out
-
-    def expire_offsets(self, now_ms: int | None = None) -> int:
-        """offsets.retention.minutes: offsets of an Empty group expire that long after their commit."""
-        now = _now_ms() if now_ms is None else now_ms
-        retention_ms = self.config["offsets.retention.minutes"] * 60_000
-        removed = 0
-        for group in list(self.groups.values()):
-            if group.state != GroupState.EMPTY or self.consumer_groups.has_members(group.group_id):
-                continue
-            expired = [tp for tp, om in group.offsets.items() if om.commit_timestamp + retention_ms <= now]
-            if not expired:
-                continue
-            self.storage.append(
-                group.group_id,
-                [(encode_offset_key(OffsetKey(group.group_id, t, p)), None) for t, p in expired],
-            )
-            for tp in expired:
-                del group.offsets[tp]
-            removed += len(expired)
-            if not group.offsets and not group.members:
-                group.transition_to(GroupState.DEAD, now)
-                self.storage.append(group.group_id, [(encode_group_key(GroupKey(group.group_id)), None)])
-                del self.groups[group.group_id]
-        return removed
 
     def shutdown(self) -> None:
         self.consumer_groups.shutdown()
