@@ -84,6 +84,24 @@ def _one_of(*choices: str) -> Callable[[Any], None]:
     return check
 
 
+def _throttled_replicas(name: str) -> Callable[[Any], None]:
+    """Kafka's ThrottledReplicaListValidator: '*' or partitionId:brokerId pairs."""
+
+    def check(v: Any) -> None:
+        items = [x.strip() for x in v]
+        if items == ["*"]:
+            return
+        for item in items:
+            left, sep, right = item.partition(":")
+            if not (sep and left.strip().isdigit() and right.strip().isdigit()):
+                raise ConfigError(
+                    f"{name} must be the literal '*' or a list of replicas in the following format: "
+                    "[partitionId]:[brokerId],[partitionId]:[brokerId],..."
+                )
+
+    return check
+
+
 def parse_value(d: ConfigDef, raw: Any) -> Any:
     """Convert a raw (string or Python) value to the config's type and validate it."""
     try:
@@ -264,6 +282,27 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         ConfigDef("producer.id.expiration.ms", _B.INT, 86400000, "Idle producer state expiry.", _at_least(1)),
         ConfigDef("quota.window.num", _B.INT, 11, "Samples kept for client quota rates.", _at_least(1)),
         ConfigDef("quota.window.size.seconds", _B.INT, 1, "Time span of each client quota sample.", _at_least(1)),
+        # replication throttles (kafka-reassign-partitions --throttle; replication/throttle.py)
+        ConfigDef(
+            "leader.replication.throttled.rate", _B.LONG, LONG_MAX, "Leader-side replication bytes/s cap.", _at_least(0)
+        ),
+        ConfigDef(
+            "follower.replication.throttled.rate",
+            _B.LONG,
+            LONG_MAX,
+            "Follower-side replication bytes/s cap.",
+            _at_least(0),
+        ),
+        ConfigDef(
+            "replication.quota.window.num", _B.INT, 11, "Samples kept for replication quota rates.", _at_least(1)
+        ),
+        ConfigDef(
+            "replication.quota.window.size.seconds",
+            _B.INT,
+            1,
+            "Time span of each replication quota sample.",
+            _at_least(1),
+        ),
         ConfigDef("group.initial.rebalance.delay.ms", _B.INT, 0, "Delay of a new group's first rebalance."),
         ConfigDef("group.min.session.timeout.ms", _B.INT, 6000, "Smallest session timeout."),
         ConfigDef("group.max.session.timeout.ms", _B.INT, 1800000, "Largest session timeout."),
@@ -596,6 +635,20 @@ TOPIC_CONFIGS: dict[str, ConfigDef] = {
             3600000,
             "Newest accepted timestamp lead.",
             _at_least(0),
+        ),
+        ConfigDef(
+            "leader.replication.throttled.replicas",
+            _B.LIST,
+            [],
+            "partition:broker replicas throttled on the leader side, or *.",
+            _throttled_replicas("leader.replication.throttled.replicas"),
+        ),
+        ConfigDef(
+            "follower.replication.throttled.replicas",
+            _B.LIST,
+            [],
+            "partition:broker replicas throttled on the follower side, or *.",
+            _throttled_replicas("follower.replication.throttled.replicas"),
         ),
     ]
 }

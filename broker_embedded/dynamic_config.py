@@ -43,6 +43,8 @@ _KAFKA_DYNAMIC = {
     "max.connections.per.ip",
     "max.connection.creation.rate",
     "producer.id.expiration.ms",
+    "leader.replication.throttled.rate",
+    "follower.replication.throttled.rate",
     "log.retention.hours",
     "log.retention.minutes",
     "log.roll.hours",

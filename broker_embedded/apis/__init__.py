@@ -58,6 +58,8 @@ HANDLER_MODULES: dict[int, str] = {
     42: "delete_groups",
     43: "elect_leaders",
     44: "incremental_alter_configs",
+    45: "alter_partition_reassignments",
+    46: "list_partition_reassignments",
     47: "offset_delete",
     48: "describe_client_quotas",
     49: "alter_client_quotas",

@@ -39,7 +39,8 @@ Not implemented (said plainly)
   changes, elections and topic admin wait (admin requests answer REQUEST_TIMED_OUT / NOT_CONTROLLER).
 - AlterPartition does not carry broker epochs (KIP-903); it is not needed for process kills on one
   machine (the page cache survives a SIGKILL), only for disk loss.
-- No partition reassignment. Automatic preferred leader election is Kafka 4's
+- Partition reassignment is Kafka's (`controller/reassignment.py`: adding replicas join, catch up and
+  enter the ISR, then the removing ones leave; cancel reverts). Automatic preferred leader election is Kafka 4's
   `auto.leader.rebalance.enable` (default true): after a metadata change leaves some partition led
   by another than its first replica, a balance runs `leader.imbalance.check.interval.seconds`
   (default 300) later and gives every such partition whose first replica is live and in the ISR back
@@ -74,6 +75,11 @@ Broker -> controller (requests carry an integer "id"; the answer is
 - ``{"op": "alter_client_quotas", "id", "entries": [{"entity": [[type, name|null]], "ops": [[key,
   value|null]]}], "validate_only"}`` -> ``{"results": [[entity, error, message]]}``: AlterClientQuotas,
   validated here (``quotas/store.py``); the quotas travel in every image as ``"client_quotas"``.
+- ``{"op": "alter_partition_reassignments", "id", "topics": [[topic, [[index, replicas | null]]]],
+  "allow_replication_factor_change"}`` -> ``{"results": {topic: [[index, error, message]]}}``; partitions
+  carry ``adding_replicas`` / ``removing_replicas`` in the image while a move is in progress.
+- ``{"op": "list_partition_reassignments", "id", "topics": [[topic, [index...]]] | null}`` ->
+  ``{"topics": [[topic, [[index, replicas, adding, removing]]]]}``.
 - ``{"op": "alter_broker_configs", "id", "resource", "configs", "validate_only"}`` -> ``{}``: a BROKER
   resource's whole dynamic config set ("" = cluster default; ``dynamic_config.py``); the sets travel
   in every image as ``"broker_configs"``.

@@ -21,6 +21,11 @@ from typing import Any
 from broker_embedded.config import BrokerConfig, ConfigError
 from broker_embedded.controller.election import LeaderBalanceSchedule, elect_leaders
 from broker_embedded.controller.protocol import ProtocolError, encode, read_message
+from broker_embedded.controller.reassignment import (
+    alter_partition_reassignments,
+    list_partition_reassignments,
+    maybe_complete,
+)
 from broker_embedded.controller.state import ControllerState, PartitionRecord, TopicRecord
 from broker_embedded.security.client import controller_server_context
 from kafka_wire.errors import ErrorCode, KafkaError
@@ -316,6 +321,8 @@ class ControllerServer:
                 [int(r) for r in msg["isr"]],
                 int(msg["partition_epoch"]),
             )
+            if maybe_complete(s, p):  # the ISR change completes an ongoing reassignment
+                s.save()
             self.push()
             return {"state": partition_json(topic, p)}
         if op == "create_topics":
@@ -385,6 +392,26 @@ class ControllerServer:
                 s.save()
                 self.push()
             return {"results": {t: [list(r) for r in rs] for t, rs in results.items()}}
+        if op == "alter_partition_reassignments":
+            # AlterPartitionReassignments (API 45): {"topics": [[topic, [[index, replicas | null]]]]}
+            results, changed = alter_partition_reassignments(
+                s,
+                [
+                    (str(t), [(int(i), None if r is None else [int(b) for b in r]) for i, r in parts])
+                    for t, parts in msg["topics"]
+                ],
+                bool(msg.get("allow_replication_factor_change", True)),
+            )
+            if changed:
+                s.save()
+                self.push()
+            return {"results": {t: [list(r) for r in rs] for t, rs in results.items()}}
+        if op == "list_partition_reassignments":
+            wanted = msg.get("topics")
+            ongoing = list_partition_reassignments(
+                s, None if wanted is None else [(str(t), [int(i) for i in ps]) for t, ps in wanted]
+            )
+            return {"topics": [[t, [list(p) for p in ps]] for t, ps in ongoing]}
         if op == "alter_broker_configs":
             s.set_broker_configs(str(msg["resource"]), dict(msg["configs"]), bool(msg.get("validate_only")))
             if not msg.get("validate_only"):

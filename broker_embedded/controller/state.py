@@ -89,9 +89,13 @@ class PartitionRecord:
     leader: int
     leader_epoch: int = 0
     partition_epoch: int = 0
+    # an ongoing reassignment (Kafka's PartitionRegistration addingReplicas / removingReplicas;
+    # controller/reassignment.py): `replicas` is then the target followed by the removing ones
+    adding_replicas: list[int] = field(default_factory=list)
+    removing_replicas: list[int] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "partition": self.partition,
             "replicas": list(self.replicas),
             "isr": list(self.isr),
@@ -99,6 +103,10 @@ class PartitionRecord:
             "leader_epoch": self.leader_epoch,
             "partition_epoch": self.partition_epoch,
         }
+        if self.adding_replicas or self.removing_replicas:
+            out["adding_replicas"] = list(self.adding_replicas)
+            out["removing_replicas"] = list(self.removing_replicas)
+        return out
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> PartitionRecord:
@@ -109,6 +117,8 @@ class PartitionRecord:
             int(d["leader"]),
             int(d["leader_epoch"]),
             int(d["partition_epoch"]),
+            [int(x) for x in d.get("adding_replicas") or ()],
+            [int(x) for x in d.get("removing_replicas") or ()],
         )
 
 

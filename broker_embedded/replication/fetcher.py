@@ -288,8 +288,15 @@ class ReplicaFetcher:
         topics: dict[str, frq.FetchTopic] = {}
         sent: dict[tuple[str, int], tuple[PartitionFetchState, int]] = {}
         by_id: dict[bytes, str] = {}
+        quota = self.rm.follower_quota
+        throttled: set[tuple[str, int]] = set()
         for s in ready:
             p = s.partition
+            if self._throttled(p):
+                # follower.replication.throttled.replicas lists this replica and it is catching up
+                if quota.is_quota_exceeded():
+                    continue  # left out while the follower quota is exceeded (shouldFollowerThrottle)
+                throttled.add((p.topic, p.index))
             ft = topics.get(p.topic)
             if ft is None:
                 ft = topics[p.topic] = frq.FetchTopic(topic="" if use_ids else p.topic, topic_id=p.topic_id)
@@ -305,6 +312,9 @@ class ReplicaFetcher:
                 )
             )
             sent[(p.topic, p.index)] = (s, s.fetch_offset)
+        if not sent:
+            await self._idle(self.backoff_s)  # every ready partition is throttled for now
+            return
         max_wait_ms = int(cfg["replica.fetch.wait.max.ms"])
         request = frq.FetchRequest(
             replica_id=self.node_id if version < 15 else -1,
@@ -341,9 +351,18 @@ class ReplicaFetcher:
                 elif pd.error_code != ErrorCode.NONE:
                     self._on_error(key, s, pd.error_code, "Fetch")
                 else:
+                    if key in throttled and pd.records:
+                        quota.record(len(pd.records))
                     self._process_partition_data(s, pd)
         for key, s in out_of_range:
             await self._handle_out_of_range(conn, key, s)
+
+    def _throttled(self, p: Partition) -> bool:
+        """An out-of-sync replica the topic's follower.replication.throttled.replicas lists here."""
+        if self.node_id in p.isr:
+            return False
+        meta = self.rm.topics.by_name.get(p.topic)
+        return meta is not None and self.rm.follower_quota.is_throttled(meta.configs, p.index)
 
     def _process_partition_data(self, s: PartitionFetchState, pd: Any) -> None:
         p = s.partition

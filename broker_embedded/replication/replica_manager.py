@@ -47,6 +47,7 @@ from broker_embedded.replication.delayed_fetch import (
 from broker_embedded.replication.delayed_produce import DelayedProduce, ProducePartitionStatus
 from broker_embedded.replication.fetcher import ReplicaFetcher
 from broker_embedded.replication.state import BrokerEndpoint, PartitionState
+from broker_embedded.replication.throttle import FOLLOWER, LEADER, ReplicationQuota
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import fetch_request as frq
 from kafka_wire.protocol.messages import fetch_response as frs
@@ -139,6 +140,9 @@ class ReplicaManager:
         # waiting for them: later appends to it wait for it (appends in request order)
         self._validation_pool: ThreadPoolExecutor | None = None
         self._append_tails: dict[tuple[str, int], _AppendTask] = {}
+        # replication throttles (kafka-reassign-partitions --throttle): replication/throttle.py
+        self.leader_quota = ReplicationQuota(LEADER, config, self.node_id, _now_ms)
+        self.follower_quota = ReplicationQuota(FOLLOWER, config, self.node_id, _now_ms)
 
     # --- configs --------------------------------------------------------------------------
     @property
@@ -230,9 +234,12 @@ class ReplicaManager:
             p = self.partitions.get(key)
             if self.node_id not in st.replicas:
                 if p is not None and p.replicated and p.is_newer_state(st):
-                    # reassigned away: stop serving it (the log stays on disk)
+                    # reassigned away: stop serving it and delete its log, as Kafka's broker does
+                    # for a replica removed from the partition (stopPartitions with delete)
                     self._stop_partition(p)
                     self.partitions.pop(key, None)
+                    p.on_deleted()
+                    self.log_manager.delete_log(st.topic, st.partition)
                 continue
             if p is None:
                 p = self._create_partition(st, topic_configs.get(st.topic, {}))
