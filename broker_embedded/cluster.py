@@ -25,7 +25,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from broker_embedded.security.secure_setup import SecureSetup
@@ -126,6 +126,14 @@ class _Child:
                 pass
 
 
+class ControllerHost(NamedTuple):
+    """Where a controller runs when it is not on 127.0.0.1: its own address, and the argv prefix that starts
+    a process there (a network namespace: `ip netns exec NAME`; testsupport/netns.py makes them)."""
+
+    address: str
+    argv_prefix: tuple[str, ...] = ()
+
+
 class EmbeddedCluster:
     """`controllers` controller processes sharing one state directory (the one holding its flock is
     active, the others are standbys) plus `brokers` broker processes (node ids 1..N) on 127.0.0.1."""
@@ -140,6 +148,7 @@ class EmbeddedCluster:
         secure: bool = False,
         acls: bool = False,
         quorum: str = "lock",
+        controller_hosts: dict[int, ControllerHost] | None = None,
         **configs: Any,
     ) -> None:
         if quorum not in ("lock", "raft"):
@@ -172,6 +181,10 @@ class EmbeddedCluster:
         self._brokers: dict[int, _Child] = {}
         self._controllers: dict[int, _Child] = {}
         self.raft_ports: dict[int, int] = {}
+        # controller index -> its own host (issue 32: controllers on separate test hosts); default 127.0.0.1
+        self.controller_hosts = dict(controller_hosts or {})
+        if set(self.controller_hosts) - set(self.controller_ids):
+            raise ValueError(f"controller_hosts names unknown controllers: {sorted(self.controller_hosts)}")
         if quorum == "raft":
             self.raft_ports = {i: _free_port() for i in self.controller_ids}
 
@@ -190,7 +203,12 @@ class EmbeddedCluster:
         """Every controller's HOST:PORT, comma-separated (controller.quorum.bootstrap.servers)."""
         if not self.controller_ports:
             raise RuntimeError("no controller has been started")
-        return ",".join(f"127.0.0.1:{self.controller_ports[i]}" for i in sorted(self.controller_ports))
+        return ",".join(f"{self.controller_host(i)}:{self.controller_ports[i]}" for i in sorted(self.controller_ports))
+
+    def controller_host(self, i: int) -> str:
+        """The address controller `i` listens on (its Raft listener too)."""
+        host = self.controller_hosts.get(i)
+        return "127.0.0.1" if host is None else host.address
 
     @property
     def controller_port(self) -> int | None:
@@ -218,19 +236,26 @@ class EmbeddedCluster:
         old = self._controllers.get(i)
         if old is not None and old.alive:
             raise RuntimeError(f"controller {i} is already running")
-        argv = self._base_argv() + [
-            "controller",
-            "--port",
-            str(self.controller_ports.get(i, 0)),
-            "--log-dir",
-            str(self.log_dir / ("controller" if self.quorum == "lock" else f"controller-{i}")),
-            "--log-level",
-            self.log_level,
-            "--exit-on-stdin-eof",
-            *self._overrides(),
-        ]
+        host = self.controller_hosts.get(i)
+        argv = (
+            [*(host.argv_prefix if host else ())]
+            + self._base_argv()
+            + [
+                "controller",
+                "--host",
+                self.controller_host(i),
+                "--port",
+                str(self.controller_ports.get(i, 0)),
+                "--log-dir",
+                str(self.log_dir / ("controller" if self.quorum == "lock" else f"controller-{i}")),
+                "--log-level",
+                self.log_level,
+                "--exit-on-stdin-eof",
+                *self._overrides(),
+            ]
+        )
         if self.quorum == "raft":  # Raft node ids = controller indexes (brokers are 1..N on other ports)
-            voters = ",".join(f"{j}@127.0.0.1:{p}" for j, p in sorted(self.raft_ports.items()))
+            voters = ",".join(f"{j}@{self.controller_host(j)}:{p}" for j, p in sorted(self.raft_ports.items()))
             argv += ["--node-id", str(i), "--quorum-voters", voters]
         name = "controller.log" if i == 0 else f"controller-{i}.log"
         child = _Child(f"controller {i}", argv, self.log_dir / name, "controller=", self.startup_timeout)
@@ -247,7 +272,7 @@ class EmbeddedCluster:
             if not self.controller_running(i):
                 continue
             try:
-                self._request_to(self.controller_ports[i], "describe", timeout)
+                self._request_to(self.controller_ports[i], "describe", timeout, host=self.controller_host(i))
             except (OSError, RuntimeError):
                 continue
             return i
@@ -336,7 +361,14 @@ class EmbeddedCluster:
         for i in self.controller_ids:
             if self.controller_running(i):
                 try:
-                    self._request_to(self.controller_ports[i], "alter_scram", 10.0, deletions=[], upserts=upserts)
+                    self._request_to(
+                        self.controller_ports[i],
+                        "alter_scram",
+                        10.0,
+                        host=self.controller_host(i),
+                        deletions=[],
+                        upserts=upserts,
+                    )
                     return
                 except (OSError, RuntimeError):
                     continue
@@ -391,18 +423,18 @@ class EmbeddedCluster:
             if not self.controller_running(i):
                 continue
             try:
-                return self._request_to(self.controller_ports[i], op, timeout)
+                return self._request_to(self.controller_ports[i], op, timeout, host=self.controller_host(i))
             except (OSError, RuntimeError) as e:
                 last = e
         if isinstance(last, OSError):
             raise last
         raise ConnectionError(f"no active controller: {last}")
 
-    def _request_to(self, port: int, op: str, timeout: float, **fields: Any) -> dict[str, Any]:
-        with socket.create_connection(("127.0.0.1", port), timeout) as raw:
+    def _request_to(self, port: int, op: str, timeout: float, host: str = "127.0.0.1", **fields: Any) -> dict[str, Any]:
+        with socket.create_connection((host, port), timeout) as raw:
             s = raw
             if self.secure is not None:  # the controller accepts only certificates of the cluster's CA
-                s = self.secure.controller_client_context().wrap_socket(raw, server_hostname="127.0.0.1")
+                s = self.secure.controller_client_context().wrap_socket(raw, server_hostname=host)
             body = json.dumps({"op": op, "id": 1, **fields}).encode()
             s.sendall(_LEN.pack(len(body)) + body)
             (size,) = _LEN.unpack(_recv_exact(s, 4))
@@ -499,7 +531,7 @@ def run_cluster_cli(
     return 0
 
 
-__all__ = ["EmbeddedCluster", "run_cluster_cli"]
+__all__ = ["ControllerHost", "EmbeddedCluster", "run_cluster_cli"]
 
 
 def _free_port() -> int:

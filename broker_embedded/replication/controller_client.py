@@ -230,6 +230,7 @@ class ControllerClient:
         # leader would fence this broker. Controllers that never ack (the lock mode) are waited on as before.
         self._acked_heartbeats = False
         self.controller_silence_s = config.get("broker.session.timeout.ms", 9000) / 3000
+        self.connect_timeout_s = float(config.get("socket.connection.setup.timeout.ms", 10000)) / 1000
         self.image: ClusterImage | None = None
         self.broker_epoch = -1
         self._writer: asyncio.StreamWriter | None = None
@@ -300,9 +301,14 @@ class ControllerClient:
             hb: asyncio.Task[None] | None = None
             try:
                 host, port = self.address
-                reader, writer = await asyncio.open_connection(
+                connect = asyncio.open_connection(
                     host, port, ssl=self._tls, server_hostname=host if self._tls is not None else None
                 )
+                # a controller cut off from the network (issue 32) drops the SYN: the kernel would wait minutes.
+                # Kafka's socket.connection.setup.timeout.ms bounds it; once the quorum's heartbeat acks were
+                # seen, a third of the session (the new leader must hear from this broker before it expires)
+                limit = self.controller_silence_s if self._acked_heartbeats else self.connect_timeout_s
+                reader, writer = await asyncio.wait_for(connect, limit)
                 self._writer = writer
                 self._registered.clear()
                 rid = self._send_request(

@@ -1,0 +1,237 @@
+"""A small Jepsen-style workload and checker for a Kafka-compatible cluster (issue 32).
+
+- `Writers`: acks=all idempotent confluent-kafka producers, each writing unique values (`w<i>-<seq>`) to one
+  topic, recording every acknowledged (partition, offset, value) and every error;
+- `Reader`: a consumer assigned to every partition from offset 0 for the whole run, recording what it saw;
+- `check(...)`: after the run, against the replicas' logs read from their directories (brokers stopped):
+  lost acknowledged writes, duplicates, acknowledged offsets that changed, replicas that differ, reads of
+  data the final log no longer holds, and a reader that went backwards. `Report.ok` is all of them empty.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from confluent_kafka import Consumer, KafkaError, Producer, TopicPartition
+
+from broker_embedded.log.log import Log
+from kafka_wire.records import decode_batches, iter_batches
+
+Record = tuple[int, int | None, bytes]  # partition, offset (None: acked without one), value
+
+
+class Writers:
+    """`n` producer threads, each its own idempotent acks=all producer with unique values."""
+
+    def __init__(self, bootstrap: str, topic: str, n: int = 2, extra: dict[str, Any] | None = None) -> None:
+        self.topic = topic
+        self.acked: list[Record] = []
+        self.errors: list[str] = []
+        self.sent = 0
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        conf = {
+            "bootstrap.servers": bootstrap,
+            "acks": "all",
+            "enable.idempotence": True,
+            "linger.ms": 5,
+            "message.timeout.ms": 60000,
+            "reconnect.backoff.ms": 20,
+            "reconnect.backoff.max.ms": 200,
+            "retry.backoff.ms": 20,
+            "retry.backoff.max.ms": 200,
+            "topic.metadata.refresh.interval.ms": 1000,
+            **(extra or {}),
+        }
+        self.producers = [Producer(conf) for _ in range(n)]
+        self.threads = [
+            threading.Thread(target=self._run, args=(i,), name=f"jepsen-writer-{i}", daemon=True) for i in range(n)
+        ]
+
+    def _on_delivery(self, err: Any, msg: Any) -> None:
+        with self._lock:
+            if err is None:
+                self.acked.append((msg.partition(), msg.offset(), msg.value()))
+            else:
+                self.errors.append(str(err))
+
+    def _run(self, i: int) -> None:
+        p, seq = self.producers[i], 0
+        while not self._stop.is_set():
+            try:
+                p.produce(self.topic, value=b"w%d-%09d" % (i, seq), on_delivery=self._on_delivery)
+            except BufferError:
+                p.poll(0.05)
+                continue
+            seq += 1
+            with self._lock:
+                self.sent += 1
+            p.poll(0)
+            if seq % 20 == 0:
+                time.sleep(0.01)  # a bounded, steady stream on a shared 2-core machine
+
+    def start(self) -> Writers:
+        for t in self.threads:
+            t.start()
+        return self
+
+    def count(self) -> int:
+        with self._lock:
+            return len(self.acked)
+
+    def wait_for_acks(self, n: int, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while self.count() < n:
+            if time.monotonic() > deadline:
+                raise AssertionError(
+                    f"only {self.count()} of {n} writes acknowledged in {timeout}s: {self.errors[-3:]}"
+                )
+            time.sleep(0.02)
+
+    def stop(self, flush_timeout: float = 30.0) -> None:
+        self._stop.set()
+        for t in self.threads:
+            t.join(10)
+        for p in self.producers:
+            p.flush(flush_timeout)
+
+
+class Reader:
+    """A consumer of every partition from offset 0 for the whole run (no group: it only observes)."""
+
+    def __init__(self, bootstrap: str, topic: str, partitions: int) -> None:
+        self.seen: list[Record] = []
+        self.errors: list[str] = []
+        self._stop = threading.Event()
+        self.consumer = Consumer(
+            {
+                "bootstrap.servers": bootstrap,
+                "group.id": "jepsen-reader",
+                "enable.auto.commit": False,
+                "auto.offset.reset": "error",  # an offset that disappears must not be papered over
+                "topic.metadata.refresh.interval.ms": 1000,
+                "reconnect.backoff.ms": 20,
+                "reconnect.backoff.max.ms": 200,
+            }
+        )
+        self.consumer.assign([TopicPartition(topic, p, 0) for p in range(partitions)])
+        self.thread = threading.Thread(target=self._run, name="jepsen-reader", daemon=True)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            m = self.consumer.poll(0.2)
+            if m is None:
+                continue
+            err = m.error()
+            if err is not None:
+                if err.code() != KafkaError._PARTITION_EOF:
+                    self.errors.append(str(err))
+                continue
+            self.seen.append((m.partition(), m.offset(), m.value()))
+
+    def start(self) -> Reader:
+        self.thread.start()
+        return self
+
+    def drain_until(self, end_offsets: dict[int, int], timeout: float) -> None:
+        """Wait until the reader has reached each partition's end offset."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            top: dict[int, int] = {}
+            for p, o, _ in list(self.seen):
+                top[p] = max(top.get(p, -1), -1 if o is None else o)
+            if all(top.get(p, -1) + 1 >= end for p, end in end_offsets.items() if end > 0):
+                return
+            time.sleep(0.05)
+        raise AssertionError(f"the reader did not reach {end_offsets} in {timeout}s")
+
+    def stop(self) -> None:
+        self._stop.set()
+        self.thread.join(10)
+        self.consumer.close()
+
+
+def read_replica(partition_dir: Path) -> list[bytes]:
+    """Every record batch of one replica's log, as bytes (the broker is stopped)."""
+    log = Log(partition_dir)
+    try:
+        out: list[bytes] = []
+        offset = log.log_start_offset
+        while offset < log.log_end_offset:
+            raw = bytes(log.read(offset, 1 << 20, max_offset=None, min_one_batch=True).records or b"")
+            if not raw:
+                break
+            for pos, header in iter_batches(raw, allow_partial_tail=True):
+                out.append(raw[pos : pos + header.size])
+                offset = header.next_offset
+        return out
+    finally:
+        log.close()
+
+
+@dataclass
+class Report:
+    acked: int
+    records: int
+    lost: list[Record] = field(default_factory=list)  # acknowledged, not in the final log
+    duplicates: list[bytes] = field(default_factory=list)  # a value in the final log more than once
+    moved: list[tuple[Record, int]] = field(default_factory=list)  # acked at one offset, found at another
+    divergent: list[str] = field(default_factory=list)  # replicas whose logs differ from the reference
+    lost_reads: list[Record] = field(default_factory=list)  # read, then not at that offset in the final log
+    backwards: list[tuple[int, int, int]] = field(default_factory=list)  # partition, offset, the one before
+
+    @property
+    def ok(self) -> bool:
+        return not (self.lost or self.duplicates or self.moved or self.divergent or self.lost_reads or self.backwards)
+
+    def summary(self) -> str:
+        return (
+            f"{self.acked} acked, {self.records} in the log: {len(self.lost)} lost, {len(self.duplicates)} "
+            f"duplicated, {len(self.moved)} moved, {len(self.divergent)} divergent replicas, "
+            f"{len(self.lost_reads)} lost reads, {len(self.backwards)} backward reads"
+        )
+
+
+def check(acked: list[Record], seen: list[Record], replicas: dict[int, dict[int, list[bytes]]]) -> Report:
+    """`replicas`: partition -> broker id -> that replica's batches. The first broker listed is the reference."""
+    final: dict[int, dict[int, bytes]] = {}  # partition -> offset -> value, from the reference replica
+    report = Report(acked=len(acked), records=0)
+    for partition, by_broker in sorted(replicas.items()):
+        ref_broker, reference = next(iter(by_broker.items()))
+        for broker, batches in by_broker.items():
+            if batches != reference:
+                report.divergent.append(
+                    f"{partition}: broker {broker} ({len(batches)} batches) differs from broker {ref_broker} "
+                    f"({len(reference)})"
+                )
+        final[partition] = {r.offset: r.value for b in reference for r in decode_batches(b)}
+        report.records += len(final[partition])
+    counts = Counter(v for offsets in final.values() for v in offsets.values())
+    report.duplicates = sorted(v for v, n in counts.items() if n > 1)
+    where = {(p, v): o for p, offsets in final.items() for o, v in offsets.items()}
+    for rec in acked:
+        p, offset, value = rec
+        found = where.get((p, value))
+        if found is None:
+            report.lost.append(rec)
+        elif offset is not None and found != offset:
+            report.moved.append((rec, found))
+    last: dict[int, int] = {}
+    for rec in seen:
+        p, offset, value = rec
+        if offset is None:
+            continue
+        if final.get(p, {}).get(offset) != value:
+            report.lost_reads.append(rec)
+        if p in last and offset <= last[p]:
+            report.backwards.append((p, offset, last[p]))
+        last[p] = offset
+    return report
+
+
+__all__ = ["Reader", "Report", "Writers", "check", "read_replica"]
