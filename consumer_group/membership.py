@@ -99,6 +99,7 @@ MAX_METADATA_VERSION = 12
 COORDINATOR_ERRORS = frozenset(
     {ErrorCode.NOT_COORDINATOR, ErrorCode.COORDINATOR_NOT_AVAILABLE, ErrorCode.COORDINATOR_LOAD_IN_PROGRESS}
 )
+GROUP_PROTOCOLS = frozenset({"classic", "consumer"})
 FENCING_ERRORS = frozenset({ErrorCode.ILLEGAL_GENERATION, ErrorCode.UNKNOWN_MEMBER_ID, ErrorCode.FENCED_INSTANCE_ID})
 
 
@@ -157,8 +158,18 @@ class GroupMember:
     rejoin, so also the time budget of the revocation callback), `heartbeat_interval_ms`,
     `group_instance_id` (static membership, KIP-345), `metadata_max_age_ms` (how often the leader
     checks subscribed topics for new partitions), `assignors` (partition.assignment.strategy, in
-    preference order).
+    preference order). `group_protocol="consumer"` (group.protocol) speaks KIP-848's
+    ConsumerGroupHeartbeat instead, the coordinator assigning (`group_remote_assignor`,
+    group.remote.assignor): see `consumer_group.consumer_driver`; the default stays classic.
     """
+
+    def __new__(cls, *args: Any, group_protocol: str = "classic", **kwargs: Any) -> GroupMember:
+        # group.protocol=consumer: the same API, driven by the KIP-848 machine (consumer_driver.py)
+        if cls is GroupMember and group_protocol == "consumer":
+            from consumer_group.consumer_driver import ConsumerProtocolMember
+
+            return super().__new__(ConsumerProtocolMember)
+        return super().__new__(cls)
 
     def __init__(
         self,
@@ -182,7 +193,11 @@ class GroupMember:
         on_partitions_assigned: PartitionsCallback | None = None,
         on_partitions_lost: PartitionsCallback | None = None,
         security: SecurityConfig = PLAINTEXT,
+        group_protocol: str = "classic",
+        group_remote_assignor: str | None = None,
     ) -> None:
+        if group_protocol not in GROUP_PROTOCOLS:
+            raise ValueError(f"group_protocol must be one of {sorted(GROUP_PROTOCOLS)}, not {group_protocol!r}")
         if not group_id:
             raise ValueError("group_id must not be empty")
         if heartbeat_interval_ms >= session_timeout_ms:
@@ -214,6 +229,8 @@ class GroupMember:
         self.on_partitions_revoked = on_partitions_revoked
         self.on_partitions_assigned = on_partitions_assigned
         self.on_partitions_lost = on_partitions_lost
+        self.group_protocol = group_protocol  # group.protocol: "classic" or "consumer" (KIP-848)
+        self.group_remote_assignor = group_remote_assignor  # group.remote.assignor (consumer protocol)
 
         self._cond = threading.Condition(threading.RLock())
         # --- everything below is guarded by self._cond ---
@@ -372,13 +389,20 @@ class GroupMember:
             om = value if isinstance(value, OffsetAndMetadata) else OffsetAndMetadata(int(value))
             by_topic.setdefault(tp.topic, []).append((tp.partition, om))
 
+        # consumer protocol without a captured generation: a commit refused as STALE_MEMBER_EPOCH
+        # (the epoch moved on, the partitions still ours) is retried with the latest epoch, as Kafka's
+        # client does; a captured generation stays fenced to that epoch
+        follow_epoch = generation is None and self.group_protocol == "consumer"
+        sent = [gen]
+
         def build(version: int) -> Any:
             rq = offset_commit_request
+            g = sent[0] = self.generation() if follow_epoch else gen
             return rq.OffsetCommitRequest(
                 group_id=self.group_id,
-                generation_id_or_member_epoch=gen.generation_id,
-                member_id=gen.member_id,
-                group_instance_id=gen.group_instance_id,
+                generation_id_or_member_epoch=g.generation_id,
+                member_id=g.member_id,
+                group_instance_id=g.group_instance_id,
                 retention_time_ms=-1,
                 topics=[
                     rq.OffsetCommitRequestTopic(
@@ -414,6 +438,14 @@ class GroupMember:
                     f"group {self.group_id!r} refused the commit of generation {gen.generation_id} "
                     f"(member {gen.member_id}): {code.name}; the partitions may have moved to another member",
                     code,
+                )
+            if ErrorCode.STALE_MEMBER_EPOCH in codes:  # consumer protocol: the epoch moved on
+                if follow_epoch and sent[0].is_valid:
+                    return False
+                raise CommitFailedError(
+                    f"group {self.group_id!r} refused the commit of member epoch {sent[0].generation_id}: "
+                    "STALE_MEMBER_EPOCH",
+                    ErrorCode.STALE_MEMBER_EPOCH,
                 )
             if ErrorCode.REBALANCE_IN_PROGRESS in codes:
                 with self._cond:
