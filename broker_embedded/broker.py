@@ -152,6 +152,7 @@ class Broker:
         self.group_configs = GroupConfigStore(config, None if controller else log_dir / GroupConfigStore.FILE_NAME)
         self.group_configs.load()
         self.group_coordinator.consumer_groups.group_configs = self.group_configs
+        self.group_coordinator.streams_groups.group_configs = self.group_configs
         self.group_coordinator.consumer_groups.classic_coordinator = self.group_coordinator  # KIP-848 downgrade
         self.share_coordinator.group_configs = self.group_configs
         if self.controller_client is not None:

@@ -28,6 +28,10 @@ KAFKA_4_0: dict[int, tuple[int, int]] = {
 # group.coordinator.rebalance.protocols includes "consumer" (Kafka's switch for the protocol).
 CONSUMER_PROTOCOL: dict[int, tuple[int, int]] = {68: (0, 1), 69: (0, 1)}
 
+# Streams groups (KIP-1071), as Apache Kafka 4.3.1 advertises them: only when
+# group.coordinator.rebalance.protocols includes "streams" (feature streams.version=1).
+STREAMS_PROTOCOL: dict[int, tuple[int, int]] = {88: (0, 0), 89: (0, 0)}
+
 # Share groups (KIP-932) as Apache Kafka 4.3.1 advertises them: ShareGroupHeartbeat,
 # ShareGroupDescribe, ShareFetch, ShareAcknowledge (single broker; RPCs 83-86 not yet).
 SHARE_GROUPS: dict[int, tuple[int, int]] = {76: (1, 1), 77: (1, 1), 78: (1, 2), 79: (1, 2)}
@@ -38,7 +42,11 @@ SHARE_GROUPS: dict[int, tuple[int, int]] = {76: (1, 1), 77: (1, 1), 78: (1, 2), 
 # 4.0-IV3 (25); group.version 1 = the KIP-848 consumer protocol, finalized only when it is enabled.
 # Not listed until real here: kraft.version (no Raft quorum), transaction.version 2 (KIP-890 part 2:
 # a client seeing it finalized skips AddPartitionsToTxn), share/streams/eligible.leader.replicas.
-SUPPORTED_FEATURES: dict[str, tuple[int, int]] = {"metadata.version": (7, 25), "group.version": (0, 1)}
+SUPPORTED_FEATURES: dict[str, tuple[int, int]] = {
+    "metadata.version": (7, 25),
+    "group.version": (0, 1),
+    "streams.version": (0, 1),
+}
 FINALIZED_FEATURES_EPOCH = 0  # no UpdateFeatures: the finalized levels never change at runtime
 
 
@@ -47,6 +55,8 @@ def finalized_features(rebalance_protocols: str = "classic,consumer") -> dict[st
     out = {"metadata.version": SUPPORTED_FEATURES["metadata.version"][1]}
     if "consumer" in {p.strip().lower() for p in rebalance_protocols.split(",")}:
         out["group.version"] = 1
+    if "streams" in {p.strip().lower() for p in rebalance_protocols.split(",")}:
+        out["streams.version"] = 1
     return out
 
 
@@ -61,6 +71,8 @@ def advertised_versions(
     profile = dict(KAFKA_4_0) | SHARE_GROUPS
     if "consumer" in {p.strip().lower() for p in rebalance_protocols.split(",")}:
         profile.update(CONSUMER_PROTOCOL)
+    if "streams" in {p.strip().lower() for p in rebalance_protocols.split(",")}:
+        profile.update(STREAMS_PROTOCOL)
     out: dict[int, tuple[int, int]] = {}
     for key in sorted(implemented):
         if key not in profile or key not in REQUEST_VERSIONS or key not in RESPONSE_VERSIONS:

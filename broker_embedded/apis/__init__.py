@@ -75,6 +75,8 @@ HANDLER_MODULES: dict[int, str] = {
     77: "share_group_describe",
     78: "share_fetch",
     79: "share_acknowledge",
+    88: "streams_group_heartbeat",
+    89: "streams_group_describe",
 }
 
 HANDLERS: LazyModules[int] = LazyModules(__name__, HANDLER_MODULES)

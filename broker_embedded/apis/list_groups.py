@@ -33,7 +33,18 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.ListGroupsRequest) -
                 group_id=cg.group_id, protocol_type="consumer", group_state=cg.state.value, group_type="consumer"
             )
         )
+    streams_groups = broker.group_coordinator.streams_groups.groups
+    for sg in streams_groups.values():  # KIP-1071
+        if not everything and authorize(ctx, AclOperation.DESCRIBE, ResourceType.GROUP, sg.group_id):
+            continue
+        if (states and sg.state().lower() not in states) or (types and "streams" not in types):
+            continue
+        groups.append(
+            rs.ListedGroup(group_id=sg.group_id, protocol_type="streams", group_state=sg.state(), group_type="streams")
+        )
     for g in broker.group_coordinator.groups.values():
+        if g.group_id in streams_groups and not g.members:
+            continue
         if g.group_id in consumer_groups and not g.members:
             continue  # the offsets of a consumer group, kept beside its classic twin
         if not everything and authorize(ctx, AclOperation.DESCRIBE, ResourceType.GROUP, g.group_id):

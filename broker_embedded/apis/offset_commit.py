@@ -41,7 +41,9 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.OffsetCommitRequest)
             )
     instance_id = request.group_instance_id if ctx.api_version >= 7 else None
     generation, member_id = request.generation_id_or_member_epoch, request.member_id or ""
-    consumer_groups = broker.group_coordinator.consumer_groups
+    consumer_groups: Any = broker.group_coordinator.consumer_groups
+    if request.group_id in broker.group_coordinator.streams_groups.groups:
+        consumer_groups = broker.group_coordinator.streams_groups  # KIP-1071: the same epoch checks
     member_error = ErrorCode.NONE
     if request.group_id in consumer_groups.groups:
         # a consumer group (KIP-848): the member's epoch fences the commit (v9+ carries it); the

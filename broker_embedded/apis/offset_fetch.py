@@ -102,9 +102,10 @@ def _coordinator_error(broker: Broker, ctx: RequestContext) -> Callable[[str], E
 
 def _member_error(broker: Broker, group: Any) -> ErrorCode:
     """v9+: a member of a consumer group (KIP-848) fetches with its current member epoch."""
-    return broker.group_coordinator.consumer_groups.validate_offset_request(
-        group.group_id, group.member_id or "", group.member_epoch, commit=False
-    )
+    groups: Any = broker.group_coordinator.consumer_groups
+    if group.group_id in broker.group_coordinator.streams_groups.groups:
+        groups = broker.group_coordinator.streams_groups  # KIP-1071: the same epoch checks
+    return groups.validate_offset_request(group.group_id, group.member_id or "", group.member_epoch, commit=False)
 
 
 def _handle(broker: Broker, ctx: RequestContext, request: rq.OffsetFetchRequest) -> rs.OffsetFetchResponse:

@@ -28,6 +28,7 @@ from broker_embedded.group.state import (
     MemberMetadata,
     OffsetAndMetadata,
 )
+from broker_embedded.group.streams_coordinator import StreamsGroupCoordinator
 from broker_embedded.group.txn_offsets import GroupTxnOffsets
 from broker_embedded.purgatory import DelayedCallback, DelayedOperationPurgatory, Timer
 from kafka_wire.errors import ErrorCode, KafkaError
@@ -46,6 +47,14 @@ UNKNOWN_MEMBER_ID = ""
 
 def _now_ms() -> int:
     return time.time_ns() // 1_000_000
+
+
+def _partitions_of(topics: TopicRegistry) -> Callable[[str], int | None]:
+    def count(name: str) -> int | None:
+        topic = topics.get(name)
+        return None if topic is None else topic.num_partitions
+
+    return count
 
 
 class GroupCoordinator(GroupOffsets):
@@ -68,6 +77,10 @@ class GroupCoordinator(GroupOffsets):
         # consumer groups of the KIP-848 protocol, stored through the same append path
         self.consumer_groups = ConsumerGroupCoordinator(
             config, topics, self.storage.append, timer, self.storage.coordinator_error
+        )
+        # streams groups (KIP-1071), stored through the same append path
+        self.streams_groups = StreamsGroupCoordinator(
+            config, _partitions_of(topics), self.storage.append, timer, self.storage.coordinator_error
         )
         # what transactional offset commits use of the groups (txn.offsets)
         self.txn_offsets = GroupTxnOffsets(self.groups, self.storage)
@@ -111,6 +124,7 @@ class GroupCoordinator(GroupOffsets):
         self.storage.loaded_partitions.pop(index, None)
         n = self.num_offsets_partitions
         self.consumer_groups.unload(index, n)
+        self.streams_groups.unload(index, n)
         for group_id in [g for g in self.groups if partition_for_group(g, n) == index]:
             group = self.groups.pop(group_id)
             for member in list(group.members.values()):
@@ -123,10 +137,12 @@ class GroupCoordinator(GroupOffsets):
     def load(self, partitions: list[int] | None = None) -> None:
         """Groups and offsets back from __consumer_offsets (single node: every partition at
         startup; cluster mode: each partition when this broker becomes its leader)."""
-        replayed = self.storage.replay(partitions, self.consumer_groups.replay_raw)
+        consumer, streams = self.consumer_groups.replay_raw, self.streams_groups.replay_raw
+        replayed = self.storage.replay(partitions, lambda k, v: consumer(k, v) or streams(k, v))
         if replayed is None:
             return
         self.consumer_groups.after_load()
+        self.streams_groups.after_load()
         offsets, loaded_groups, open_txns = replayed
         self.txn_offsets.add_replayed(open_txns)
         for key, ov in offsets.items():
@@ -634,5 +650,6 @@ class GroupCoordinator(GroupOffsets):
 
     def shutdown(self) -> None:
         self.consumer_groups.shutdown()
+        self.streams_groups.shutdown()
         self.join_purgatory.shutdown()
         self.heartbeat_purgatory.shutdown()

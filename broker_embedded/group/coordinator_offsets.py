@@ -31,6 +31,7 @@ from kafka_wire.errors import ErrorCode, KafkaError
 if TYPE_CHECKING:
     from broker_embedded.group.consumer_coordinator import ConsumerGroupCoordinator
     from broker_embedded.group.metadata_manager import GroupMetadataManager
+    from broker_embedded.group.streams_coordinator import StreamsGroupCoordinator
 
 UNKNOWN_MEMBER_ID = ""
 
@@ -46,6 +47,7 @@ class GroupOffsets:
     groups: dict[str, GroupMetadata]
     storage: GroupMetadataManager
     consumer_groups: ConsumerGroupCoordinator
+    streams_groups: StreamsGroupCoordinator
 
     coordinator_error: Callable[[str | None], ErrorCode]
     _validate_group_id: Callable[[str | None], None]
@@ -156,6 +158,15 @@ class GroupOffsets:
             if (code := self.coordinator_error(group_id)) != ErrorCode.NONE:
                 out[group_id] = code
                 continue
+            if group_id in self.streams_groups.groups:
+                # a streams group (KIP-1071): as a consumer group
+                if self.streams_groups.has_members(group_id):
+                    out[group_id] = ErrorCode.NON_EMPTY_GROUP
+                    continue
+                self.streams_groups.delete_group(group_id)
+                if group_id not in self.groups:
+                    out[group_id] = ErrorCode.NONE
+                    continue
             if group_id in self.consumer_groups.groups:
                 # a consumer group (KIP-848): deleted when empty, its offsets below with it
                 if self.consumer_groups.has_members(group_id):
@@ -189,6 +200,8 @@ class GroupOffsets:
         removed = 0
         for group in list(self.groups.values()):
             if group.state != GroupState.EMPTY or self.consumer_groups.has_members(group.group_id):
+                continue
+            if self.streams_groups.has_members(group.group_id):
                 continue
             expired = [tp for tp, om in group.offsets.items() if om.commit_timestamp + retention_ms <= now]
             if not expired:
