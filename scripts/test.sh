@@ -24,40 +24,61 @@ for arg in "$@"; do
     fi
 done
 
-# The whole suite as three pytest runs side by side: the Spark tests (one SparkSession for all of
-# them), the notebooks (each starts its own kernel and Spark; ~4.5 min) and everything else. Most
-# tests wait on timeouts, brokers and child processes rather than burn CPU (a whole run uses ~0.8 of
-# the 2 cores on average), so the runs overlap well. The other runs' output follows the main one's.
-# --durations keeps the slowest tests of each run visible in CI's log (last measured on 2 cores,
-# session 8, two runs: unit+integration+peers 35 min with the notebooks, tests/spark 30 min with
-# the crash tests' ~7.5 min; the notebooks were the largest block that needs no shared session).
+# The whole suite as three pytest runs side by side:
+#   1. the Spark tests that share one SparkSession, and the JVM peers' own tests (tests/peers);
+#   2. the notebooks (each starts its own kernel and Spark) and the Spark tests that run their
+#      queries in child drivers (crash tests, spark-submit, a standalone cluster, separate drivers):
+#      neither needs the shared session;
+#   3. everything else (unit + integration).
+# Most tests wait on timeouts, brokers and child processes rather than burn CPU, so the runs overlap
+# well; the CPU share of the whole run is printed at the end (from /proc/stat) to keep that checked.
+# The other runs' output follows the main one's; --durations lists every test of 10 s or more.
 NOTEBOOKS=tests/integration/test_notebooks.py
+SPARK_CHILD_DRIVERS=(
+    tests/spark/test_delta_crash.py
+    tests/spark/test_exactly_once_crash.py
+    tests/spark/test_deploy_cluster.py
+    tests/spark/test_group_mode_procs.py
+    tests/spark/test_pipelines_example.py
+    tests/spark/test_delta_example.py
+)
+ignore_child_drivers=()
+for f in "${SPARK_CHILD_DRIVERS[@]}"; do ignore_child_drivers+=("--ignore=$f"); done
+DURATIONS=(--durations=0 --durations-min=10)
+cpu_ticks() { awk '/^cpu /{print $2+$3+$4+$7+$8+$9, $2+$3+$4+$5+$6+$7+$8+$9}' /proc/stat; }  # busy (no idle, no iowait), all
+read -r busy0 total0 < <(cpu_ticks)
+t0=$SECONDS
 spark_log="$(mktemp -t pykafka-spark-tests.XXXXXX)"
-notebooks_log="$(mktemp -t pykafka-notebook-tests.XXXXXX)"
-trap 'rm -f "$spark_log" "$notebooks_log"' EXIT
+children_log="$(mktemp -t pykafka-child-driver-tests.XXXXXX)"
+trap 'rm -f "$spark_log" "$children_log"' EXIT
 set +e
-.venv/bin/python -m pytest tests/spark --durations=25 "$@" >"$spark_log" 2>&1 &
+.venv/bin/python -m pytest tests/spark tests/peers "${ignore_child_drivers[@]}" "${DURATIONS[@]}" "$@" \
+    >"$spark_log" 2>&1 &
 spark_pid=$!
-.venv/bin/python -m pytest "$NOTEBOOKS" --durations=5 "$@" >"$notebooks_log" 2>&1 &
-notebooks_pid=$!
-.venv/bin/python -m pytest tests/unit tests/integration tests/peers --ignore="$NOTEBOOKS" --durations=25 "$@"
+.venv/bin/python -m pytest "$NOTEBOOKS" "${SPARK_CHILD_DRIVERS[@]}" "${DURATIONS[@]}" "$@" >"$children_log" 2>&1 &
+children_pid=$!
+.venv/bin/python -m pytest tests/unit tests/integration --ignore="$NOTEBOOKS" "${DURATIONS[@]}" "$@"
 rc_rest=$?
-wait "$notebooks_pid"
-rc_notebooks=$?
+wait "$children_pid"
+rc_children=$?
 wait "$spark_pid"
 rc_spark=$?
 set -e
+read -r busy1 total1 < <(cpu_ticks)
 echo
-echo "================ $NOTEBOOKS ================"
-cat "$notebooks_log"
+echo "================ $NOTEBOOKS + Spark tests with child drivers ================"
+cat "$children_log"
 echo
-echo "================ tests/spark ================"
+echo "================ tests/spark (shared session) + tests/peers ================"
 cat "$spark_log"
-check_rc "$rc_rest" "tests/unit tests/integration tests/peers"
-check_rc "$rc_notebooks" "$NOTEBOOKS"
-check_rc "$rc_spark" "tests/spark"
-echo "tests/unit + tests/integration + tests/peers: exit $rc_rest; notebooks: exit $rc_notebooks; tests/spark: exit $rc_spark"
-for rc in "$rc_rest" "$rc_notebooks" "$rc_spark"; do
+check_rc "$rc_rest" "tests/unit tests/integration"
+check_rc "$rc_children" "notebooks + Spark child drivers"
+check_rc "$rc_spark" "tests/spark + tests/peers"
+echo "tests/unit + tests/integration: exit $rc_rest; notebooks + Spark child drivers: exit $rc_children;" \
+    "tests/spark + tests/peers: exit $rc_spark"
+awk -v b=$((busy1 - busy0)) -v t=$((total1 - total0)) -v n="$(nproc)" -v s=$((SECONDS - t0)) \
+    'BEGIN { if (t > 0) printf "tests took %d s; CPU busy %.0f%% of %d cores (%.2f cores on average)\n", s, 100*b/t, n, n*b/t }'
+for rc in "$rc_rest" "$rc_children" "$rc_spark"; do
     if [ "$rc" -ne 0 ]; then exit "$rc"; fi
 done
 exit 0
