@@ -54,6 +54,11 @@ DYNAMIC_BROKER_CONFIGS: frozenset[str] = frozenset(
     for name in _KAFKA_DYNAMIC | {d.broker_synonym for d in TOPIC_CONFIGS.values() if d.broker_synonym}
     if name in BROKER_CONFIGS or name in ("log.retention.hours", "log.retention.minutes", "log.roll.hours")
 )
+# configs that exist only as dynamic broker configs in Kafka (DynamicConfig.Broker, not KafkaConfig):
+# DescribeConfigs lists them only once set
+DYNAMIC_ONLY_BROKER_CONFIGS: frozenset[str] = frozenset(
+    {"leader.replication.throttled.rate", "follower.replication.throttled.rate"}
+)
 # the hours / minutes spellings Kafka also accepts, stored under the ms config (ms wins in Kafka)
 _ALIASES = {
     "log.retention.minutes": ("log.retention.ms", 60_000),

@@ -15,7 +15,7 @@ from broker_embedded.config import (
     format_value,
     resolve_topic_config,
 )
-from broker_embedded.dynamic_config import DYNAMIC_BROKER_CONFIGS
+from broker_embedded.dynamic_config import DYNAMIC_BROKER_CONFIGS, DYNAMIC_ONLY_BROKER_CONFIGS
 from broker_embedded.group.group_configs import format_group_value
 from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from kafka_wire.errors import ErrorCode
@@ -121,6 +121,12 @@ def broker_config_entries(
             continue
         if default_resource and name not in config.dynamic_default:
             continue
+        if (
+            name in DYNAMIC_ONLY_BROKER_CONFIGS
+            and name not in config.dynamic_broker
+            and name not in config.dynamic_default
+        ):
+            continue  # Kafka lists the replication throttles only once set
         layers = [
             (config.dynamic_broker, ConfigSource.DYNAMIC_BROKER_CONFIG),
             (config.dynamic_default, ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG),
