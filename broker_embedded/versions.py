@@ -34,25 +34,35 @@ STREAMS_PROTOCOL: dict[int, tuple[int, int]] = {88: (0, 0), 89: (0, 0)}
 
 # Share groups (KIP-932) as Apache Kafka 4.3.1 advertises them: ShareGroupHeartbeat,
 # ShareGroupDescribe, ShareFetch, ShareAcknowledge (single broker; RPCs 83-86 not yet).
-SHARE_GROUPS: dict[int, tuple[int, int]] = {76: (1, 1), 77: (1, 1), 78: (1, 2), 79: (1, 2)}
+# DescribeShareGroupOffsets / AlterShareGroupOffsets / DeleteShareGroupOffsets (kafka-share-groups).
+SHARE_GROUPS: dict[int, tuple[int, int]] = {
+    76: (1, 1),
+    77: (1, 1),
+    78: (1, 2),
+    79: (1, 2),
+    90: (0, 1),
+    91: (0, 0),
+    92: (0, 0),
+}
 
 
 # Feature levels (ApiVersions v3+, KIP-584) of Kafka 4.0 (`kafka-features.sh version-mapping
 # --release-version 4.0`), cut to what this broker implements: metadata.version 3.3-IV3 (7) to
 # 4.0-IV3 (25); group.version 1 = the KIP-848 consumer protocol, finalized only when it is enabled.
 # Not listed until real here: kraft.version (no Raft quorum), transaction.version 2 (KIP-890 part 2:
-# a client seeing it finalized skips AddPartitionsToTxn), share/streams/eligible.leader.replicas.
+# a client seeing it finalized skips AddPartitionsToTxn), eligible.leader.replicas.
 SUPPORTED_FEATURES: dict[str, tuple[int, int]] = {
     "metadata.version": (7, 25),
     "group.version": (0, 1),
     "streams.version": (0, 1),
+    "share.version": (0, 1),  # share groups (KIP-932), finalized as on Apache Kafka 4.3.1
 }
 FINALIZED_FEATURES_EPOCH = 0  # no UpdateFeatures: the finalized levels never change at runtime
 
 
 def finalized_features(rebalance_protocols: str = "classic,consumer") -> dict[str, int]:
     """Finalized feature levels for `rebalance_protocols` (group.coordinator.rebalance.protocols)."""
-    out = {"metadata.version": SUPPORTED_FEATURES["metadata.version"][1]}
+    out = {"metadata.version": SUPPORTED_FEATURES["metadata.version"][1], "share.version": 1}
     if "consumer" in {p.strip().lower() for p in rebalance_protocols.split(",")}:
         out["group.version"] = 1
     if "streams" in {p.strip().lower() for p in rebalance_protocols.split(",")}:

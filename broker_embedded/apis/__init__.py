@@ -77,6 +77,9 @@ HANDLER_MODULES: dict[int, str] = {
     79: "share_acknowledge",
     88: "streams_group_heartbeat",
     89: "streams_group_describe",
+    90: "describe_share_group_offsets",
+    91: "alter_share_group_offsets",
+    92: "delete_share_group_offsets",
 }
 
 HANDLERS: LazyModules[int] = LazyModules(__name__, HANDLER_MODULES)

@@ -32,6 +32,8 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.DescribeGroupsReques
             continue
         group = broker.group_coordinator.groups.get(group_id)
         consumer_group = group_id in broker.group_coordinator.consumer_groups.groups
+        # a share group (KIP-932) is not a classic group either
+        consumer_group = consumer_group or broker.share_coordinator.groups.get(group_id) is not None
         consumer_group = consumer_group or group_id in broker.group_coordinator.streams_groups.groups
         if group is None or (consumer_group and not group.members):
             # v6+ says so with an error; older versions describe an unknown group as Dead. A consumer

@@ -1,9 +1,10 @@
-"""ListGroups (API 16), with the states filter (v4+) and types filter (v5+: classic and consumer groups)."""
+"""ListGroups (API 16), with the states filter (v4+) and types filter (v5+: classic, consumer and share groups)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from broker_embedded.group.share_admin import ShareGroupAdmin
 from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import list_groups_request as rq
@@ -61,4 +62,10 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.ListGroupsRequest) -
                 group_type="classic",
             )
         )
+    for group_id, state in ShareGroupAdmin(broker.share_coordinator).listed():
+        if not everything and authorize(ctx, AclOperation.DESCRIBE, ResourceType.GROUP, group_id):
+            continue
+        if (states and state.lower() not in states) or (types and "share" not in types):
+            continue
+        groups.append(rs.ListedGroup(group_id=group_id, protocol_type="share", group_state=state, group_type="share"))
     return rs.ListGroupsResponse(throttle_time_ms=0, error_code=ErrorCode.NONE, groups=groups)

@@ -223,6 +223,11 @@ class ShareGroups:
         if self.on_member_removed is not None:
             self.on_member_removed(group.group_id, member_id)
 
+    def create_empty(self, group_id: str) -> ShareGroup:
+        """An empty share group (AlterShareGroupOffsets of a group that does not exist yet)."""
+        with self._lock:
+            return self.groups.setdefault(group_id, ShareGroup(group_id))
+
     # ---- timeouts -----------------------------------------------------------------------------
 
     def expire(self, now_ms: int) -> list[tuple[str, str]]:

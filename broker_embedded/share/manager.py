@@ -33,7 +33,7 @@ from .partition import (
     SharePartitionError,
     parse_auto_offset_reset,
 )
-from .state import ShareGroupStateKey
+from .state import ShareGroupStateKey, ShareSnapshotValue
 
 if TYPE_CHECKING:
     from broker_embedded.partition import Partition
@@ -121,6 +121,16 @@ class ShareSettings:
     renew_acknowledge_enable: bool = True
 
 
+@dataclass(frozen=True, slots=True)
+class OffsetSummary:
+    """One share-partition's offsets as DescribeShareGroupOffsets reports them (the persisted view
+    when state is persisted, else the live share-partition)."""
+
+    start_offset: int
+    leader_epoch: int
+    delivery_complete_count: int  # -1: unknown
+
+
 # group id -> its settings (the group configs over the broker defaults)
 SettingsLookup = Callable[[str], ShareSettings]
 
@@ -143,6 +153,9 @@ class SharePartitionManager:
         # None: share-partition state lives in memory only
         self.persister = persister
         self._state_keys: dict[ShareKey, ShareGroupStateKey] = {}
+        # without a persister: start offsets set by AlterShareGroupOffsets for share-partitions
+        # not created yet (the next fetch starts there), keyed by (group, topic id, partition)
+        self._reset_starts: dict[tuple[str, bytes, int], int] = {}
         self.share_partitions: dict[ShareKey, SharePartition] = {}
         self._lock = threading.Lock()
 
@@ -180,6 +193,9 @@ class SharePartitionManager:
             }
             state_key = ShareGroupStateKey(group_id, str(uuid.UUID(bytes=bytes(partition.topic_id))), index)
             state = self.persister.read(state_key) if self.persister is not None else None
+            reset_start = self._reset_starts.pop((group_id, bytes(partition.topic_id), index), None)
+            if reset_start is not None and reset_start >= 0:
+                start = reset_start
             if state is not None and state.start_offset >= 0:
                 sp = SharePartition.from_state(self.timer, state, **config)
             else:
@@ -232,6 +248,8 @@ class SharePartitionManager:
                 return out
             read_committed = self.read_committed(group_id)
             offset = sp.next_fetch_offset()
+            if offset >= partition.high_watermark:
+                return out  # nothing to acquire yet (also a start offset altered past the log end)
             data = partition.read(offset, max(max_bytes, 1), min_one_batch=True, read_committed=read_committed)
             if not data.records:
                 return out
@@ -307,3 +325,72 @@ class SharePartitionManager:
     def get(self, group_id: str, topic: str, index: int) -> SharePartition | None:
         with self._lock:
             return self.share_partitions.get((group_id, topic, index))
+
+    # ---- admin (DescribeShareGroupOffsets, AlterShareGroupOffsets, DeleteShareGroupOffsets) -----
+
+    def summaries(self, group_id: str) -> dict[tuple[bytes, int], OffsetSummary]:
+        """(topic id, partition) -> offsets of each share-partition of the group with state."""
+        out: dict[tuple[bytes, int], OffsetSummary] = {}
+        if self.persister is not None:
+            for key in self.persister.keys(group_id):
+                state = self.persister.read(key)
+                if state is not None:
+                    tid = uuid.UUID(key.topic_id).bytes
+                    out[(tid, key.partition)] = OffsetSummary(
+                        state.start_offset, max(state.leader_epoch, 0), state.delivery_complete_count
+                    )
+            return out
+        with self._lock:
+            live = [(k, sp) for k, sp in self.share_partitions.items() if k[0] == group_id]
+            pending = [(k, start) for k, start in self._reset_starts.items() if k[0] == group_id]
+        for (_, _, tid, index), start in ((k, v) for k, v in pending):
+            out[(tid, index)] = OffsetSummary(start, 0, 0)
+        for key, sp in live:
+            tid = uuid.UUID(self._state_keys[key].topic_id).bytes
+            out[(tid, key[2])] = OffsetSummary(sp.start_offset, sp.leader_epoch, sp.delivery_complete_count)
+        return out
+
+    def _drop(self, group_id: str, topic: str, index: int) -> None:
+        with self._lock:
+            sp = self.share_partitions.pop((group_id, topic, index), None)
+            self._state_keys.pop((group_id, topic, index), None)
+        if sp is not None:
+            sp.close()
+
+    def reset_start_offset(self, group_id: str, topic: str, topic_id: bytes, index: int, start: int) -> None:
+        """AlterShareGroupOffsets (the group is empty): the share-partition starts over at `start`,
+        nothing in flight, with a new state epoch (Kafka re-initializes its state)."""
+        self._drop(group_id, topic, index)
+        if self.persister is None:
+            with self._lock:
+                self._reset_starts[(group_id, topic_id, index)] = start
+            return
+        key = ShareGroupStateKey(group_id, str(uuid.UUID(bytes=topic_id)), index)
+        old = self.persister.read(key)
+        now = int(time.time() * 1000)
+        snapshot = ShareSnapshotValue(
+            snapshot_epoch=0 if old is None else old.snapshot_epoch + 1,
+            state_epoch=0 if old is None else old.state_epoch + 1,
+            leader_epoch=0 if old is None else max(old.leader_epoch, 0),
+            start_offset=start,
+            create_timestamp=now,
+            write_timestamp=now,
+            state_batches=(),
+            delivery_complete_count=0,
+        )
+        self.persister.initialize(key, snapshot)
+
+    def delete_state(self, group_id: str, topic: str | None, topic_id: bytes | None) -> None:
+        """DeleteShareGroupOffsets of one topic (None: every topic, DeleteGroups): the state is gone
+        and the next fetch starts from share.auto.offset.reset again."""
+        with self._lock:
+            dropped = [k for k in self.share_partitions if k[0] == group_id and (topic is None or k[1] == topic)]
+            for k in [k for k in self._reset_starts if k[0] == group_id and (topic_id is None or k[1] == topic_id)]:
+                del self._reset_starts[k]
+        for k in dropped:
+            self._drop(*k)
+        if self.persister is not None:
+            wanted = None if topic_id is None else str(uuid.UUID(bytes=topic_id))
+            for key in self.persister.keys(group_id):
+                if wanted is None or key.topic_id == wanted:
+                    self.persister.delete(key)

@@ -548,6 +548,12 @@ class SharePartition:
         if not lock.offsets:
             lock.cancel()
 
+    def close(self) -> None:
+        """The share-partition is dropped (its offsets were reset or deleted): cancel its locks."""
+        with self._lock:
+            for o, r in self._records.items():
+                self._drop_lock(o, r)
+
     # ---- SPSO and persistence -----------------------------------------------------------------
 
     def _advance_start(self) -> None:

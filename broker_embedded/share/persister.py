@@ -140,7 +140,20 @@ class SharePersister:
                 self.store.replay(key, snapshot)
                 self._updates[key] = 0
 
-    def _append(self, key: ShareGroupStateKey, kind: int, value: ShareSnapshotValue | ShareUpdateValue) -> None:
+    def delete(self, key: ShareGroupStateKey) -> None:
+        """DeleteShareGroupState: a tombstone for the key (offsets deleted, group deleted)."""
+        with self._lock:
+            if self.store.read(key) is None:
+                return
+            self._append(key, SNAPSHOT, None)
+            self.store.replay(key, None)
+            self._updates.pop(key, None)
+
+    def keys(self, group_id: str) -> list[ShareGroupStateKey]:
+        with self._lock:
+            return [k for k in self.store.keys() if k.group_id == group_id]
+
+    def _append(self, key: ShareGroupStateKey, kind: int, value: ShareSnapshotValue | ShareUpdateValue | None) -> None:
         if self.topics.get(SHARE_STATE_TOPIC) is None:
             # delete policy as Kafka's (compaction would keep only the last update of a key); kept
             # whole here: Kafka prunes below the last snapshot with DeleteRecords, we do not yet
@@ -151,5 +164,6 @@ class SharePersister:
         if p is None:
             raise RuntimeError(f"{SHARE_STATE_TOPIC}-{index} is not hosted here")
         now = int(time.time() * 1000)
-        batch = bytearray(build_batch([(now, encode_key(kind, key), encode_value(value), [])]))
+        encoded = encode_value(value) if value is not None else None
+        batch = bytearray(build_batch([(now, encode_key(kind, key), encoded, [])]))
         p.append_as_coordinator(batch)

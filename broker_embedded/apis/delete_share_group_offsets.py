@@ -1,0 +1,49 @@
+"""DeleteShareGroupOffsets (API 92): drop an empty share group's state for whole topics."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from broker_embedded.group.share_admin import ShareGroupAdmin
+from broker_embedded.security.access import AclOperation, ResourceType, authorize
+from kafka_wire.errors import ErrorCode
+from kafka_wire.protocol.messages import delete_share_group_offsets_request as rq
+from kafka_wire.protocol.messages import delete_share_group_offsets_response as rs
+
+if TYPE_CHECKING:
+    from broker_embedded.broker import Broker
+    from broker_embedded.network.server import RequestContext
+
+API_KEY = 92
+
+
+def handle(
+    broker: Broker, ctx: RequestContext, request: rq.DeleteShareGroupOffsetsRequest
+) -> rs.DeleteShareGroupOffsetsResponse:
+    code = authorize(ctx, AclOperation.DELETE, ResourceType.GROUP, request.group_id)
+    code = code or broker.group_coordinator.coordinator_error(request.group_id)
+    if code != ErrorCode.NONE:
+        return rs.DeleteShareGroupOffsetsResponse(throttle_time_ms=0, error_code=code, responses=[])
+    names = [t.topic_name for t in request.topics]
+    denied = {n for n in names if authorize(ctx, AclOperation.READ, ResourceType.TOPIC, n)}
+    code, message, results = ShareGroupAdmin(broker.share_coordinator).delete_offsets(
+        request.group_id, [n for n in names if n not in denied]
+    )
+    if code != ErrorCode.NONE:
+        return rs.DeleteShareGroupOffsetsResponse(
+            throttle_time_ms=0, error_code=code, error_message=message, responses=[]
+        )
+    responses = [
+        rs.DeleteShareGroupOffsetsResponseTopic(
+            topic_name=n, topic_id=bytes(16), error_code=ErrorCode.TOPIC_AUTHORIZATION_FAILED
+        )
+        for n in dict.fromkeys(names)
+        if n in denied
+    ]
+    responses += [
+        rs.DeleteShareGroupOffsetsResponseTopic(
+            topic_name=r.name, topic_id=r.topic_id, error_code=r.error, error_message=r.message
+        )
+        for r in results
+    ]
+    return rs.DeleteShareGroupOffsetsResponse(throttle_time_ms=0, error_code=ErrorCode.NONE, responses=responses)
