@@ -11,22 +11,25 @@ shared directory and a file lock (`ControllerServer`, still the default).
   as its `controller-state.json`; a new leader activates only once it has applied every record up to its
   own epoch's LeaderChange, so it starts from exactly the committed state.
 
-What a record is here: the whole metadata image after the change (KRaft writes one record per change,
-TopicRecord / PartitionChangeRecord / RegisterBrokerRecord ...; see the note for issue 32). Replaying a
-whole image is trivially deterministic; the cost is log size, bounded by a snapshot (the latest image) every
-`snapshot_every_records` records, which a lagging or new controller fetches with FetchSnapshot.
+What a log entry is here: the per-change records that turn the previous image into the new one, as KRaft
+writes them (RegisterBrokerRecord, PartitionChangeRecord, TopicRecord ...: controller/metadata_records.py),
+replayed by type; the first entry of a cluster, and any change the records could not express exactly, is the
+whole image instead. A snapshot (the latest image) every `snapshot_every_records` records bounds the log; a
+lagging or new controller fetches it with FetchSnapshot.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import json
 import logging
 from pathlib import Path
 from typing import Any
 
 from broker_embedded.config import BrokerConfig
+from broker_embedded.controller.metadata_records import diff, replay_all
 from broker_embedded.controller.protocol import ProtocolError, read_message
 from broker_embedded.controller.server import ControllerServer, _Connection
 from broker_embedded.controller.state import ControllerState
@@ -37,6 +40,7 @@ from broker_embedded.raft.file_log import atomic_write
 log = logging.getLogger(__name__)
 
 METADATA_IMAGE_RECORD = b"MetadataImage:"
+METADATA_DELTA_RECORD = b"MetadataDelta:"  # a JSON list of per-change records (metadata_records.py)
 
 
 class MetadataImage:
@@ -45,15 +49,32 @@ class MetadataImage:
 
     def __init__(self, directory: Path) -> None:
         self.path = directory / ControllerState.FILE_NAME
-        self.last: bytes | None = self.path.read_bytes() if self.path.exists() else None
+        self.image: dict[str, Any] | None = json.loads(self.path.read_bytes()) if self.path.exists() else None
+        self._bytes: bytes | None = None
         self.applied_records = 0
+        self.delta_records = 0  # entries that were per-change records (the rest: whole images)
+
+    @property
+    def last(self) -> bytes | None:
+        """The image as the state file holds it."""
+        if self.image is None:
+            return None
+        if self._bytes is None:
+            self._bytes = json.dumps(self.image, indent=1).encode()
+        return self._bytes
 
     def replay(self, record: bytes) -> None:
-        if not record.startswith(METADATA_IMAGE_RECORD):
+        if record.startswith(METADATA_IMAGE_RECORD):
+            image = json.loads(record[len(METADATA_IMAGE_RECORD) :])  # one that does not parse is not applied
+        elif record.startswith(METADATA_DELTA_RECORD):
+            if self.image is None:
+                raise ValueError("a metadata delta record before any image")
+            # on a copy: a record that does not apply leaves the image as it was
+            image = replay_all(copy.deepcopy(self.image), json.loads(record[len(METADATA_DELTA_RECORD) :]))
+            self.delta_records += 1
+        else:
             raise ValueError(f"unknown metadata record {record[:32]!r}")
-        body = record[len(METADATA_IMAGE_RECORD) :]
-        json.loads(body)  # a record that does not parse must not become the image
-        self.last = body
+        self.image, self._bytes = image, None
         self.applied_records += 1
 
     def persist(self) -> None:
@@ -94,6 +115,7 @@ class QuorumControllerServer(ControllerServer):
         self._leader_change_epoch = -1  # the epoch of the last LeaderChange record applied
         self._appended: int | None = None  # the last record the request being handled appended
         self._last_appended: int | None = None
+        self._appended_image: dict[str, Any] | None = None  # the image after this leader's last append
         self._push_wanted_at: int | None = None
         self._push_task: asyncio.Task[None] | None = None
         self.driver = RaftDriver(
@@ -111,7 +133,7 @@ class QuorumControllerServer(ControllerServer):
     def _cluster_id(self) -> str | None:
         if self._state is not None:
             return self._state.cluster_id
-        return None if self.image.last is None else str(json.loads(self.image.last)["cluster_id"])
+        return None if self.image.image is None else str(self.image.image["cluster_id"])
 
     # --- Raft callbacks
     def _on_load_snapshot(self, _snapshot_id: OffsetAndEpoch, data: bytes) -> None:
@@ -125,13 +147,13 @@ class QuorumControllerServer(ControllerServer):
     def _maybe_snapshot(self) -> None:
         """Kafka's metadata.log.max.record.bytes.between.snapshots, counted in records here: every
         SNAPSHOT_EVERY_RECORDS applied records the log before the applied offset becomes a snapshot."""
-        if self.image.last is None or self.image.applied_records - self._records_at_snapshot < self.snapshot_every:
+        if self.image.image is None or self.image.applied_records - self._records_at_snapshot < self.snapshot_every:
             return
         offset = self.driver.node.applied_offset  # image.last is the state as of exactly this offset
         if offset > self.driver.log.flushed_offset or offset <= self.driver.log.start_offset:
             return  # not durable yet (or nothing new): next time
         self._records_at_snapshot = self.image.applied_records
-        self.driver.create_snapshot(offset, METADATA_IMAGE_RECORD + self.image.last)
+        self.driver.create_snapshot(offset, METADATA_IMAGE_RECORD + (self.image.last or b""))
 
     def _on_apply(self, entries: tuple[LogEntry, ...]) -> None:
         changed = False
@@ -160,12 +182,14 @@ class QuorumControllerServer(ControllerServer):
         # every record before this epoch's LeaderChange is applied: the image is the committed state
         self.image.persist()
         self._activate()
-        if self.image.last is None:
+        if self.image.image is None:
             self.state.save()  # the first leader records the cluster id every later leader must keep
 
     def _activate(self) -> None:
         super()._activate()
         self._state = _ReplicatedState(self.config, self.directory, self)
+        # this leader's records continue from exactly the committed image (every earlier entry is applied)
+        self._appended_image = copy.deepcopy(self.image.image)
 
     def _deactivate(self) -> None:
         log.warning("controller %d is no longer the leader: standing by", self.node_id)
@@ -175,6 +199,7 @@ class QuorumControllerServer(ControllerServer):
         self._session_task = self._rebalance_task = None
         self._state = None
         self._push_wanted_at = None
+        self._appended_image = None
         self.image.persist()  # drop whatever was saved but not committed
         for c in list(self.connections):
             c.writer.close()
@@ -187,7 +212,17 @@ class QuorumControllerServer(ControllerServer):
             conn.send({"op": "heartbeat_ack"})
 
     def replicate(self, image: bytes) -> None:
-        self._appended = self._last_appended = self.driver.append([METADATA_IMAGE_RECORD + image])
+        new = json.loads(image)
+        record = METADATA_IMAGE_RECORD + image
+        base = self._appended_image
+        if base is not None:
+            records = json.loads(json.dumps(diff(base, new)))  # as every replica will read them
+            if replay_all(copy.deepcopy(base), records) == new:
+                record = METADATA_DELTA_RECORD + json.dumps(records, separators=(",", ":")).encode()
+            else:  # never expected: the records could not say this change exactly, so the image says it
+                log.error("controller %d: metadata records did not reproduce the image; writing it whole", self.node_id)
+        self._appended_image = new
+        self._appended = self._last_appended = self.driver.append([record])
 
     # --- brokers get an image only once it is committed (a deposed leader's change never reaches them)
     def push(self) -> None:

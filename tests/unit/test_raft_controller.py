@@ -111,6 +111,10 @@ def test_metadata_survives_the_leader_on_a_raft_quorum(tmp_path: Path) -> None:
                 )
                 assert reply is not None and reply["results"][0]["error"] == 0, reply
             assert servers[second].driver.log.latest_snapshot_id is not None
+            # the changes travelled as per-change records (RegisterBrokerRecord, TopicRecord ...), not whole images
+            other = next(i for i in rest if i != second)
+            await until(lambda: rest[other].image.delta_records >= 3, 10, "the follower replaying delta records")
+            await until(lambda: rest[other].image.image == servers[second].image.image, 10, "the same image")
 
             # the stopped controller restarts from its directory, behind the leader's log start: it catches up
             # (by FetchSnapshot) to the same image, as a standby
