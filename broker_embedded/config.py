@@ -282,6 +282,13 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         ConfigDef("producer.id.expiration.ms", _B.INT, 86400000, "Idle producer state expiry.", _at_least(1)),
         ConfigDef("quota.window.num", _B.INT, 11, "Samples kept for client quota rates.", _at_least(1)),
         ConfigDef("quota.window.size.seconds", _B.INT, 1, "Time span of each client quota sample.", _at_least(1)),
+        ConfigDef(
+            "max.request.partition.size.limit",
+            _B.INT,
+            2000,
+            "Partitions per DescribeTopicPartitions answer.",
+            _at_least(1),
+        ),
         # replication throttles (kafka-reassign-partitions --throttle; replication/throttle.py)
         ConfigDef(
             "leader.replication.throttled.rate", _B.LONG, LONG_MAX, "Leader-side replication bytes/s cap.", _at_least(0)

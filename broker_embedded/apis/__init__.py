@@ -71,6 +71,7 @@ HANDLER_MODULES: dict[int, str] = {
     66: "list_transactions",
     68: "consumer_group_heartbeat",
     69: "consumer_group_describe",
+    75: "describe_topic_partitions",
     76: "share_group_heartbeat",
     77: "share_group_describe",
     78: "share_fetch",

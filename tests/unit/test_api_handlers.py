@@ -31,6 +31,7 @@ ADVERTISED_BEFORE_LAZY_LOADING: dict[int, tuple[int, int]] = {
     61: (0, 0), 65: (0, 0),
     66: (0, 1),
     68: (0, 1), 69: (0, 1),  # the consumer group protocol (KIP-848): on by default, as in Kafka 4
+    75: (0, 0),  # DescribeTopicPartitions (KIP-966)
     76: (1, 1), 77: (1, 1), 78: (1, 2), 79: (1, 2),  # share groups (KIP-932), as Kafka 4.3.1
     90: (0, 1), 91: (0, 0), 92: (0, 0),  # share-group offsets admin, as Kafka 4.3.1
 }  # fmt: skip
