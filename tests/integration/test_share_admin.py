@@ -61,9 +61,10 @@ def _produce(bootstrap: str, topic: str, count: int) -> None:
 
 
 def _rows(text: str) -> list[list[str]]:
-    """The rows of the tool's table (the header and blank lines left out)."""
+    """The rows of the tool's table, sorted (the tool prints partitions in no fixed order); the
+    header and blank lines left out."""
     lines = [line.split() for line in text.splitlines() if line.strip()]
-    return [row for row in lines if row and row[0] != "GROUP"]
+    return sorted(row for row in lines if row and row[0] != "GROUP")
 
 
 def test_kafka_share_groups_tool(broker: Any, java_client: Any) -> None:
