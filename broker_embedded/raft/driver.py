@@ -87,7 +87,10 @@ class RaftDriver:
     ) -> None:
         self.node_id = node_id
         self.endpoints = dict(voters)
-        self.host, self.port = voters[node_id]
+        # an observer (a broker reading __cluster_metadata) is not among the voters: it listens nowhere and
+        # only fetches (the core never has it vote, stand or send BeginQuorumEpoch)
+        self.observer = node_id not in voters
+        self.host, self.port = voters.get(node_id, ("", 0))
         self.config = config or RaftConfig()
         self.cluster_id = cluster_id
         self.clock = clock
@@ -115,14 +118,15 @@ class RaftDriver:
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
-        self._server = await asyncio.start_server(self._serve, self.host, self.port, reuse_address=True)
+        if not self.observer:
+            self._server = await asyncio.start_server(self._serve, self.host, self.port, reuse_address=True)
         self.running = True
         self._process(self.node.start())
         self._timer = asyncio.get_running_loop().create_task(self._run_timer())
 
     async def stop(self, graceful: bool = True) -> None:
         """graceful: a leader sends EndQuorumEpoch first (Kafka's controlled shutdown of a controller)."""
-        if graceful and self.running:
+        if graceful and self.running and not self.observer:
             with contextlib.suppress(Exception):
                 self._process(self.node.resign())
                 for peer in self._peers.values():
