@@ -40,6 +40,11 @@ SHARE_GROUPS: dict[int, tuple[int, int]] = {
     77: (1, 1),
     78: (1, 2),
     79: (1, 2),
+    83: (0, 0),  # Initialize/Read/Write/DeleteShareGroupState, ReadShareGroupStateSummary (the share
+    84: (0, 0),  # coordinator's RPCs; served where the broker holds __share_group_state itself)
+    85: (0, 1),
+    86: (0, 0),
+    87: (0, 1),
     90: (0, 1),
     91: (0, 0),
     92: (0, 0),

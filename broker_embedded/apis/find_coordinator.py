@@ -1,13 +1,14 @@
 """FindCoordinator (API 10). Single node: this broker coordinates every group. Cluster mode: the
 coordinator of a group is the leader of the group's `__consumer_offsets` partition (Kafka's rule), as
 the controller's image says. Key type 1 (TRANSACTION): likewise the leader of the transactional
-id's `__transaction_state` partition."""
+id's `__transaction_state` partition. Key type 2 (share, KIP-932): ``share_admin.share_coordinator_lookup``."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from broker_embedded.group.offsets_topic import OFFSETS_TOPIC, partition_for_group
+from broker_embedded.group.share_admin import share_coordinator_lookup
 from broker_embedded.security.access import AclOperation, ResourceType, advertised_address, authorize
 from broker_embedded.txn.log_records import TRANSACTION_STATE_TOPIC
 from kafka_wire.errors import ErrorCode, KafkaError
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
 API_KEY = 10
 GROUP_KEY_TYPE = 0
 TRANSACTION_KEY_TYPE = 1
+SHARE_KEY_TYPE = 2  # KIP-932: the share coordinator of "groupId:topicId:partition" (v6+)
 
 
 def _lookup(
@@ -28,6 +30,8 @@ def _lookup(
 ) -> tuple[ErrorCode, str | None, tuple[int, str, int]]:
     """(error, message, (node id, host, port) of the coordinator)."""
     none = (-1, "", -1)
+    if key_type == SHARE_KEY_TYPE:
+        return share_coordinator_lookup(broker, key, listener)
     if key_type not in (GROUP_KEY_TYPE, TRANSACTION_KEY_TYPE):
         return ErrorCode.INVALID_REQUEST, f"unknown coordinator key type {key_type}", none
     internal = OFFSETS_TOPIC if key_type == GROUP_KEY_TYPE else TRANSACTION_STATE_TOPIC
@@ -64,8 +68,14 @@ def _authorized_lookup(
     broker: Broker, ctx: RequestContext, key: str, key_type: int
 ) -> tuple[ErrorCode, str | None, tuple[int, str, int]]:
     # DESCRIBE on the group or the transactional id (Kafka's check before any lookup)
+    if key_type == SHARE_KEY_TYPE:
+        # an inter-broker lookup (share-partition leader -> share coordinator), v6+ only
+        if ctx.api_version < 6:
+            return ErrorCode.INVALID_REQUEST, "", (-1, "", -1)
+        if denied := authorize(ctx, AclOperation.CLUSTER_ACTION, ResourceType.CLUSTER):
+            return denied, None, (-1, "", -1)
     resource = ResourceType.TRANSACTIONAL_ID if key_type == TRANSACTION_KEY_TYPE else ResourceType.GROUP
-    if denied := authorize(ctx, AclOperation.DESCRIBE, resource, key):
+    if key_type != SHARE_KEY_TYPE and (denied := authorize(ctx, AclOperation.DESCRIBE, resource, key)):
         return denied, None, (-1, "", -1)
     code, message, (node_id, host, port) = _lookup(
         broker, key, key_type, ctx.session.listener_name if ctx.session is not None else None

@@ -54,6 +54,21 @@ def partition_for(key: ShareGroupStateKey, num_partitions: int) -> int:
     return (h & 0x7FFFFFFF) % num_partitions
 
 
+def parse_coordinator_key(text: str) -> ShareGroupStateKey | None:
+    """FindCoordinator key type 2, "groupId:topicId:partition" (base64 topic id); None if malformed."""
+    parts = text.rsplit(":", 2)
+    if len(parts) != 3 or not parts[0]:
+        return None
+    try:
+        raw = base64.urlsafe_b64decode(parts[1] + "=" * (-len(parts[1]) % 4))
+        partition = int(parts[2])
+    except ValueError:
+        return None
+    if len(raw) != 16 or partition < 0:
+        return None
+    return ShareGroupStateKey(parts[0], str(uuid.UUID(bytes=raw)), partition)
+
+
 class SharePersister:
     def __init__(
         self,

@@ -220,3 +220,126 @@ def test_share_group_offsets_wire(broker: Any) -> None:
             time.sleep(0.2)
         assert code == ErrorCode.NONE
         assert conn.request(42, deleting, 2).results[0].error_code == ErrorCode.GROUP_ID_NOT_FOUND
+
+
+def test_share_coordinator_rpcs(broker: Any) -> None:
+    """FindCoordinator key type 2 and the share coordinator's RPCs (83-87), as a share-partition leader
+    sends them: uninitialized keys, state and leader epoch fencing, start offset moves, delete."""
+    import base64
+
+    from kafka_wire.protocol.messages import delete_share_group_state_request as dl
+    from kafka_wire.protocol.messages import find_coordinator_request as fc
+    from kafka_wire.protocol.messages import initialize_share_group_state_request as ini
+    from kafka_wire.protocol.messages import metadata_request
+    from kafka_wire.protocol.messages import read_share_group_state_request as rd
+    from kafka_wire.protocol.messages import read_share_group_state_summary_request as rsum
+    from kafka_wire.protocol.messages import write_share_group_state_request as wr
+
+    bs = broker.bootstrap_servers
+    topic, group = _name("s"), _name("gs")
+    create_topic(bs, topic, 1)
+    with BrokerConnection.from_bootstrap(bs, timeout=30) as c:
+        md = c.request(
+            3, metadata_request.MetadataRequest(topics=[metadata_request.MetadataRequestTopic(name=topic)]), 12
+        )
+        tid = md.topics[0].topic_id
+        key = f"{group}:{base64.urlsafe_b64encode(tid).decode().rstrip('=')}:0"
+
+        def find(k: str, version: int = 6) -> Any:
+            return c.request(10, fc.FindCoordinatorRequest(key_type=2, coordinator_keys=[k]), version).coordinators[0]
+
+        def read(leader_epoch: int = 0) -> tuple[Any, ...]:
+            body = rd.ReadShareGroupStateRequest(
+                group_id=group,
+                topics=[
+                    rd.ReadStateData(
+                        topic_id=tid, partitions=[rd.PartitionData(partition=0, leader_epoch=leader_epoch)]
+                    )
+                ],
+            )
+            p = c.request(84, body, 0).results[0].partitions[0]
+            batches = [(b.first_offset, b.last_offset, b.delivery_state, b.delivery_count) for b in p.state_batches]
+            return p.error_code, p.state_epoch, p.start_offset, batches
+
+        def summary(leader_epoch: int = 0) -> tuple[int, ...]:
+            body = rsum.ReadShareGroupStateSummaryRequest(
+                group_id=group,
+                topics=[
+                    rsum.ReadStateSummaryData(
+                        topic_id=tid, partitions=[rsum.PartitionData(partition=0, leader_epoch=leader_epoch)]
+                    )
+                ],
+            )
+            p = c.request(87, body, 1).results[0].partitions[0]
+            return p.error_code, p.state_epoch, p.leader_epoch, p.start_offset, p.delivery_complete_count
+
+        def init(state_epoch: int, start: int) -> int:
+            body = ini.InitializeShareGroupStateRequest(
+                group_id=group,
+                topics=[
+                    ini.InitializeStateData(
+                        topic_id=tid,
+                        partitions=[ini.PartitionData(partition=0, state_epoch=state_epoch, start_offset=start)],
+                    )
+                ],
+            )
+            return c.request(83, body, 0).results[0].partitions[0].error_code
+
+        def write(
+            state_epoch: int, leader_epoch: int, start: int, batches: list[tuple[int, int, int, int]], dcc: int = -1
+        ) -> int:
+            part = wr.PartitionData(
+                partition=0,
+                state_epoch=state_epoch,
+                leader_epoch=leader_epoch,
+                start_offset=start,
+                delivery_complete_count=dcc,
+                state_batches=[
+                    wr.StateBatch(first_offset=a, last_offset=b, delivery_state=s, delivery_count=n)
+                    for a, b, s, n in batches
+                ],
+            )
+            body = wr.WriteShareGroupStateRequest(
+                group_id=group, topics=[wr.WriteStateData(topic_id=tid, partitions=[part])]
+            )
+            return c.request(85, body, 1).results[0].partitions[0].error_code
+
+        def delete() -> int:
+            body = dl.DeleteShareGroupStateRequest(
+                group_id=group, topics=[dl.DeleteStateData(topic_id=tid, partitions=[dl.PartitionData(partition=0)])]
+            )
+            return c.request(86, body, 0).results[0].partitions[0].error_code
+
+        deadline = time.monotonic() + 30
+        while find(key).error_code != ErrorCode.NONE:
+            assert time.monotonic() < deadline, "no share coordinator"
+            time.sleep(0.2)
+        assert find("no-colons").error_code == ErrorCode.INVALID_REQUEST
+        assert find(key, 5).error_code == ErrorCode.INVALID_REQUEST  # key type 2 needs v6
+        # Apache Kafka loads the state partition after the lookup: NOT_COORDINATOR until then
+        deadline = time.monotonic() + 30
+        while read()[0] == ErrorCode.NOT_COORDINATOR:
+            assert time.monotonic() < deadline, "the share coordinator never loaded"
+            time.sleep(0.2)
+        assert read() == (ErrorCode.INVALID_REQUEST, 0, 0, [])  # never initialized
+        assert summary() == (ErrorCode.NONE, 0, 0, -1, -1)
+        assert write(0, 0, 0, []) == ErrorCode.INVALID_REQUEST
+        assert init(0, 5) == ErrorCode.NONE
+        assert read() == (ErrorCode.NONE, 0, 5, [])
+        assert init(1, 3) == ErrorCode.NONE
+        assert write(0, 0, 3, []) == ErrorCode.FENCED_STATE_EPOCH
+        acknowledged, available, archived = 2, 0, 4
+        assert write(1, 2, 3, [(3, 4, acknowledged, 1), (5, 5, available, 2)], 2) == ErrorCode.NONE
+        assert read(2) == (ErrorCode.NONE, 1, 3, [(3, 4, acknowledged, 1), (5, 5, available, 2)])
+        assert summary(2) == (ErrorCode.NONE, 1, 2, 3, 2)
+        assert read(1)[0] == ErrorCode.FENCED_LEADER_EPOCH
+        assert write(1, 1, 3, []) == ErrorCode.FENCED_LEADER_EPOCH
+        assert write(1, 2, -1, [(6, 6, archived, 1)]) == ErrorCode.NONE  # -1: the start offset stays
+        assert read(2)[2:] == (3, [(3, 4, acknowledged, 1), (5, 5, available, 2), (6, 6, archived, 1)])
+        assert write(1, 3, 5, [], 1) == ErrorCode.NONE  # the start offset moves: batches below it go
+        assert read(3) == (ErrorCode.NONE, 1, 5, [(5, 5, available, 2), (6, 6, archived, 1)])
+        assert delete() == ErrorCode.NONE
+        assert read(3)[0] == ErrorCode.INVALID_REQUEST
+        assert delete() == ErrorCode.NONE
+        assert init(0, 9) == ErrorCode.NONE
+        assert read() == (ErrorCode.NONE, 0, 9, [])
