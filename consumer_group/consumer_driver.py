@@ -18,6 +18,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from consumer_group._connection import BrokerUnavailableError, Connection
+from consumer_group.classic_member import CoordinatorLost as _CoordinatorLost
+from consumer_group.classic_member import MemberState
 from consumer_group.consumer_member import (
     CallbackKind,
     ConsumerMemberMachine,
@@ -28,7 +30,7 @@ from consumer_group.consumer_member import (
     ResolveTopicIds,
     SendHeartbeat,
 )
-from consumer_group.membership import API_METADATA, MAX_METADATA_VERSION, GroupMember, MemberState, _CoordinatorLost
+from consumer_group.membership import API_METADATA, MAX_METADATA_VERSION, GroupMember
 from consumer_group.structs import NO_GENERATION, Generation, GroupError
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import metadata_request
@@ -61,7 +63,7 @@ class ConsumerProtocolMember(GroupMember):
         super().__init__(*args, **kwargs)
         self.machine = ConsumerMemberMachine(
             self.group_id,
-            self._topics,
+            self._m.topics,
             instance_id=self.group_instance_id,
             rack_id=self.rack_id,
             rebalance_timeout_ms=self.rebalance_timeout_ms,
@@ -89,8 +91,8 @@ class ConsumerProtocolMember(GroupMember):
 
     def subscribe(self, topics: Iterable[str]) -> None:
         with self._cond:
-            self._topics = tuple(sorted(set(topics)))
-            self.machine.subscribe(self._topics, _now_ms())
+            self._m.topics = tuple(sorted(set(topics)))
+            self.machine.subscribe(self._m.topics, _now_ms())
             self._cond.notify_all()
 
     def request_rejoin(self, reason: str = "requested by the application") -> None:
@@ -103,7 +105,7 @@ class ConsumerProtocolMember(GroupMember):
             self._leave_choice = leave_group
             self._closing = True
             if self._group_thread is None:
-                self._state = MemberState.CLOSED
+                self._m.state = MemberState.CLOSED
             self._cond.notify_all()
         thread = self._group_thread
         if thread is not None and threading.current_thread() is not thread:
@@ -150,23 +152,24 @@ class ConsumerProtocolMember(GroupMember):
             if self._conn is not None:
                 self._conn.close()
             with self._cond:
-                self._assignment = frozenset()
-                self._ready = False
+                self._m.assignment = frozenset()
+                self._m.ready = False
                 if self._failure is None:
-                    self._state = MemberState.CLOSED
-                    self._generation = NO_GENERATION
+                    self._m.state = MemberState.CLOSED
+                    self._m.generation = NO_GENERATION
                 self._cond.notify_all()
 
     def _mirror_locked(self) -> None:
-        """Publish the machine's state through the classic member's fields (its readers stay)."""
-        m = self.machine
+        """Publish the machine's state where GroupMember's accessors and commit path read it (the
+        inherited classic machine's view fields; nothing else of that machine runs here)."""
+        m, view = self.machine, self._m
         if self._failure is None:
-            self._state = _STATES[m.state]
-        self._assignment = m.owned
-        self._generation = m.generation()
-        self._ready = m.ready
-        self._rebalances = m.rebalances
-        self._rejoin_reason = None if m.ready else m.state.value
+            view.state = _STATES[m.state]
+        view.assignment = m.owned
+        view.generation = m.generation()
+        view.ready = m.ready
+        view.rebalances = m.rebalances
+        view.rejoin_reason = None if m.ready else m.state.value
         self._cond.notify_all()
 
     def _execute(self, action: object) -> None:
@@ -202,7 +205,7 @@ class ConsumerProtocolMember(GroupMember):
         elif isinstance(action, Fail):
             log.error("group %s: fatal error: %s", self.group_id, action.error)
             with self._cond:
-                self._assignment = action.lost
+                self._m.assignment = action.lost
             self._fail(action.error)
 
     def _coordinator_conn(self) -> Connection:
