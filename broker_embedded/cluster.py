@@ -255,8 +255,7 @@ class EmbeddedCluster:
             ]
         )
         if self.quorum == "raft":  # Raft node ids = controller indexes (brokers are 1..N on other ports)
-            voters = ",".join(f"{j}@{self.controller_host(j)}:{p}" for j, p in sorted(self.raft_ports.items()))
-            argv += ["--node-id", str(i), "--quorum-voters", voters]
+            argv += ["--node-id", str(i), "--quorum-voters", self._raft_voters()]
         name = "controller.log" if i == 0 else f"controller-{i}.log"
         child = _Child(f"controller {i}", argv, self.log_dir / name, "controller=", self.startup_timeout)
         self.controller_ports[i] = int(child.line.rsplit(":", 1)[1])
@@ -296,7 +295,12 @@ class EmbeddedCluster:
             if child is not None:
                 child.terminate()
 
+    def _raft_voters(self) -> str:
+        return ",".join(f"{j}@{self.controller_host(j)}:{p}" for j, p in sorted(self.raft_ports.items()))
+
     def _spawn_broker(self, broker_id: int) -> _Child:
+        # quorum="raft": each broker also observes __cluster_metadata (fetches it from the quorum leader)
+        observe = ["--override", f"controller.quorum.voters={self._raft_voters()}"] if self.raft_ports else []
         argv = self._base_argv() + [
             "--node-id",
             str(broker_id),
@@ -310,6 +314,7 @@ class EmbeddedCluster:
             self.log_level,
             "--exit-on-stdin-eof",
             *self._overrides(),
+            *observe,
         ]
         return _Child(
             f"broker {broker_id}",

@@ -118,6 +118,9 @@ class QuorumControllerServer(ControllerServer):
         self._appended_image: dict[str, Any] | None = None  # the image after this leader's last append
         self._push_wanted_at: int | None = None
         self._push_task: asyncio.Task[None] | None = None
+        # pykafka's own switch (issue 32): brokers that observe __cluster_metadata (controller.quorum.voters set
+        # on them) can take every image from the log alone; false stops the JSON push of images to them
+        self.push_images = str(config.get("controller.metadata.push.enable", "true")).lower() != "false"
         self.driver = RaftDriver(
             node_id,
             voters,
@@ -226,6 +229,11 @@ class QuorumControllerServer(ControllerServer):
 
     # --- brokers get an image only once it is committed (a deposed leader's change never reaches them)
     def push(self) -> None:
+        if not self.push_images:
+            balance = self._leader_balance  # what the base push does besides sending: the imbalance check
+            if balance is not None and balance.next_due_ms is None and balance.maybe_schedule(self.state):
+                self._balance_wakeup.set()
+            return
         off = self._last_appended
         if off is None or self.driver.node.applied_offset > off or not self.active:
             self._push_wanted_at = None

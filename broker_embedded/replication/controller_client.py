@@ -252,12 +252,20 @@ class ControllerClient:
         self._creating: set[str] = set()
         self.refused: str | None = None
         self.producer_ids = ProducerIdBlocks(self)
+        # issue 32 (quorum="raft" clusters only): controller.quorum.voters set on a broker makes it a Raft
+        # observer of __cluster_metadata that applies every committed image from the log too
+        self.metadata_observer: Any = None
+        self.images_from_log = 0  # images the observer applied before the push brought them
+        self._observer_config = config if isinstance(config, BrokerConfig) else None
+        self._quorum_voters = config.get("controller.quorum.voters") if self._observer_config else None
 
     # --- lifecycle ---------------------------------------------------------------------------
     async def start(self, timeout: float = 60.0) -> None:
         """Connect, register and apply the first image (the broker serves clients only after that)."""
         self._task = asyncio.get_running_loop().create_task(self._run())
         self.replicas.alter_partition = self.alter_partition
+        if self._quorum_voters:
+            await self._start_observer(str(self._quorum_voters))
         await asyncio.wait_for(self._ready.wait(), timeout)
         if self.refused is not None:
             raise RuntimeError(self.refused)
@@ -275,8 +283,33 @@ class ControllerClient:
                 log.warning("controlled shutdown failed: %s", e)
         await self.close()
 
+    async def _start_observer(self, voters_text: str) -> None:
+        from broker_embedded.controller.metadata_observer import OBSERVER_ID_BASE, MetadataObserver
+        from broker_embedded.controller.quorum_controller import parse_voters, raft_config_from
+
+        config = self._observer_config
+        assert config is not None
+        self.metadata_observer = MetadataObserver(
+            OBSERVER_ID_BASE + self.broker.node_id,
+            parse_voters(voters_text),
+            self.broker.log_dir / "metadata-observer",  # not a topic-partition name: the log manager skips it
+            config,
+            self._apply_from_log,
+            raft_config_from(config),
+        )
+        await self.metadata_observer.start()
+
+    def _apply_from_log(self, msg: dict[str, Any]) -> None:
+        """An image the metadata observer replayed from the log: applied unless the push brought it already."""
+        if self.image is None or int(msg["version"]) > self.image.version:
+            self.images_from_log += 1
+            self._apply(msg)
+
     async def close(self) -> None:
         self._closing = True
+        if self.metadata_observer is not None:
+            with contextlib.suppress(Exception):
+                await self.metadata_observer.stop()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

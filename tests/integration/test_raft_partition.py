@@ -9,7 +9,10 @@ on) while acks=all idempotent producers write unique values and a reader follows
 - no broker is fenced (the majority's controllers never fence one) and every partition keeps its leader epoch;
 - acks=all produce goes on during the partition;
 - the cut-off leader steps down by itself (check-quorum; asked from inside its namespace), and once healed it
-  follows the new leader with the same metadata (the three controllers' images become identical);
+  follows the new leader with the same metadata (the three controllers' images, and the images the brokers
+  replay from `__cluster_metadata` as observers, become identical);
+- brokers take every metadata image from `__cluster_metadata` as Raft observers (the controllers' JSON push is
+  off: `controller.metadata.push.enable=false`);
 - the checker (testsupport/jepsen.py): 0 acknowledged writes lost, 0 duplicates, no acknowledged offset moved,
   the replicas' logs identical byte for byte, nothing the reader saw later lost.
 """
@@ -43,6 +46,8 @@ RAFT = {
     "controller.quorum.fetch.timeout.ms": 400,
     "controller.quorum.request.timeout.ms": 400,
 }
+
+NO_PUSH = {"controller.metadata.push.enable": "false"}
 
 # run inside a host's namespace: is the controller there active? (the JSON controller protocol's describe)
 _ASK = """
@@ -96,10 +101,17 @@ def _error_seen_inside(hosts: netns.TestHosts, name: str, c: EmbeddedCluster, i:
 
 
 def _images(c: EmbeddedCluster) -> list[dict[str, Any]]:
+    """Every controller's committed metadata image, then every broker's (each broker observes the metadata log)."""
+    paths = [c.log_dir / f"controller-{i}" / "controller-state.json" for i in c.controller_ids]
+    paths += [
+        c.broker_log_dir(b) / "metadata-observer" / "metadata-image" / "controller-state.json" for b in c.broker_ids
+    ]
     out = []
-    for i in c.controller_ids:
-        path = c.log_dir / f"controller-{i}" / "controller-state.json"
-        out.append(json.loads(path.read_text()) if path.exists() else {})
+    for path in paths:
+        try:
+            out.append(json.loads(path.read_text()))
+        except (OSError, ValueError):
+            out.append({})
     return out
 
 
@@ -122,7 +134,8 @@ def test_isolating_the_active_controller(tmp_path: Path) -> None:
     t_start = time.monotonic()
     with netns.TestHosts([f"c{i}" for i in range(3)]) as hosts:
         placed = {i: ControllerHost(hosts.address(f"c{i}"), tuple(hosts.wrap(f"c{i}", []))) for i in range(3)}
-        configs = {"min.insync.replicas": 2, "default.replication.factor": 3, **RAFT}
+        # brokers take their metadata from the log alone: they observe __cluster_metadata, nothing is pushed
+        configs = {"min.insync.replicas": 2, "default.replication.factor": 3, **NO_PUSH, **RAFT}
         with cluster(3, controllers=3, quorum="raft", controller_hosts=placed, log_dir=tmp_path, **configs) as c:
             assert all(c.controller_host(i) == hosts.address(f"c{i}") for i in range(3))
             first = c.wait_for(
@@ -173,7 +186,12 @@ def test_isolating_the_active_controller(tmp_path: Path) -> None:
                     interval=0.2,
                     what="the healed controller still a follower",
                 )
-                c.wait_for(lambda: _images_agree(c), timeout=20, interval=0.2, what="identical controller images")
+                c.wait_for(
+                    lambda: _images_agree(c),
+                    timeout=20,
+                    interval=0.2,
+                    what="identical images on controllers and brokers",
+                )
                 assert c.active_controller(timeout=1.0) == second
                 writers.wait_for_acks(writers.count() + 100, 20)
             except BaseException:
