@@ -6,7 +6,8 @@ per-change records (`metadata_records.py`), exactly as the controllers do (`Meta
 new image to `on_image` in the shape the active controller pushes (`ControllerState.image()`: the message a
 broker's `ControllerClient` applies), so a broker can take its metadata from the log instead of the push.
 
-Not wired into the broker process yet (the push still delivers every image); see the note for issue 32.
+Wired in `ControllerClient` when a broker has controller.quorum.voters (EmbeddedCluster quorum="raft" sets it);
+with controller.metadata.push.enable=false on the controllers it is the brokers' only source of metadata.
 Replica ids: an observer's id must not be a voter's. EmbeddedCluster's controllers are 0..2 and its brokers
 1..N, so a broker observes as `OBSERVER_ID_BASE + node_id`.
 """
