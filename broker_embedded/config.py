@@ -322,8 +322,8 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         ConfigDef(
             "group.coordinator.rebalance.protocols",
             _B.STRING,
-            "classic,consumer",
-            "Group protocols served: classic, consumer (KIP-848); Kafka 4's default, both.",
+            "classic,consumer,streams",
+            "Group protocols served: classic, consumer (KIP-848), streams (KIP-1071); Kafka 4.3's default, all three.",
         ),
         ConfigDef(
             "group.consumer.assignors", _B.STRING, "uniform,range", "Server-side assignors, the first the default."

@@ -65,7 +65,7 @@ SUPPORTED_FEATURES: dict[str, tuple[int, int]] = {
 FINALIZED_FEATURES_EPOCH = 0  # no UpdateFeatures: the finalized levels never change at runtime
 
 
-def finalized_features(rebalance_protocols: str = "classic,consumer") -> dict[str, int]:
+def finalized_features(rebalance_protocols: str = "classic,consumer,streams") -> dict[str, int]:
     """Finalized feature levels for `rebalance_protocols` (group.coordinator.rebalance.protocols)."""
     out = {"metadata.version": SUPPORTED_FEATURES["metadata.version"][1], "share.version": 1}
     if "consumer" in {p.strip().lower() for p in rebalance_protocols.split(",")}:
@@ -76,7 +76,7 @@ def finalized_features(rebalance_protocols: str = "classic,consumer") -> dict[st
 
 
 def advertised_versions(
-    implemented: set[int], rebalance_protocols: str = "classic,consumer"
+    implemented: set[int], rebalance_protocols: str = "classic,consumer,streams"
 ) -> dict[int, tuple[int, int]]:
     """Ranges to advertise: the profile ∩ implemented APIs ∩ codec ranges (request and response).
 

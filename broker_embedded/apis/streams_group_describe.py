@@ -37,33 +37,32 @@ def _topology(broker: Broker, group: StreamsGroup) -> rs.Topology | None:
             if topic is not None:
                 counts[n] = topic.num_partitions
     configured = configure_topology(group.topology, counts)
-    subtopologies = None
-    if configured.ready:
-        raw = {s["subtopology_id"]: s for s in group.topology["subtopologies"]}
+    # ready: the partition counts as configured; otherwise the topology as registered (Kafka 4.3.1)
+    fixed: dict[str, dict[str, int]] = {}
+    for c in configured.subtopologies or []:
+        fixed[c.subtopology_id] = {**c.repartition_source_topics, **c.state_changelog_topics}
 
-        def infos(items: list[dict], partitions: dict[str, int]) -> list[rs.TopicInfo]:
-            return [
-                rs.TopicInfo(
-                    name=i["name"],
-                    partitions=partitions.get(i["name"], 0),
-                    replication_factor=i["replication_factor"],
-                    topic_configs=[rs.KeyValue(key=kv["key"], value=kv["value"]) for kv in i["topic_configs"]],
-                )
-                for i in items
-            ]
-
-        subtopologies = [
-            rs.Subtopology(
-                subtopology_id=c.subtopology_id,
-                source_topics=c.source_topics,
-                repartition_sink_topics=c.repartition_sink_topics,
-                state_changelog_topics=infos(raw[c.subtopology_id]["state_changelog_topics"], c.state_changelog_topics),
-                repartition_source_topics=infos(
-                    raw[c.subtopology_id]["repartition_source_topics"], c.repartition_source_topics
-                ),
+    def infos(sub_id: str, items: list[dict]) -> list[rs.TopicInfo]:
+        return [
+            rs.TopicInfo(
+                name=i["name"],
+                partitions=fixed.get(sub_id, {}).get(i["name"], i["partitions"]),
+                replication_factor=i["replication_factor"],
+                topic_configs=[rs.KeyValue(key=kv["key"], value=kv["value"]) for kv in i["topic_configs"]],
             )
-            for c in configured.subtopologies or []
+            for i in items
         ]
+
+    subtopologies = [
+        rs.Subtopology(
+            subtopology_id=s["subtopology_id"],
+            source_topics=s["source_topics"],
+            repartition_sink_topics=s["repartition_sink_topics"],
+            state_changelog_topics=infos(s["subtopology_id"], s["state_changelog_topics"]),
+            repartition_source_topics=infos(s["subtopology_id"], s["repartition_source_topics"]),
+        )
+        for s in sorted(group.topology["subtopologies"], key=lambda x: x["subtopology_id"])
+    ]
     return rs.Topology(epoch=group.topology_epoch, subtopologies=subtopologies)
 
 
@@ -87,7 +86,7 @@ def handle(
                     error_code=ErrorCode.GROUP_ID_NOT_FOUND,
                     error_message=message,
                     group_id=group_id,
-                    group_state="Dead",
+                    group_state="",
                     members=[],
                 )
             )

@@ -26,9 +26,9 @@ API_KEY = 88
 
 log = logging.getLogger(__name__)
 
-# Kafka Streams' defaults (acceptable.recovery.lag, task offset interval): the broker hands them out
-ACCEPTABLE_RECOVERY_LAG = 10000
-TASK_OFFSET_INTERVAL_MS = 60000
+# what Apache Kafka 4.3.1 answers (warm-up tasks are not assigned by its sticky assignor)
+ACCEPTABLE_RECOVERY_LAG = 0
+TASK_OFFSET_INTERVAL_MS = 0
 
 
 def _tasks(items: list[Any] | None) -> dict[str, frozenset[int]]:
@@ -76,7 +76,7 @@ def _wire_tasks(tasks: dict[str, frozenset[int]]) -> list[rs.TaskIds]:
 
 def handle(broker: Broker, ctx: RequestContext, request: rq.StreamsGroupHeartbeatRequest) -> Any:
     def error(code: ErrorCode, message: str | None = None) -> rs.StreamsGroupHeartbeatResponse:
-        return rs.StreamsGroupHeartbeatResponse(error_code=code, error_message=message, member_epoch=-1, status=None)
+        return rs.StreamsGroupHeartbeatResponse(error_code=code, error_message=message, member_epoch=0, status=None)
 
     if denied := authorize(ctx, AclOperation.READ, ResourceType.GROUP, request.group_id):
         return error(denied)
@@ -87,7 +87,7 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.StreamsGroupHeartbea
                 if authorize(ctx, AclOperation.DESCRIBE, ResourceType.TOPIC, topic):
                     return error(ErrorCode.TOPIC_AUTHORIZATION_FAILED)
     owned = None
-    if request.active_tasks is not None or request.standby_tasks is not None or request.warmup_tasks is not None:
+    if request.active_tasks is not None:  # Kafka: a join must send ActiveTasks (empty), not null
         owned = TasksTuple(_tasks(request.active_tasks), _tasks(request.standby_tasks), _tasks(request.warmup_tasks))
     coordinator = broker.group_coordinator
     gid = request.group_id
@@ -129,7 +129,7 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.StreamsGroupHeartbea
         error_code=ErrorCode.NONE,
         member_id=out.member_id,
         member_epoch=out.member_epoch,
-        heartbeat_interval_ms=streams.heartbeat_interval_ms(gid),
+        heartbeat_interval_ms=streams.heartbeat_interval_ms(gid) if out.member_epoch >= 0 else 0,
         acceptable_recovery_lag=ACCEPTABLE_RECOVERY_LAG,
         task_offset_interval_ms=TASK_OFFSET_INTERVAL_MS,
         status=status,
@@ -161,5 +161,5 @@ async def _after_replication(
 ) -> rs.StreamsGroupHeartbeatResponse:
     code = await wait
     if code != ErrorCode.NONE:
-        return rs.StreamsGroupHeartbeatResponse(error_code=code, member_epoch=-1, status=None)
+        return rs.StreamsGroupHeartbeatResponse(error_code=code, member_epoch=0, status=None)
     return response

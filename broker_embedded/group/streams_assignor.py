@@ -11,7 +11,6 @@ previous standby owners. The sticky assignor produces no warm-up tasks.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from broker_embedded.group.streams_group import TasksTuple
@@ -37,7 +36,6 @@ def assign(
     load = dict.fromkeys(ids, 0)
     process_load: dict[str, int] = {}
     active: dict[str, set[Task]] = {i: set() for i in ids}
-    quota = math.ceil(len(tasks) / len(ids)) if tasks else 0
     valid = set(tasks)
 
     def give(member_id: str, task: Task, table: dict[str, set[Task]]) -> None:
@@ -46,14 +44,28 @@ def assign(
         pid = by_id[member_id].process_id
         process_load[pid] = process_load.get(pid, 0) + 1
 
-    # 1. sticky actives: each previous owner keeps what it had, up to the quota
+    # 1. sticky actives: each previous owner keeps what it had, up to its fair share (floor(T/M),
+    # and floor+1 for as many members as the remainder allows)
+    base, extra = divmod(len(tasks), len(ids))
     owner: dict[Task, str] = {}
+    previous = {
+        mid: sorted(t for t in ((s, p) for s, ps in by_id[mid].previous.active.items() for p in ps) if t in valid)
+        for mid in ids
+    }
     for mid in ids:
-        prev = sorted((s, p) for s, ps in by_id[mid].previous.active.items() for p in ps)
-        for t in prev:
-            if t in valid and t not in owner and load[mid] < quota:
+        for t in previous[mid]:
+            if t not in owner and load[mid] < base:
                 owner[t] = mid
                 give(mid, t, active)
+    for mid in ids:
+        if extra <= 0:
+            break
+        for t in previous[mid]:
+            if t not in owner and load[mid] < base + 1:
+                owner[t] = mid
+                give(mid, t, active)
+                extra -= 1
+                break
 
     def least_loaded(candidates: list[str]) -> str:
         return min(candidates, key=lambda i: (load[i], process_load.get(by_id[i].process_id, 0), i))

@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,6 +23,7 @@ from typing import Any
 from broker_embedded.group.offsets_topic import partition_for_group
 from broker_embedded.group.streams_assignor import AssignorMember, assign
 from broker_embedded.group.streams_group import (
+    ASSIGNMENT_DELAYED,
     EMPTY_TASKS,
     LEAVE_GROUP_MEMBER_EPOCH,
     LEAVE_GROUP_STATIC_MEMBER_EPOCH,
@@ -100,14 +102,13 @@ def validate(req: StreamsHeartbeatInput) -> None:
     if req.rack_id is not None and not req.rack_id:
         raise _invalid("RackId can't be empty.")
     if req.member_epoch == 0:
-        if req.rebalance_timeout_ms <= 0:
-            raise _invalid("RebalanceTimeoutMs must be provided when joining.")
+        # Kafka 4.3.1's order and messages; the owned tasks must be sent, as empty lists
+        if req.owned is None or not req.owned.is_empty():
+            raise _invalid("ActiveTasks must be empty when (re-)joining.")
         if req.topology is None:
-            raise _invalid("Topology must be non-null when joining.")
-        if req.process_id is None:
-            raise _invalid("ProcessId must be non-null when joining.")
-        if req.owned is not None and not req.owned.is_empty():
-            raise _invalid("ActiveTasks, StandbyTasks and WarmupTasks must be empty when (re-)joining.")
+            raise _invalid("Topology must be non-null when (re-)joining.")
+        if req.rebalance_timeout_ms <= 0:
+            raise _invalid("RebalanceTimeoutMs must be provided in first request.")
         ids = [s["subtopology_id"] for s in req.topology.get("subtopologies") or []]
         if len(ids) != len(set(ids)):
             raise _invalid("Subtopology ids must be unique.")
@@ -115,7 +116,7 @@ def validate(req: StreamsHeartbeatInput) -> None:
         if req.instance_id is None:
             raise _invalid("InstanceId can't be null.")
     elif req.member_epoch < LEAVE_GROUP_STATIC_MEMBER_EPOCH:
-        raise _invalid(f"MemberEpoch {req.member_epoch} is invalid.")
+        raise _invalid(f"MemberEpoch is {req.member_epoch}, but must be greater than or equal to -2.")
 
 
 def metadata_hash(topology: dict[str, Any] | None, partitions_of: Callable[[str], int | None]) -> int:
@@ -151,6 +152,8 @@ class StreamsGroupCoordinator:
         self._deadlines: dict[tuple[str, str, str], int] = {}
         self._reported: dict[tuple[str, str], TasksTuple] = {}  # the tasks a member last said it owns
         self._shutdown_requested: set[str] = set()
+        self._delayed: dict[str, int] = {}  # group -> end of its initial rebalance delay
+        self._next_assignment: dict[str, int] = {}  # group -> earliest next target computation
         self.group_configs: Any = None  # group_configs.GroupConfigStore, set by the broker
 
     # --- configuration -------------------------------------------------------------------------
@@ -194,6 +197,8 @@ class StreamsGroupCoordinator:
 
     def unload(self, partition: int, num_partitions: int) -> None:
         for gid in [g for g in self.groups if partition_for_group(g, num_partitions) == partition]:
+            self._delayed.pop(gid, None)
+            self._next_assignment.pop(gid, None)
             for mid in self.groups.pop(gid).members:
                 self._forget(gid, mid)
 
@@ -297,6 +302,10 @@ class StreamsGroupCoordinator:
         new_hash = metadata_hash(topology, self.partitions_of)
         if new_hash != group.metadata_hash:
             bump = True
+        now = self.clock()
+        first = joining and (existing is None or not existing.members)
+        if first and (delay := self.group_config(gid, "streams.initial.rebalance.delay.ms", 3000)) > 0:
+            self._delayed[gid] = now + delay
         if configured is not None and configured.status is not None:
             status.append(configured.status)
         if bump or group.group_epoch == 0:
@@ -315,10 +324,29 @@ class StreamsGroupCoordinator:
             self._apply(group, records[records_done:])
             records_done = len(records)
         # 4. a new target assignment when the group epoch moved
-        if group.assignment_epoch < group.group_epoch:
-            records += self._target_records(group)
-            self._apply(group, records[records_done:])
-            records_done = len(records)
+        delay_over = gid in self._delayed and now >= self._delayed[gid]
+        if group.assignment_epoch < group.group_epoch or delay_over:
+            # Kafka 4.3 computes a target at most once per streams.assignment.interval.ms, and a new
+            # group's first real one after streams.initial.rebalance.delay.ms (its first target, at
+            # the first join, is empty while the delay runs)
+            blocked = None
+            if not first:
+                if now < self._delayed.get(gid, 0):
+                    blocked = "initial rebalance delay"
+                elif now < self._next_assignment.get(gid, 0):
+                    blocked = "assignment interval"
+            if blocked is not None:
+                status.insert(0, (ASSIGNMENT_DELAYED, f"Assignment delayed due to the configured {blocked}."))
+            else:
+                records += self._target_records(group, gid in self._delayed and now < self._delayed[gid])
+                self._apply(group, records[records_done:])
+                records_done = len(records)
+                if now >= self._delayed.get(gid, 0):
+                    self._delayed.pop(gid, None)
+                interval = self.group_config(gid, "streams.assignment.interval.ms", 1000)
+                self._next_assignment[gid] = now + interval
+        if gid in self._delayed and now < self._delayed[gid] and not any(c == ASSIGNMENT_DELAYED for c, _ in status):
+            status.insert(0, (ASSIGNMENT_DELAYED, "Assignment delayed due to the configured initial rebalance delay."))
         # 5. reconcile the member
         owned = req.owned if req.owned is not None else self._reported.get((gid, mid))
         if req.owned is not None:
@@ -386,13 +414,14 @@ class StreamsGroupCoordinator:
         if it is the previous epoch and the member owns no more than its assignment (a lost answer)."""
         fenced = KafkaError(
             f"The streams group member has a smaller member epoch ({req.member_epoch}) than the one known by "
-            f"the group coordinator ({member.member_epoch}). The member must abandon all its tasks and rejoin.",
+            f"the group coordinator ({member.member_epoch}). The member must abandon all its partitions and rejoin.",
             ErrorCode.FENCED_MEMBER_EPOCH,
         )
         if req.member_epoch > member.member_epoch:
             raise KafkaError(
                 f"The streams group member has a greater member epoch ({req.member_epoch}) than the one known by "
-                f"the group coordinator ({member.member_epoch}). The member must abandon all its tasks and rejoin.",
+                f"the group coordinator ({member.member_epoch}). "
+                "The member must abandon all its partitions and rejoin.",
                 ErrorCode.FENCED_MEMBER_EPOCH,
             )
         if req.member_epoch < member.member_epoch:
@@ -405,9 +434,10 @@ class StreamsGroupCoordinator:
                     if not ps <= mine.get(s, frozenset()):
                         raise fenced
 
-    def _target_records(self, group: StreamsGroup) -> list[StreamsGroupRecord]:
+    def _target_records(self, group: StreamsGroup, delayed: bool = False) -> list[StreamsGroupRecord]:
         gid = group.group_id
-        counts = group.configured.task_counts() if group.configured is not None and group.configured.ready else {}
+        ready = group.configured is not None and group.configured.ready and not delayed
+        counts = group.configured.task_counts() if ready and group.configured is not None else {}
         standbys = self.group_config(gid, "streams.num.standby.replicas", 0)
         members = [
             AssignorMember(m.member_id, m.process_id, group.targets.get(m.member_id, EMPTY_TASKS))
@@ -423,7 +453,7 @@ class StreamsGroupCoordinator:
         records.append(
             (
                 StreamsGroupKey(STREAMS_GROUP_TARGET_ASSIGNMENT_METADATA, gid),
-                {"assignment_epoch": group.group_epoch, "assignment_timestamp": self.clock()},
+                {"assignment_epoch": group.group_epoch, "assignment_timestamp": time.time_ns() // 1_000_000},
             )
         )
         return records

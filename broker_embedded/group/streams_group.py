@@ -166,10 +166,9 @@ def configure_topology(topology: dict[str, Any], partitions_of: dict[str, int]) 
     changelog topic has as many partitions as its subtopology has tasks. Missing internal topics
     are returned to be created (the status MISSING_INTERNAL_TOPICS until they exist)."""
     subs = topology.get("subtopologies") or []
-    missing_sources = sorted(
-        {t for s in subs for t in s["source_topics"] if t not in partitions_of}
-        - {r["name"] for s in subs for r in s["repartition_source_topics"]}
-    )
+    # as Kafka: a topic named among a subtopology's source topics must exist (repartition topics are
+    # named among its repartition source topics instead)
+    missing_sources = sorted({t for s in subs for t in s["source_topics"] if t not in partitions_of})
     if missing_sources:
         return ConfiguredTopology(
             None, {}, (MISSING_SOURCE_TOPICS, f"Source topics {', '.join(missing_sources)} are missing.")
@@ -213,8 +212,12 @@ def configure_topology(topology: dict[str, Any], partitions_of: dict[str, int]) 
             )
         )
     if to_create:
+        # Kafka's order: the repartition topics, then the changelog topics
+        names = [r["name"] for s in subs for r in s["repartition_source_topics"] if r["name"] in to_create]
+        names += [c["name"] for s in subs for c in s["state_changelog_topics"] if c["name"] in to_create]
+        names = list(dict.fromkeys(names))
         return ConfiguredTopology(
-            None, to_create, (MISSING_INTERNAL_TOPICS, f"Internal topics are missing: {sorted(to_create)}")
+            None, to_create, (MISSING_INTERNAL_TOPICS, f"Internal topics are missing: {', '.join(names)}")
         )
     return ConfiguredTopology(configured, {})
 

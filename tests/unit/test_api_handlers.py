@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from broker_embedded import apis
-from broker_embedded.versions import CONSUMER_PROTOCOL, KAFKA_4_0, SHARE_GROUPS, advertised_versions
+from broker_embedded.versions import CONSUMER_PROTOCOL, KAFKA_4_0, SHARE_GROUPS, STREAMS_PROTOCOL, advertised_versions
 from kafka_wire.protocol import encode_request, messages
 from kafka_wire.protocol.lazy import LazyModules
 
@@ -35,6 +35,7 @@ ADVERTISED_BEFORE_LAZY_LOADING: dict[int, tuple[int, int]] = {
     75: (0, 0),  # DescribeTopicPartitions (KIP-966)
     76: (1, 1), 77: (1, 1), 78: (1, 2), 79: (1, 2),  # share groups (KIP-932), as Kafka 4.3.1
     83: (0, 0), 84: (0, 0), 85: (0, 1), 86: (0, 0), 87: (0, 1),  # the share coordinator's RPCs
+    88: (0, 0), 89: (0, 0),  # streams groups (KIP-1071): on by default, as in Kafka 4.3
     90: (0, 1), 91: (0, 0), 92: (0, 0),  # share-group offsets admin, as Kafka 4.3.1
 }  # fmt: skip
 
@@ -70,7 +71,7 @@ def test_advertised_ranges_are_unchanged() -> None:
     # ... and equal to the formula on the modules' own attributes
     from_modules: dict[int, tuple[int, int]] = {}
     for key in sorted(apis.HANDLERS):
-        profile = KAFKA_4_0 | SHARE_GROUPS | CONSUMER_PROTOCOL
+        profile = KAFKA_4_0 | SHARE_GROUPS | CONSUMER_PROTOCOL | STREAMS_PROTOCOL
         if key not in profile:  # implemented, not advertised (yet)
             continue
         rq, rs = messages.REQUESTS[key].VALID_VERSIONS, messages.RESPONSES[key].VALID_VERSIONS
