@@ -14,9 +14,15 @@ from typing import Any
 import pytest
 from confluent_kafka import Consumer
 
-from consumer_group import CommitFailedError, GroupMember, RebalanceInProgressError, TopicPartition
+from consumer_group import (
+    CommitFailedError,
+    GroupMember,
+    GroupMemberClosedError,
+    RebalanceInProgressError,
+    TopicPartition,
+)
 from tests.integration.group_util import differential_broker  # noqa: F401 - the `broker` fixture
-from tests.integration.test_kip848_consumer_group import _name, create_topic, produce
+from tests.integration.test_kip848_consumer_group import _name, create_topic, describe, produce
 from tests.integration.wire_util import connect, fetch_records
 
 pytestmark = pytest.mark.timeout(120)
@@ -158,3 +164,55 @@ def test_our_member_and_librdkafka_share_a_consumer_group(broker: Any) -> None:
     keys = [(p, o) for p, o, _ in seen]
     assert len(keys) == 160 and len(set(keys)) == 160, "every record committed exactly once"
     assert {name for *_, name in seen} == {"ours-1", "ours-2", "rd-1"}
+
+
+def test_static_member_restart_gets_its_partitions_back(broker: Any) -> None:
+    """A static member (group.instance.id) closes with epoch -2: the coordinator keeps its partitions
+    for the session timeout, the other member keeps its own, and the restarted instance gets the
+    same partitions back."""
+    bs = broker.bootstrap_servers
+    topic, group = _name("static"), _name("g")
+    create_topic(bs, topic, N)
+    kw: dict[str, Any] = {"group_protocol": "consumer", "session_timeout_ms": 45_000}
+
+    def settled(*members: GroupMember) -> bool:
+        owned = [tp for m in members for tp in m.assignment()]
+        return all(m.is_stable() and m.assignment() for m in members) and len(set(owned)) == len(owned) == N
+
+    def wait(condition: Callable[[], bool], what: str) -> None:
+        deadline = time.monotonic() + 30
+        while not condition():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out waiting for {what}")
+            time.sleep(0.05)
+
+    static = GroupMember(bs, group, [topic], group_instance_id="static-1", **kw).start()
+    other = GroupMember(bs, group, [topic], **kw).start()
+    restarted: GroupMember | None = None
+    try:
+        wait(lambda: settled(static, other), "two members")
+        mine, theirs = static.assignment(), other.assignment()
+        static.close()  # epoch -2: a temporary leave, answered before close() returns
+        kept = describe(bs, group).members
+        assert sorted(m.group_instance_id or "" for m in kept) == ["", "static-1"], kept
+        restarted = GroupMember(bs, group, [topic], group_instance_id="static-1", **kw).start()
+        wait(lambda: settled(restarted, other), "the restarted static member")  # type: ignore[arg-type]
+        assert restarted.assignment() == mine and other.assignment() == theirs
+    finally:
+        for m in (restarted, other, static):
+            if m is not None:
+                m.close()
+
+
+def test_a_broker_without_the_consumer_protocol_fails_the_member_clearly() -> None:
+    """Against a broker that does not advertise ConsumerGroupHeartbeat (ours with the classic
+    protocol only) the member fails at once with a message naming the way out, not silently."""
+    from broker_embedded import EmbeddedBroker
+
+    with EmbeddedBroker(**{"group.coordinator.rebalance.protocols": "classic"}) as b:
+        member = GroupMember(b.bootstrap_servers, _name("g"), ["t"], group_protocol="consumer").start()
+        try:
+            with pytest.raises(GroupMemberClosedError, match="does not support the consumer group protocol.*classic"):
+                member.wait_for_assignment(timeout=20)
+        finally:
+            member.close()
