@@ -73,6 +73,7 @@ class ConsumerProtocolMember(GroupMember):
         )
         self._leave_requested = False
         self._leave_choice: bool | None = None  # close(leave_group=...): None is the default
+        self._close_deadline = float("inf")  # monotonic seconds: leaving gives up after close()'s timeout
         self._conn: Connection | None = None  # the driver thread's coordinator connection
 
     # --- public API that differs from the classic member --------------------------------------
@@ -103,6 +104,7 @@ class ConsumerProtocolMember(GroupMember):
         """Revoke (callback), send the leave heartbeat (epoch -1, static members -2), stop."""
         with self._cond:
             self._leave_choice = leave_group
+            self._close_deadline = time.monotonic() + timeout
             self._closing = True
             if self._group_thread is None:
                 self._m.state = MemberState.CLOSED
@@ -136,9 +138,12 @@ class ConsumerProtocolMember(GroupMember):
                         m.leave(now, send=self._leave_choice is not False, permanent=self._leave_choice is True)
                     actions = m.poll(now)
                     self._mirror_locked()
+                    if not actions and m.done:
+                        return
+                    if self._closing and time.monotonic() > self._close_deadline:
+                        log.info("group %s: leave not completed within close()'s timeout", self.group_id)
+                        return  # the session times out instead
                     if not actions:
-                        if m.done:
-                            return
                         wait = (m.next_wakeup_ms(now) - now) / 1000.0
                         if wait > 0:
                             self._cond.wait(min(wait, 1.0))
