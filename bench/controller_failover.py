@@ -1,8 +1,11 @@
 """Controller failover, ours (`EmbeddedCluster(controllers=3, quorum="raft")`) vs a 3-node Apache Kafka 4.3.1
 KRaft cluster (combined broker+controller nodes, peers/jvm.py), measured in the same run (issue 32).
 
-    .venv/bin/python -m bench.controller_failover [--targets ours,apache] [--runs 3] [--fault kill,pause]
+    .venv/bin/python -m bench.controller_failover [--targets ours,ours-log,apache] [--runs 3] [--fault kill,pause]
         [--timeouts kafka|fast] [--create-runs 5] [--json PATH]
+
+`ours` = brokers get images pushed by the active controller (and also observe the log); `ours-log` = the push is
+off (controller.metadata.push.enable=false): brokers get metadata only by fetching `__cluster_metadata`.
 
 Per run and fault, on each target in turn (targets interleaved run by run, so outside load lands on both):
 1. the active controller is found with DescribeQuorum (API 55) on the voters' controller listeners;
@@ -107,6 +110,7 @@ class Target:
 
 class Ours(Target):
     name = "ours"
+    extra: dict[str, str] = {}
 
     def __init__(self, timeouts: dict[str, int]) -> None:
         from broker_embedded import EmbeddedCluster
@@ -115,7 +119,7 @@ class Ours(Target):
             brokers=3,
             controllers=3,
             quorum="raft",
-            **{"broker.session.timeout.ms": 9000, "broker.heartbeat.interval.ms": 2000, **timeouts},
+            **{"broker.session.timeout.ms": 9000, "broker.heartbeat.interval.ms": 2000, **timeouts, **self.extra},
         ).start()
         self.voters = {i: ("127.0.0.1", p) for i, p in self.cluster.raft_ports.items()}
 
@@ -139,6 +143,13 @@ class Ours(Target):
             if self.cluster.controller_running(i):
                 os.kill(self.cluster.controller_pid(i), signal.SIGCONT)
         self.cluster.close()
+
+
+class OursFromLog(Ours):
+    """Brokers take metadata only from __cluster_metadata (observers), as KRaft brokers do: no JSON push."""
+
+    name = "ours-log"
+    extra = {"controller.metadata.push.enable": "false"}
 
 
 class Apache(Target):
@@ -288,7 +299,7 @@ def render(results: dict[str, Samples], args: argparse.Namespace) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--targets", default="ours,apache")
+    p.add_argument("--targets", default="ours,ours-log,apache")
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--fault", default="kill,pause")
     p.add_argument("--timeouts", choices=sorted(TIMEOUTS), default="kafka")
@@ -298,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
     args.fault = [f for f in args.fault.split(",") if f]
     if set(args.fault) - {"kill", "pause"}:
         p.error("--fault takes kill and/or pause")
-    makers: dict[str, Callable[[dict[str, int]], Target]] = {"ours": Ours, "apache": Apache}
+    makers: dict[str, Callable[[dict[str, int]], Target]] = {"ours": Ours, "ours-log": OursFromLog, "apache": Apache}
     targets: dict[str, Target] = {}
     results: dict[str, Samples] = {}
     try:

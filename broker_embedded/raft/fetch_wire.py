@@ -1,7 +1,8 @@
 """Fetch (1) as KRaft speaks it (KIP-595, KIP-630): a replica fetches `__cluster_metadata` partition 0 by
 topic id, naming itself in ReplicaState (v15+) and its last fetched epoch; the answer carries the high
 watermark, the leader (CurrentLeader), a DivergingEpoch to truncate to, or the SnapshotId to fetch first.
-Maps the core's FetchRequest/FetchResponse to Kafka 4.3.1's v17 messages."""
+Maps the core's FetchRequest/FetchResponse to Kafka 4.3.1's v18 messages (v18 adds the fetcher's HighWatermark,
+KIP-1166)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import fetch_request as rq
 from kafka_wire.protocol.messages import fetch_response as rs
 
+NO_HIGH_WATERMARK = (1 << 63) - 1  # Fetch v18's HighWatermark default (Long.MAX_VALUE): not sent
+
 
 def to_wire_request(msg: raft.FetchRequest, cluster_id: str | None, max_wait_ms: int) -> rq.FetchRequest:
     part = rq.FetchPartition(
@@ -21,6 +24,7 @@ def to_wire_request(msg: raft.FetchRequest, cluster_id: str | None, max_wait_ms:
         fetch_offset=msg.fetch_offset,
         last_fetched_epoch=msg.last_fetched_epoch,
         partition_max_bytes=1 << 20,
+        high_watermark=NO_HIGH_WATERMARK if msg.high_watermark is None else msg.high_watermark,  # v18, KIP-1166
     )
     return rq.FetchRequest(
         cluster_id=cluster_id,
@@ -34,8 +38,9 @@ def to_wire_request(msg: raft.FetchRequest, cluster_id: str | None, max_wait_ms:
 def from_wire_request(body: rq.FetchRequest, correlation_id: int, max_records: int) -> raft.FetchRequest:
     p = _only_partition(body.topics)
     replica_id = body.replica_state.replica_id if body.replica_state.replica_id >= 0 else body.replica_id
+    hw = None if p.high_watermark == NO_HIGH_WATERMARK else p.high_watermark
     return raft.FetchRequest(
-        correlation_id, replica_id, p.current_leader_epoch, p.fetch_offset, p.last_fetched_epoch, max_records
+        correlation_id, replica_id, p.current_leader_epoch, p.fetch_offset, p.last_fetched_epoch, max_records, hw
     )
 
 

@@ -90,6 +90,9 @@ class FetchRequest:
     fetch_offset: int
     last_fetched_epoch: int
     max_records: int = 100
+    # KIP-1166: the high watermark the fetcher knows (None: not sent). Below the leader's, the fetch is answered
+    # at once instead of parked, so a caught-up replica learns a new HW without waiting out fetch_max_wait
+    high_watermark: int | None = None
 
 
 @dataclass(frozen=True)

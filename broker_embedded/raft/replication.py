@@ -72,7 +72,8 @@ class Replication:
         if req.fetch_offset >= log.end_offset:
             ls.replicas[req.replica_id].last_caught_up_ms = now
         self._leader_update_high_watermark()
-        if req.fetch_offset < log.end_offset:
+        stale_hw = req.high_watermark is not None and req.high_watermark < self.high_watermark
+        if req.fetch_offset < log.end_offset or stale_hw:
             self._send(source, self._fetch_response(req))
         else:
             old = ls.parked.get(source)
@@ -195,7 +196,13 @@ class Replication:
             )
         else:
             msg = FetchRequest(
-                c, self.node_id, s.epoch, self.log.end_offset, self.log.last_epoch, self.config.fetch_max_records
+                c,
+                self.node_id,
+                s.epoch,
+                self.log.end_offset,
+                self.log.last_epoch,
+                self.config.fetch_max_records,
+                high_watermark=self.high_watermark,
             )
         self._send(s.leader_id, msg)
 

@@ -55,7 +55,7 @@ RESPONSES: dict[int, ModuleType] = {
     FETCH_SNAPSHOT: fetch_snapshot_response,
 }
 # the versions this controller listener sends (the newest both sides know) and serves
-SEND_VERSIONS = {VOTE: 2, BEGIN_QUORUM_EPOCH: 1, END_QUORUM_EPOCH: 1, FETCH_SNAPSHOT: 1, FETCH: 17}
+SEND_VERSIONS = {VOTE: 2, BEGIN_QUORUM_EPOCH: 1, END_QUORUM_EPOCH: 1, FETCH_SNAPSHOT: 1, FETCH: 18}
 
 _i32 = struct.Struct(">i")
 _header = struct.Struct(">hhi")

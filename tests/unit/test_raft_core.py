@@ -409,3 +409,25 @@ def test_the_leader_counts_only_its_flushed_offset_toward_the_high_watermark() -
     assert "v" not in applied_values(sim, leader)
     sim.run_for(60)  # the linger passes: flushed, counted, committed
     assert "v" in applied_values(sim, leader)
+
+
+def test_a_fetch_with_a_stale_high_watermark_is_answered_at_once_else_parked() -> None:
+    """KIP-1166: a caught-up fetcher whose high watermark is behind the leader's gets it now, not after
+    fetch_max_wait; one that knows the leader's high watermark is parked (the long poll)."""
+    sim = quiet_cluster()
+    leader = stable_leader(sim)
+    sim.append(leader, "x")
+    sim.run_for(500)
+    node = sim.raft(leader)
+    end, hw = node.log.end_offset, node.high_watermark
+    assert hw == end > 0
+
+    def answers(known_hw: int | None, corr: int) -> list[FetchResponse]:
+        req = FetchRequest(corr, 99, node.epoch, end, node.log.last_epoch, 10, high_watermark=known_hw)
+        out = [a.message for a in node.handle(99, req) if isinstance(a, Send) and a.destination == 99]
+        return [m for m in out if isinstance(m, FetchResponse)]
+
+    [now] = answers(hw - 1, 10**9)
+    assert now.high_watermark == hw and not now.records
+    assert answers(hw, 10**9 + 1) == []  # parked
+    assert answers(None, 10**9 + 2) == []  # an older fetcher that sends none: parked as before
