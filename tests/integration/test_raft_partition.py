@@ -7,7 +7,7 @@ on) while acks=all idempotent producers write unique values and a reader follows
 
 - the majority elects a new controller leader within a few broker session timeouts;
 - no broker is fenced (the majority's controllers never fence one) and every partition keeps its leader epoch;
-- acks=all produce goes on during the partition;
+- acks=all produce goes on during the partition, and a topic created then reaches every broker's metadata;
 - the cut-off leader steps down by itself (check-quorum; asked from inside its namespace), and once healed it
   follows the new leader with the same metadata (the three controllers' images, and the images the brokers
   replay from `__cluster_metadata` as observers, become identical);
@@ -177,6 +177,13 @@ def test_isolating_the_active_controller(tmp_path: Path) -> None:
                 assert _live(image) == [1, 2, 3], f"a broker was fenced although it reaches the majority: {image}"
                 assert _leader_epochs(image) == epochs
                 during = writers.count() - acked_at_cut
+                # metadata changes go on through the new leader and reach every broker through the log alone
+                create_topic(c.bootstrap_servers, "during-partition", rf=3)
+                c.wait_for(
+                    lambda: all(_led_on(c, b, "during-partition") for b in c.broker_ids),
+                    timeout=20,
+                    what="the topic created during the partition in every broker's metadata",
+                )
 
                 # --- heal: the old leader follows the new one, the three images become the same
                 hosts.heal(f"c{first}")
@@ -226,6 +233,13 @@ def test_isolating_the_active_controller(tmp_path: Path) -> None:
         f"down after {stepped_down:.2f} s (probe from its namespace included); {during} writes acknowledged "
         f"during the partition; {report.summary()}; {time.monotonic() - t_start:.1f} s"
     )
+
+
+def _led_on(c: EmbeddedCluster, broker: int, topic: str) -> bool:
+    """Whether broker `broker` itself (its Metadata answer) knows `topic` with a leader."""
+    with BrokerConnection.from_bootstrap(c.bootstrap(broker), timeout=5) as conn:
+        md = w.metadata(conn, [topic])
+    return any(t.name == topic and not t.error_code and t.partitions[0].leader_id >= 0 for t in md.topics)
 
 
 def _images_agree(c: EmbeddedCluster) -> bool:
