@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from broker_embedded import apis
 from broker_embedded.config import BrokerConfig
 from broker_embedded.dynamic_config import DynamicBrokerConfig
+from broker_embedded.features import FeatureLevels
 from broker_embedded.group.coordinator import GroupCoordinator
 from broker_embedded.group.group_configs import GroupConfigStore
 from broker_embedded.group.share_coordinator import (
@@ -157,6 +158,12 @@ class Broker:
         self.share_coordinator.group_configs = self.group_configs
         if self.controller_client is not None:
             self.controller_client.image_sections["group_configs"] = self.group_configs.load_json
+        # finalized feature levels set by UpdateFeatures (broker_embedded/features.py): stored here alone,
+        # the controller's in a cluster
+        self.feature_levels = FeatureLevels(None if controller else log_dir / FeatureLevels.FILE_NAME)
+        self.feature_levels.load()
+        if self.controller_client is not None:
+            self.controller_client.image_sections["features"] = self.feature_levels.load_json
         self.txn_coordinator.load()
 
     def _dynamic_configs_changed(self) -> None:

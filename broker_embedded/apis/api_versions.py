@@ -39,8 +39,12 @@ def _add_features(broker: Broker, version: int, response: rs.ApiVersionsResponse
         for name, (lo, hi) in SUPPORTED_FEATURES.items()
         if version >= 4 or lo > 0
     ]
-    response.finalized_features_epoch = FINALIZED_FEATURES_EPOCH
+    # UpdateFeatures changes the levels over the defaults (broker_embedded/features.py)
+    levels = broker.feature_levels
+    response.finalized_features_epoch = FINALIZED_FEATURES_EPOCH + levels.epoch
     response.finalized_features = [
         rs.FinalizedFeatureKey(name=name, max_version_level=level, min_version_level=level)
-        for name, level in finalized_features(broker.config["group.coordinator.rebalance.protocols"]).items()
+        for name, level in levels.finalized(
+            finalized_features(broker.config["group.coordinator.rebalance.protocols"])
+        ).items()
     ]

@@ -412,6 +412,22 @@ class ControllerServer:
                 s, None if wanted is None else [(str(t), [int(i) for i in ps]) for t, ps in wanted]
             )
             return {"topics": [[t, [list(p) for p in ps]] for t, ps in ongoing]}
+        if op == "update_features":
+            # UpdateFeatures (API 57): {"updates": [[feature, level, upgrade type]], "validate_only"}
+            from broker_embedded.versions import SUPPORTED_FEATURES, finalized_features
+
+            before = s.features.epoch
+            code, message = s.features.update(
+                [(str(f), int(level), int(kind)) for f, level, kind in msg["updates"]],
+                bool(msg.get("validate_only")),
+                finalized_features(self.config["group.coordinator.rebalance.protocols"]),
+                SUPPORTED_FEATURES,
+                int(self.config["broker.id"]),
+            )
+            if s.features.epoch != before:
+                s.save()
+                self.push()
+            return {"result_error": code, "result_message": message}
         if op == "alter_broker_configs":
             s.set_broker_configs(str(msg["resource"]), dict(msg["configs"]), bool(msg.get("validate_only")))
             if not msg.get("validate_only"):

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from broker_embedded.config import BrokerConfig, ConfigError, effective_topic_configs, validate_topic_configs
+from broker_embedded.features import FeatureLevels
 from broker_embedded.group.group_configs import GroupConfigStore
 from broker_embedded.log.config import LogConfig
 from broker_embedded.metadata import validate_topic_name
@@ -178,6 +179,8 @@ class ControllerState:
         self.group_configs = GroupConfigStore(config)
         # dynamic broker configs: resource name ("" = cluster default) -> raw values
         self.broker_configs: dict[str, dict[str, str]] = {}
+        # finalized feature levels set by UpdateFeatures (broker_embedded/features.py), pushed in the image
+        self.features = FeatureLevels()
         if self.path.exists():
             self._load()
 
@@ -195,6 +198,7 @@ class ControllerState:
         self.client_quotas.load_json(d.get("client_quotas", []))
         self.group_configs.load_json(d.get("group_configs", {}))
         self.broker_configs = {str(k): dict(v) for k, v in (d.get("broker_configs") or {}).items()}
+        self.features.load_json(d.get("features"))
         self.topics = {}
         seen_ids: set[bytes] = set()
         entries = d.get("topics", [])
@@ -260,6 +264,7 @@ class ControllerState:
                 "client_quotas": self.client_quotas.to_json(),
                 "group_configs": self.group_configs.to_json(),
                 "broker_configs": self.broker_configs,
+                "features": self.features.to_json(),
             },
             indent=1,
         )
@@ -717,6 +722,7 @@ class ControllerState:
             "client_quotas": self.client_quotas.to_json(),
             "group_configs": self.group_configs.to_json(),
             "broker_configs": self.broker_configs,
+            "features": self.features.to_json(),
         }
 
 
