@@ -1,14 +1,14 @@
 """FindCoordinator (API 10). Single node: this broker coordinates every group. Cluster mode: the
 coordinator of a group is the leader of the group's `__consumer_offsets` partition (Kafka's rule), as
 the controller's image says. Key type 1 (TRANSACTION): likewise the leader of the transactional
-id's `__transaction_state` partition. Key type 2 (share, KIP-932): ``share_admin.share_coordinator_lookup``."""
+id's `__transaction_state` partition. Key type 2 (share, KIP-932): see ``initialize_share_group_state``."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from broker_embedded.apis.initialize_share_group_state import share_coordinator_lookup
 from broker_embedded.group.offsets_topic import OFFSETS_TOPIC, partition_for_group
-from broker_embedded.group.share_admin import share_coordinator_lookup
 from broker_embedded.security.access import AclOperation, ResourceType, advertised_address, authorize
 from broker_embedded.txn.log_records import TRANSACTION_STATE_TOPIC
 from kafka_wire.errors import ErrorCode, KafkaError

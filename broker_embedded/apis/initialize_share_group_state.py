@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import uuid
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from broker_embedded.group.share_state_host import cluster_share_state, respond, serve
 from broker_embedded.security.access import AclOperation, ResourceType, authorize
+from broker_embedded.share.cluster_state import ClusterShareState
+from broker_embedded.share.persister import SHARE_STATE_TOPIC, parse_coordinator_key, partition_for
 from broker_embedded.share.state import ShareGroupStateKey
-from broker_embedded.share.state_service import ShareStateService, StateResult, not_coordinator
+from broker_embedded.share.state_service import ShareStateService, StateResult
 from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import initialize_share_group_state_request as rq
 from kafka_wire.protocol.messages import initialize_share_group_state_response as rs
@@ -15,28 +18,82 @@ from kafka_wire.protocol.messages import initialize_share_group_state_response a
 if TYPE_CHECKING:
     from broker_embedded.broker import Broker
     from broker_embedded.network.server import RequestContext
+    from broker_embedded.replication.controller_client import ControllerClient
 
 API_KEY = 83
 
 
-def handle(
-    broker: Broker, ctx: RequestContext, request: rq.InitializeShareGroupStateRequest
-) -> rs.InitializeShareGroupStateResponse:
-    persister = broker.share_coordinator.partitions.persister
-    service = ShareStateService(persister) if persister is not None else None
+def handle(broker: Broker, ctx: RequestContext, request: rq.InitializeShareGroupStateRequest) -> Any:
+    flat = [(t, p) for t in request.topics for p in t.partitions]
+    keys = [ShareGroupStateKey(request.group_id, str(uuid.UUID(bytes=bytes(t.topic_id))), p.partition) for t, p in flat]
+
+    def call(service: ShareStateService, i: int) -> StateResult:
+        p = flat[i][1]
+        return service.initialize(keys[i], p.state_epoch, p.start_offset)
+
     # an inter-broker RPC: CLUSTER_ACTION on the cluster, as Kafka checks it
     denied = authorize(ctx, AclOperation.CLUSTER_ACTION, ResourceType.CLUSTER)
-    results = []
-    for topic in request.topics:
-        partitions = []
-        for p in topic.partitions:
-            key = ShareGroupStateKey(request.group_id, str(uuid.UUID(bytes=bytes(topic.topic_id))), p.partition)
-            if denied:
-                r = StateResult(ErrorCode(denied), None)
-            elif service is None:
-                r = not_coordinator("initialize share group state")
-            else:
-                r = service.initialize(key, p.state_epoch, p.start_offset)
-            partitions.append(rs.PartitionResult(partition=p.partition, error_code=r.error, error_message=r.message))
-        results.append(rs.InitializeStateResult(topic_id=topic.topic_id, partitions=partitions))
-    return rs.InitializeShareGroupStateResponse(results=results)
+    if denied:
+        results: Any = [StateResult(ErrorCode(denied)) for _ in keys]
+    else:
+        results = serve(
+            broker.share_coordinator, cluster_state_of(broker), "initialize share group state", keys, call, writes=True
+        )
+
+    def build(done: list[StateResult]) -> rs.InitializeShareGroupStateResponse:
+        by_topic: dict[int, Any] = {}
+        out = []
+        for (t, p), r in zip(flat, done, strict=True):
+            if id(t) not in by_topic:
+                by_topic[id(t)] = rs.InitializeStateResult(topic_id=t.topic_id, partitions=[])
+                out.append(by_topic[id(t)])
+            by_topic[id(t)].partitions.append(
+                rs.PartitionResult(partition=p.partition, error_code=r.error, error_message=r.message)
+            )
+        return rs.InitializeShareGroupStateResponse(results=out)
+
+    return respond(results, build)
+
+
+def cluster_state_of(broker: Broker) -> ClusterShareState | None:
+    """This broker's share coordinator in a cluster (created on first use), None on a single broker."""
+
+    def create(client: ControllerClient) -> ClusterShareState:
+        return ClusterShareState(
+            broker.node_id,
+            broker.topics,
+            broker.partition,
+            client,
+            broker.replica_manager.produce_purgatory,
+            broker.config.get,
+        )
+
+    return cluster_share_state(broker.share_coordinator, broker.controller_client, create)
+
+
+def share_coordinator_lookup(
+    broker: Broker, key: str, listener: str | None = None
+) -> tuple[ErrorCode, str | None, tuple[int, str, int]]:
+    """FindCoordinator key type 2: (error, message, (node id, host, port)) of the share coordinator of
+    "groupId:topicId:partition", the leader of its ``__share_group_state`` partition (Kafka's rule).
+    A malformed key is INVALID_REQUEST with an empty message, as Kafka answers it."""
+    none = (-1, "", -1)
+    parsed = parse_coordinator_key(key)
+    if parsed is None:
+        return ErrorCode.INVALID_REQUEST, "", none
+    client = broker.controller_client
+    if client is None:
+        return ErrorCode.NONE, None, (broker.node_id, broker.host, broker.port)
+    image = client.image
+    topic = image.topics.get(SHARE_STATE_TOPIC) if image is not None else None
+    if image is None or topic is None:
+        state = cluster_state_of(broker)
+        if state is not None:
+            state.ensure_topic()  # asked of the controller; the client retries meanwhile
+        return ErrorCode.COORDINATOR_NOT_AVAILABLE, f"{SHARE_STATE_TOPIC} is being created", none
+    part = topic.partitions[partition_for(parsed, len(topic.partitions))]
+    leader = image.brokers.get(part.leader)
+    if leader is None or leader.fenced:
+        return ErrorCode.COORDINATOR_NOT_AVAILABLE, f"{SHARE_STATE_TOPIC}-{part.partition} has no leader", none
+    host, port = leader.address(listener)
+    return ErrorCode.NONE, None, (leader.node_id, host, port)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import uuid
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from broker_embedded.apis.initialize_share_group_state import cluster_state_of
+from broker_embedded.group.share_state_host import respond, serve
 from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from broker_embedded.share.state import ShareGroupStateKey
-from broker_embedded.share.state_service import ShareStateService, StateResult, not_coordinator
+from broker_embedded.share.state_service import ShareStateService, StateResult
 from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import read_share_group_state_summary_request as rq
 from kafka_wire.protocol.messages import read_share_group_state_summary_response as rs
@@ -19,25 +21,36 @@ if TYPE_CHECKING:
 API_KEY = 87
 
 
-def handle(
-    broker: Broker, ctx: RequestContext, request: rq.ReadShareGroupStateSummaryRequest
-) -> rs.ReadShareGroupStateSummaryResponse:
-    persister = broker.share_coordinator.partitions.persister
-    service = ShareStateService(persister) if persister is not None else None
+def handle(broker: Broker, ctx: RequestContext, request: rq.ReadShareGroupStateSummaryRequest) -> Any:
+    flat = [(t, p) for t in request.topics for p in t.partitions]
+    keys = [ShareGroupStateKey(request.group_id, str(uuid.UUID(bytes=bytes(t.topic_id))), p.partition) for t, p in flat]
+
+    def call(service: ShareStateService, i: int) -> StateResult:
+        p = flat[i][1]
+        return service.summary(keys[i], p.leader_epoch)
+
     # an inter-broker RPC: CLUSTER_ACTION on the cluster, as Kafka checks it
     denied = authorize(ctx, AclOperation.CLUSTER_ACTION, ResourceType.CLUSTER)
-    results = []
-    for topic in request.topics:
-        partitions = []
-        for p in topic.partitions:
-            key = ShareGroupStateKey(request.group_id, str(uuid.UUID(bytes=bytes(topic.topic_id))), p.partition)
-            if denied:
-                r = StateResult(ErrorCode(denied), None)
-            elif service is None:
-                r = not_coordinator("read share group state summary")
-            else:
-                r = service.summary(key, p.leader_epoch)
-            partitions.append(
+    if denied:
+        results: Any = [StateResult(ErrorCode(denied)) for _ in keys]
+    else:
+        results = serve(
+            broker.share_coordinator,
+            cluster_state_of(broker),
+            "read share group state summary",
+            keys,
+            call,
+            writes=False,
+        )
+
+    def build(done: list[StateResult]) -> rs.ReadShareGroupStateSummaryResponse:
+        by_topic: dict[int, Any] = {}
+        out = []
+        for (t, p), r in zip(flat, done, strict=True):
+            if id(t) not in by_topic:
+                by_topic[id(t)] = rs.ReadStateSummaryResult(topic_id=t.topic_id, partitions=[])
+                out.append(by_topic[id(t)])
+            by_topic[id(t)].partitions.append(
                 rs.PartitionResult(
                     partition=p.partition,
                     error_code=r.error,
@@ -48,5 +61,6 @@ def handle(
                     delivery_complete_count=r.delivery_complete_count,
                 )
             )
-        results.append(rs.ReadStateSummaryResult(topic_id=topic.topic_id, partitions=partitions))
-    return rs.ReadShareGroupStateSummaryResponse(results=results)
+        return rs.ReadShareGroupStateSummaryResponse(results=out)
+
+    return respond(results, build)

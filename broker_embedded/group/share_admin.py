@@ -17,11 +17,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from broker_embedded.share.persister import SHARE_STATE_TOPIC, parse_coordinator_key, partition_for
 from kafka_wire.errors import ErrorCode
 
 if TYPE_CHECKING:
-    from broker_embedded.broker import Broker
     from broker_embedded.group.share_coordinator import ShareCoordinator
     from broker_embedded.share.manager import OffsetSummary
 
@@ -201,29 +199,3 @@ class ShareGroupAdmin:
             self.share.partitions.delete_state(group_id, name, found[0])
             results.append(TopicResult(name, found[0], ErrorCode.NONE, None, []))
         return ErrorCode.NONE, None, results
-
-
-def share_coordinator_lookup(
-    broker: Broker, key: str, listener: str | None = None
-) -> tuple[ErrorCode, str | None, tuple[int, str, int]]:
-    """FindCoordinator key type 2: (error, message, (node id, host, port)) of the share coordinator of
-    "groupId:topicId:partition", the leader of its ``__share_group_state`` partition (Kafka's rule).
-    A malformed key is INVALID_REQUEST with an empty message, as Kafka answers it."""
-    none = (-1, "", -1)
-    parsed = parse_coordinator_key(key)
-    if parsed is None:
-        return ErrorCode.INVALID_REQUEST, "", none
-    client = broker.controller_client
-    if client is None:
-        return ErrorCode.NONE, None, (broker.node_id, broker.host, broker.port)
-    image = client.image
-    topic = image.topics.get(SHARE_STATE_TOPIC) if image is not None else None
-    if image is None or topic is None:
-        # not created in a cluster yet: the share-partition state RPCs are served on a single broker only
-        return ErrorCode.COORDINATOR_NOT_AVAILABLE, f"{SHARE_STATE_TOPIC} is not available", none
-    state = topic.partitions[partition_for(parsed, len(topic.partitions))]
-    leader = image.brokers.get(state.leader)
-    if leader is None or leader.fenced:
-        return ErrorCode.COORDINATOR_NOT_AVAILABLE, f"{SHARE_STATE_TOPIC}-{state.partition} has no leader", none
-    host, port = leader.address(listener)
-    return ErrorCode.NONE, None, (leader.node_id, host, port)

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from broker_embedded.partition import Partition
     from broker_embedded.purgatory.purgatory import DelayedOperationPurgatory
     from broker_embedded.purgatory.timing_wheel import Timer
+    from broker_embedded.share.cluster_state import ClusterShareState
 
 SWEEP_INTERVAL_MS = 1000
 
@@ -94,6 +95,8 @@ class ShareCoordinator:
         self.sessions = ShareSessionCache(max_share_sessions)
         self.partitions = SharePartitionManager(timer, partition_of, self.settings, self.wake, node_id)
         self._sweep_task: _Sweep | None = None
+        # a cluster: the __share_group_state partitions this broker leads (group/share_state_host.py)
+        self.cluster_state: ClusterShareState | None = None
 
     def persist_to(
         self, create_topic: Callable[[str, int, int, dict[str, Any]], Any], config_get: Callable[[str, Any], Any]

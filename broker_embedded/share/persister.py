@@ -94,11 +94,22 @@ class SharePersister:
         meta = self.topics.get(SHARE_STATE_TOPIC)
         if meta is None:
             return 0
+        return sum(self.load_partition(index) for index in range(meta.num_partitions))
+
+    def unload_partition(self, index: int) -> None:
+        """Cluster mode: this broker no longer leads the state partition; forget its keys."""
+        with self._lock:
+            for key in [k for k in self.store.keys() if partition_for(k, self.num_partitions) == index]:
+                self.store.replay(key, None)
+                self._updates.pop(key, None)
+
+    def load_partition(self, index: int) -> int:
+        """Replay one partition of ``__share_group_state`` into the store; the number of records read."""
         count = 0
-        for index in range(meta.num_partitions):
+        with self._lock:
             p = self.partition_of(SHARE_STATE_TOPIC, index)
             if p is None:
-                continue
+                return 0
             position, end = p.log.log_start_offset, p.log.log_end_offset
             while position < end:
                 data = p.log.read(position, 1 << 20, max_offset=end, min_one_batch=True)
