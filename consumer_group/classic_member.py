@@ -307,22 +307,19 @@ class ClassicMemberMachine:
             )
         return subs, version
 
-    def assign(
+    def leader_assignments(
         self,
         gen: Generation,
         subs: list[MemberSubscription],
         version: int,
         counts: dict[str, int],
-        now: float,
     ) -> list[sync_group_request.SyncGroupRequestAssignment]:
-        """Run the chosen assignor over `counts` (partitions per subscribed topic)."""
+        """Run the chosen assignor over `counts` (partitions per subscribed topic). Reads no member
+        state, so the driver runs it outside its lock; `leader_assigned` records the snapshot."""
         assignor = next((a for a in self.assignors if a.name == gen.protocol_name), None)
         if assignor is None:
             raise GroupError(f"the coordinator chose protocol {gen.protocol_name!r}, which we did not offer")
         result = assignor.assign(counts, subs)
-        self.leader_topics = frozenset(set().union(*(s.topics for s in subs)) if subs else set())
-        self.leader_snapshot = counts
-        self.next_metadata_check = now + self.metadata_max_age_ms / 1000.0
         log.info(
             "group %s generation %s: leader assigned with %s: %s",
             self.group_id,
@@ -337,6 +334,12 @@ class ClassicMemberMachine:
             )
             for s in subs
         ]
+
+    def leader_assigned(self, subs: list[MemberSubscription], counts: dict[str, int], now: float) -> None:
+        """The snapshot the leader's metadata check compares against, and when it runs next."""
+        self.leader_topics = frozenset(set().union(*(s.topics for s in subs)) if subs else set())
+        self.leader_snapshot = counts
+        self.next_metadata_check = now + self.metadata_max_age_ms / 1000.0
 
     def sync_request(
         self, gen: Generation, assignments: list[sync_group_request.SyncGroupRequestAssignment]

@@ -692,8 +692,9 @@ class GroupMember:
             subs, version = self._m.leader_subscriptions(members)
             topics = set().union(*(s.topics for s in subs)) if subs else set()
             counts = self._partition_counts(conn, topics)
+            assignments = self._m.leader_assignments(gen, subs, version, counts)
             with self._cond:
-                assignments = self._m.assign(gen, subs, version, counts, time.monotonic())
+                self._m.leader_assigned(subs, counts, time.monotonic())
         self._apply_assignment(self._send_sync_group(conn, gen, assignments), gen)
 
     def _send_join_group(self, conn: Connection, reason: str) -> Generation:

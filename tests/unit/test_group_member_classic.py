@@ -169,7 +169,9 @@ def test_leader_assigns_and_checks_metadata_on_its_clock() -> None:
     assert gen is not None
     subs, version = m.leader_subscriptions(members)
     assert [s.topics for s in subs] == [("t",), ("t",), ()] and version == 0
-    out = m.assign(gen, subs, version, {"t": 4}, now=50.0)
+    out = m.leader_assignments(gen, subs, version, {"t": 4})
+    assert m.metadata_check_due(0.0) is None  # no snapshot before leader_assigned
+    m.leader_assigned(subs, {"t": 4}, now=50.0)
     got = {a.member_id: decode_assignment(a.assignment).partitions for a in out}
     # range orders static members (group.instance.id) first, as Kafka's RangeAssignor
     assert got == {"m2": (TP("t", 0), TP("t", 1)), "m1": (TP("t", 2), TP("t", 3)), "m3": ()}
