@@ -19,7 +19,7 @@ from confluent_kafka.admin import AdminClient, ConfigResource, NewTopic
 from kafka_wire.protocol.messages import describe_log_dirs_request as dldq
 from tests.integration import wire_util as w
 from tests.integration.clients_util import wait_until
-from tests.integration.cluster_util import cluster
+from tests.integration.cluster_util import StreamingProducer, cluster
 
 REASSIGN = "org.apache.kafka.tools.reassign.ReassignPartitionsCommand"
 
@@ -192,3 +192,48 @@ def test_reassign_throttle_list_cancel(any_cluster: Any, java_client: Any, tmp_p
         return brokers_clear and not t.get("leader.replication.throttled.replicas")
 
     wait_until(cleared, 30, 0.2, "throttles cleared")
+
+
+def test_reassign_under_an_idempotent_producer(java_client: Any, tmp_path: Path) -> None:
+    """Ours: a one-partition topic moves from {a, b} to {b, c} (its leader a leaves, so leadership
+    moves mid-stream) while an idempotent acks=all producer writes: afterwards the log holds every
+    acknowledged record exactly once, in the order sent, and nothing else."""
+    with cluster(3) as c:
+        bootstrap = c.bootstrap_servers
+        admin = AdminClient({"bootstrap.servers": bootstrap})
+        a, b, third = sorted(_brokers(admin))
+        topic = _name("load")
+        admin.create_topics([NewTopic(topic, 1, replica_assignment=[[a, b]])])[topic].result(30)
+        wait_until(lambda: _state(admin, topic) == {0: ([a, b], [a, b])}, 30, 0.1, "full ISR")
+        producer = StreamingProducer(bootstrap, topic).start()
+        try:
+            producer.wait_for_acks(500, 30)
+            plan = _plan(tmp_path, topic, {0: [b, third]})
+            _reassign(java_client, bootstrap, "--execute", "--reassignment-json-file", plan)
+            wait_until(lambda: _state(admin, topic) == {0: ([b, third], [b, third])}, 30, 0.1, "moved")
+            moved_at = producer.count()
+            producer.wait_for_acks(moved_at + 500, 30)  # still writing to the new leader
+        finally:
+            producer.stop()
+        assert producer.errors == []
+        acked = producer.acked_in_log_order()
+        consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": _name("g"), "enable.auto.commit": False})
+        try:
+            consumer.assign([TopicPartition(topic, 0, 0)])
+            got: list[bytes] = []
+
+            def read_all() -> bool:
+                for m in consumer.consume(1000, 0.5):
+                    if m.error() is None:
+                        got.append(m.value())
+                return len(got) >= len(acked)
+
+            wait_until(read_all, 60, 0, "the whole log read")
+        finally:
+            consumer.close()
+        assert got == acked, (len(got), len(acked))
+        assert leaders_of(admin, topic) in ([b], [third])
+
+
+def leaders_of(admin: AdminClient, topic: str) -> list[int]:
+    return [p.leader for p in admin.list_topics(topic, timeout=10).topics[topic].partitions.values()]
