@@ -343,7 +343,7 @@ class SharePartitionManager:
         with self._lock:
             live = [(k, sp) for k, sp in self.share_partitions.items() if k[0] == group_id]
             pending = [(k, start) for k, start in self._reset_starts.items() if k[0] == group_id]
-        for (_, _, tid, index), start in ((k, v) for k, v in pending):
+        for (_, tid, index), start in pending:
             out[(tid, index)] = OffsetSummary(start, 0, 0)
         for key, sp in live:
             tid = uuid.UUID(self._state_keys[key].topic_id).bytes
