@@ -110,7 +110,7 @@ class Target:
 
 class Ours(Target):
     name = "ours"
-    extra: dict[str, str] = {}
+    extra: dict[str, str] = {"controller.metadata.push.enable": "true"}
 
     def __init__(self, timeouts: dict[str, int]) -> None:
         from broker_embedded import EmbeddedCluster

@@ -171,6 +171,10 @@ class EmbeddedCluster:
 
             self.secure = SecureSetup.create(self.log_dir / "secure")
             base = self.secure.cluster_configs(authorizer=acls)
+        if quorum == "raft":
+            # brokers observe __cluster_metadata (controller.quorum.voters, see _spawn_broker): they take their
+            # metadata from the log, as KRaft brokers do, not from a push by the active controller
+            base = {"controller.metadata.push.enable": "false", **base}
         self.configs = {_normalize(k): _format(v) for k, v in {**base, **configs}.items()}
         self.startup_timeout = startup_timeout
         self.log_level = log_level

@@ -134,7 +134,7 @@ def test_isolating_the_active_controller(tmp_path: Path) -> None:
     t_start = time.monotonic()
     with netns.TestHosts([f"c{i}" for i in range(3)]) as hosts:
         placed = {i: ControllerHost(hosts.address(f"c{i}"), tuple(hosts.wrap(f"c{i}", []))) for i in range(3)}
-        # brokers take their metadata from the log alone: they observe __cluster_metadata, nothing is pushed
+        # brokers take their metadata from the log alone (quorum="raft"'s default, said here for the reader)
         configs = {"min.insync.replicas": 2, "default.replication.factor": 3, **NO_PUSH, **RAFT}
         with cluster(3, controllers=3, quorum="raft", controller_hosts=placed, log_dir=tmp_path, **configs) as c:
             assert all(c.controller_host(i) == hosts.address(f"c{i}") for i in range(3))
