@@ -443,7 +443,12 @@ class StreamsGroupCoordinator:
             AssignorMember(m.member_id, m.process_id, group.targets.get(m.member_id, EMPTY_TASKS))
             for m in group.members.values()
         ]
-        new = assign(members, counts, standbys)
+        stateful = (
+            {c.subtopology_id for c in (group.configured.subtopologies or []) if c.state_changelog_topics}
+            if ready and group.configured is not None
+            else set()
+        )
+        new = assign(members, counts, standbys, stateful)
         records: list[StreamsGroupRecord] = []
         for mid, tasks in sorted(new.items()):
             if group.targets.get(mid) != tasks.normalized():

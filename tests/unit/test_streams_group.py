@@ -142,6 +142,13 @@ def test_assignor_standbys_go_to_other_processes() -> None:
     for m, other in (("a", "b"), ("b", "a")):
         assert not set(out[m].active.get("0", ())) & set(out[m].standby.get("0", ()))
         assert set(out[m].standby.get("0", ())) == set(out[other].active.get("0", ()))
+    # a stateless subtopology's tasks get no standby
+    mixed = assign(
+        [AssignorMember("a", "p1", EMPTY_TASKS), AssignorMember("b", "p2", EMPTY_TASKS)], {"0": 2, "1": 2}, 1, {"1"}
+    )
+    assert all(set(t.standby) == {"1"} and _n(t, "standby") == 1 for t in mixed.values())
+    # and each subtopology is spread over the members, as Apache Kafka 4.3.1 does
+    assert all(t.active == {"0": frozenset({p}), "1": frozenset({p})} for p, t in enumerate(mixed.values()))
     # two members of one process: no standby is possible
     same = assign([AssignorMember("a", "p1", EMPTY_TASKS), AssignorMember("b", "p1", EMPTY_TASKS)], counts, 1)
     assert all(_n(t, "standby") == 0 for t in same.values())
