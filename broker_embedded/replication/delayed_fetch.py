@@ -36,6 +36,13 @@ class ReplicaView(Protocol):
 
     def current_leader(self, topic: str, partition: int) -> tuple[int, int] | None: ...
 
+    def leader_throttle(self, partition: Partition, replica_id: int) -> tuple[bool, bool]:
+        """(listed, hold): leader.replication.throttled.replicas names this replica of the
+        partition; and the follower is out of the ISR while the leader quota is exceeded."""
+        ...
+
+    def record_leader_throttled(self, size: int) -> None: ...
+
 
 READ_COMMITTED = 1
 
@@ -125,6 +132,7 @@ def read_partitions(
                 )
             result.has_error = True
             continue
+        throttled = False
         leader_leo = partition.log.log_end_offset  # before the read: the follower's caught-up mark
         try:
             partition.check_leader_epoch(fp.current_leader_epoch)
@@ -136,12 +144,15 @@ def read_partitions(
                         parts.append(diverging)
                         result.has_error = True  # answer at once: the follower must truncate first
                         continue
+            # replication throttle (Kafka's shouldLeaderThrottle): a catching-up follower gets no
+            # records while the leader quota is exceeded
+            throttled, hold = replicas.leader_throttle(partition, replica_id) if from_follower else (False, False)
             # At least one whole batch for the first partition with data, so a batch bigger
             # than the limits never stalls a consumer (KIP-74).
             data = partition.read(
                 fp.fetch_offset,
-                max_bytes=min(fp.partition_max_bytes, remaining),
-                min_one_batch=result.total_bytes == 0,
+                max_bytes=0 if hold else min(fp.partition_max_bytes, remaining),
+                min_one_batch=result.total_bytes == 0 and not hold,
                 read_committed=read_committed,
                 from_follower=from_follower,
             )
@@ -181,6 +192,8 @@ def read_partitions(
             result.remote_fetches.append((pd, data.remote))
             continue
         size = len(data.records) if data.records is not None else 0
+        if throttled and size:
+            replicas.record_leader_throttled(size)  # bytes of throttled replicas count against the quota
         remaining = max(0, remaining - size)
         result.total_bytes += size
         aborted = None

@@ -687,6 +687,16 @@ class ReplicaManager:
                 endpoints.append(prs.NodeEndpoint(node_id=ep.node_id, host=ep.host, port=ep.port, rack=ep.rack))
         return prs.ProduceResponse(responses=responses, throttle_time_ms=0, node_endpoints=endpoints)
 
+    # --- replication throttles (replication/throttle.py) -------------------------------------
+    def leader_throttle(self, p: Partition, replica_id: int) -> tuple[bool, bool]:
+        meta = self.topics.by_name.get(p.topic)
+        if meta is None or not self.leader_quota.is_throttled(meta.configs, p.index):
+            return False, False
+        return True, replica_id not in p.isr and self.leader_quota.is_quota_exceeded()
+
+    def record_leader_throttled(self, size: int) -> None:
+        self.leader_quota.record(size)
+
     # --- fetch (Kafka's fetchMessages) ------------------------------------------------------
     def fetch_messages(self, request: frq.FetchRequest, api_version: int) -> Any:
         """Whole batches from the fetch offset up to the high watermark (consumers) or the log end

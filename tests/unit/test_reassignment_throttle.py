@@ -41,3 +41,85 @@ def test_default_rate_is_unbounded() -> None:
     quota.record(10**12)
     assert not quota.is_quota_exceeded()
     assert quota.should_throttle({"leader.replication.throttled.replicas": "*"}, 0, False) is False
+
+
+class _Data:
+    def __init__(self, records: bytes) -> None:
+        self.records = records
+        self.remote = None
+        self.high_watermark = self.last_stable_offset = 10
+        self.log_start_offset = 0
+
+
+class _Log:
+    log_end_offset = 10
+    log_start_offset = 0
+
+
+class _Partition:
+    """A leader's partition holding 5000 bytes from offset 0, with the ISR {1}."""
+
+    isr = (1,)
+    log = _Log()
+
+    def check_leader_epoch(self, epoch: int) -> None:
+        pass
+
+    def check_leader(self) -> None:
+        pass
+
+    def read(
+        self, offset: int, max_bytes: int, min_one_batch: bool, read_committed: bool, from_follower: bool
+    ) -> _Data:
+        return _Data(b"x" * (5000 if min_one_batch else min(5000, max_bytes)))
+
+
+class _Replicas:
+    """The replica manager's side of a fetch, with the leader quota of ReplicaManager.leader_throttle."""
+
+    endpoints: dict[int, object] = {}
+
+    def __init__(self, quota: ReplicationQuota, overrides: dict[str, object]) -> None:
+        self.quota = quota
+        self.overrides = overrides
+        self.p = _Partition()
+
+    def partition(self, topic: str, index: int) -> _Partition:
+        return self.p
+
+    def current_leader(self, topic: str, partition: int) -> tuple[int, int] | None:
+        return None
+
+    def leader_throttle(self, partition: _Partition, replica_id: int) -> tuple[bool, bool]:
+        listed = self.quota.is_throttled(self.overrides, 0)
+        return listed, listed and replica_id not in partition.isr and self.quota.is_quota_exceeded()
+
+    def record_leader_throttled(self, size: int) -> None:
+        self.quota.record(size)
+
+
+def test_leader_side_throttle_holds_a_catching_up_follower() -> None:
+    """Kafka's shouldLeaderThrottle in the fetch read: once the leader quota is exceeded a listed,
+    out-of-sync follower gets no records (so its long poll waits instead of spinning); an in-sync
+    follower always does; the bytes sent for listed replicas are recorded."""
+    from broker_embedded.replication.delayed_fetch import FetchPartitionStatus, read_partitions
+    from kafka_wire.protocol.messages import fetch_request as frq
+
+    now = [0]
+    quota = ReplicationQuota(LEADER, {"leader.replication.throttled.rate": 100}, node_id=1, clock=lambda: now[0])
+    replicas = _Replicas(quota, {"leader.replication.throttled.replicas": ["0:1"]})
+    status = FetchPartitionStatus(
+        "t", b"\x00" * 16, frq.FetchPartition(partition=0, fetch_offset=0, partition_max_bytes=10**6)
+    )
+    request = frq.FetchRequest(max_bytes=10**6, min_bytes=1, topics=[])
+
+    def fetched(replica_id: int) -> int:
+        return read_partitions(replicas, [status], request, replica_id).total_bytes  # type: ignore[arg-type]
+
+    assert fetched(2) == 5000  # within the quota: read and recorded (5000 B against 100 B/s)
+    assert quota.is_quota_exceeded()
+    assert fetched(2) == 0  # out of the ISR, over the quota: held
+    assert fetched(1) == 5000  # an in-sync follower is never held
+    assert fetched(-1) == 5000  # nor a consumer
+    replicas.overrides = {}
+    assert fetched(2) == 5000  # not listed: not throttled
