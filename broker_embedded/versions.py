@@ -62,7 +62,7 @@ SUPPORTED_FEATURES: dict[str, tuple[int, int]] = {
     "streams.version": (0, 1),
     "share.version": (0, 1),  # share groups (KIP-932), finalized as on Apache Kafka 4.3.1
 }
-FINALIZED_FEATURES_EPOCH = 0  # no UpdateFeatures: the finalized levels never change at runtime
+FINALIZED_FEATURES_EPOCH = 0  # the base epoch; each UpdateFeatures change adds one (broker_embedded/features.py)
 
 
 def finalized_features(rebalance_protocols: str = "classic,consumer,streams") -> dict[str, int]:
