@@ -13,6 +13,8 @@ on) while acks=all idempotent producers write unique values and a reader follows
   replay from `__cluster_metadata` as observers, become identical);
 - brokers take every metadata image from `__cluster_metadata` as Raft observers (the controllers' JSON push is
   off: `controller.metadata.push.enable=false`);
+- then a follower controller is cut off for 5 fetch timeouts: healed, it catches up without raising the epoch
+  or moving the leadership (pre-vote over a real network);
 - the checker (testsupport/jepsen.py): 0 acknowledged writes lost, 0 duplicates, no acknowledged offset moved,
   the replicas' logs identical byte for byte, nothing the reader saw later lost.
 """
@@ -30,6 +32,7 @@ import pytest
 
 from broker_embedded.cluster import ControllerHost, EmbeddedCluster
 from kafka_wire.client import BrokerConnection
+from kafka_wire.protocol.messages import describe_quorum_request as dq
 from tests.integration import wire_util as w
 from tests.integration.cluster_util import cluster, create_topic, wait_full_isr
 from testsupport import netns
@@ -201,6 +204,25 @@ def test_isolating_the_active_controller(tmp_path: Path) -> None:
                 )
                 assert c.active_controller(timeout=1.0) == second
                 writers.wait_for_acks(writers.count() + 100, 20)
+
+                # --- a follower controller cut off for 5 fetch timeouts: it pre-votes in vain, and rejoining
+                # it neither raises the epoch nor moves the leadership (KIP-996; the issue's first complaint)
+                quorum_before = _quorum(c, second)
+                follower = next(i for i in c.controller_ids if i not in (first, second))
+                hosts.isolate(f"c{follower}")
+                cut = time.monotonic()
+                writers.wait_for_acks(writers.count() + 100, 20)
+                while time.monotonic() < cut + 5 * RAFT["controller.quorum.fetch.timeout.ms"] / 1000:
+                    time.sleep(0.1)
+                hosts.heal(f"c{follower}")
+                healed_ms = time.time() * 1000
+                # it fetches from the same leader again (a disruptive rejoin would have deposed that leader first)
+                c.wait_for(
+                    lambda: _fetched_since(c, second, follower, healed_ms),
+                    timeout=15,
+                    what="the healed follower fetching from the same leader",
+                )
+                assert _quorum(c, second)[:2] == quorum_before[:2], "the rejoining follower disturbed the leader"
             except BaseException:
                 reader.stop()
                 raise
@@ -233,6 +255,23 @@ def test_isolating_the_active_controller(tmp_path: Path) -> None:
         f"down after {stepped_down:.2f} s (probe from its namespace included); {during} writes acknowledged "
         f"during the partition; {report.summary()}; {time.monotonic() - t_start:.1f} s"
     )
+
+
+def _quorum(c: EmbeddedCluster, i: int) -> tuple[int, int, dict[int, int]]:
+    """(leader id, epoch, voter -> last fetch, wall ms) by DescribeQuorum on controller `i`'s Raft listener;
+    ValueError when `i` does not answer as the leader."""
+    with BrokerConnection(c.controller_host(i), c.raft_ports[i], timeout=5) as conn:
+        body = dq.DescribeQuorumRequest(
+            topics=[dq.TopicData(topic_name="__cluster_metadata", partitions=[dq.PartitionData()])]
+        )
+        p = conn.request(55, body).topics[0].partitions[0]
+    if p.error_code or p.leader_id != i:
+        raise ValueError(f"controller {i} does not lead (error {p.error_code}, leader {p.leader_id})")
+    return p.leader_id, p.leader_epoch, {v.replica_id: v.last_fetch_timestamp for v in p.current_voters}
+
+
+def _fetched_since(c: EmbeddedCluster, leader: int, follower: int, since_ms: float) -> bool:
+    return _quorum(c, leader)[2].get(follower, -1) > since_ms
 
 
 def _led_on(c: EmbeddedCluster, broker: int, topic: str) -> bool:
