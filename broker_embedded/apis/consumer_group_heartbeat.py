@@ -70,6 +70,8 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.ConsumerGroupHeartbe
         client_host="/" + ctx.peer.rsplit(":", 1)[0],
     )
     coordinator = broker.group_coordinator
+    if request.group_id in coordinator.streams_groups.groups:  # as Kafka 4.3.1 answers
+        return error(ErrorCode.GROUP_ID_NOT_FOUND, f"Group {request.group_id} is not a consumer group.")
     classic = coordinator.groups.get(request.group_id)
     if classic is not None and classic.members:
         # online upgrade (group/consumer_migration.py): a joining member converts a live classic group

@@ -201,6 +201,8 @@ class GroupCoordinator(GroupOffsets):
             return error(e.code)
         if (code := self.coordinator_error(req.group_id)) != ErrorCode.NONE:
             return error(code)
+        if req.group_id in self.streams_groups.groups:  # a streams group (KIP-1071): Kafka 4.3.1's answer
+            return error(ErrorCode.INCONSISTENT_GROUP_PROTOCOL, req.member_id)
         consumer_group = self.consumer_groups.groups.get(req.group_id)
         if consumer_group is not None and consumer_group.members:
             # a live consumer group (KIP-848) takes classic members through translation (online migration)

@@ -201,10 +201,13 @@ def _topology(source: str, app: str) -> Any:
 
 def test_streams_group_heartbeat_answers(broker: Any) -> None:
     """Bad input, join statuses (initial rebalance delay, missing internal topics created by the
-    broker), fencing, ListGroups/DescribeGroups of a streams group and leaving: each answer as
-    Apache Kafka 4.3.1 gives it."""
+    broker), fencing, ListGroups/DescribeGroups of a streams group, the other protocols refused on its
+    id, leaving and DeleteGroups: each answer as Apache Kafka 4.3.1 gives it."""
+    from kafka_wire.protocol.messages import consumer_group_heartbeat_request as cgq
+    from kafka_wire.protocol.messages import delete_groups_request as dlq
     from kafka_wire.protocol.messages import describe_groups_request as dgq
     from kafka_wire.protocol.messages import find_coordinator_request as fcq
+    from kafka_wire.protocol.messages import join_group_request as jgq
     from kafka_wire.protocol.messages import list_groups_request as lgq
     from kafka_wire.protocol.messages import streams_group_heartbeat_request as q
 
@@ -291,6 +294,27 @@ def test_streams_group_heartbeat_answers(broker: Any) -> None:
             f"Group {app}-nope not found.",
             "",
         )
+        # the group id is a streams group's: other protocols are refused, a live group is not deleted
+        consumer = cgq.ConsumerGroupHeartbeatRequest(
+            group_id=app,
+            member_id="c1",
+            member_epoch=0,
+            rebalance_timeout_ms=30000,
+            subscribed_topic_names=[source],
+            topic_partitions=[],
+        )
+        r = conn.request(68, consumer, 1)
+        assert (r.error_code, r.error_message) == (69, f"Group {app} is not a consumer group.")
+        protocol = jgq.JoinGroupRequestProtocol(name="range", metadata=b"")
+        join = jgq.JoinGroupRequest(
+            group_id=app, session_timeout_ms=30000, rebalance_timeout_ms=30000, protocol_type="consumer",
+            protocols=[protocol],
+        )  # fmt: skip
+        assert conn.request(11, join, 9).error_code == 23  # INCONSISTENT_GROUP_PROTOCOL
+        delete = dlq.DeleteGroupsRequest(groups_names=[app])
+        assert [r.error_code for r in conn.request(42, delete, 2).results] == [68]  # NON_EMPTY_GROUP
         left = hb(member_epoch=-1, process_id=None)
         assert (left.error_code, left.member_epoch, left.heartbeat_interval_ms) == (0, -1, 0)
         assert answer(member_epoch=-1, process_id=None) == (25, f"Member m1 is not a member of group {app}.")
+        assert [r.error_code for r in conn.request(42, delete, 2).results] == [0]
+        assert _describe(bs, app).error_message == f"Group {app} not found."
