@@ -17,6 +17,7 @@ from confluent_kafka import Consumer, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, ConfigResource, NewTopic
 
 from kafka_wire.protocol.messages import describe_log_dirs_request as dldq
+from kafka_wire.protocol.messages import describe_topic_partitions_request as dtpq
 from tests.integration import wire_util as w
 from tests.integration.clients_util import wait_until
 from tests.integration.cluster_util import StreamingProducer, cluster
@@ -136,6 +137,14 @@ def test_reassign_generate_execute_verify(any_cluster: Any, java_client: Any, tm
     # a leader is one of the new replicas; broker a no longer hosts the partitions
     leaders = {i: pm.leader for i, pm in admin.list_topics(topic, timeout=10).topics[topic].partitions.items()}
     assert all(leaders[i] in target[i] for i in target), leaders
+    # DescribeTopicPartitions (API 75) of the cluster shows the moved partitions too
+    conn = w.connect(bootstrap)
+    try:
+        dtp = conn.request(75, dtpq.DescribeTopicPartitionsRequest(topics=[dtpq.TopicRequest(topic)]), 0)
+    finally:
+        conn.close()
+    described = {p.partition_index: (p.replica_nodes, sorted(p.isr_nodes)) for p in dtp.topics[0].partitions}
+    assert described == {0: ([b, c], [b, c]), 1: ([c, b], [b, c])}, dtp
     wait_until(lambda: _hosted_on(brokers[a], topic) == set(), 30, 0.2, "old replica removed")
     assert _hosted_on(brokers[c], topic) == {0, 1}
     assert sorted(_consume_all(bootstrap, topic, 2)) == sorted(f"r{i}".encode() for i in range(40))
