@@ -140,16 +140,16 @@ def freeze_gc_once() -> bool:
     (pyspark/daemon.py). With pyspark, pyarrow, pandas and this read path loaded that walks ~80k
     tracked objects: ~50 ms of CPU per task, more than reading a micro-batch's few thousand records
     of one partition. What is loaded at the first read is modules, classes and functions that live
-    as long as the process, so they go to the permanent generation (`gc.freeze()`) after one last
-    collection; objects created afterwards are collected as before. Objects of the first task that
-    are alive now and die later in a reference cycle are not reclaimed (once per process, bounded).
-    Returns whether this call froze.
+    as long as the process, so they go to the permanent generation (`gc.freeze()`, O(1)); objects
+    created afterwards are collected as before. No collection first: with
+    spark.python.worker.reuse=false every task is a fresh process and would pay it. Cyclic garbage
+    of that moment (imports, the first task's objects once they die) is never reclaimed: once per
+    process, bounded. Returns whether this call froze.
     """
     global _gc_frozen
     if _gc_frozen:
         return False
     _gc_frozen = True
-    gc.collect()
     gc.freeze()
     return True
 
