@@ -26,9 +26,9 @@ done
 
 # The whole suite as three pytest runs side by side:
 #   1. the Spark tests that share one SparkSession, and the JVM peers' own tests (tests/peers);
-#   2. the notebooks (each starts its own kernel and Spark) and the Spark tests that run their
-#      queries in child drivers (crash tests, spark-submit, a standalone cluster, separate drivers):
-#      neither needs the shared session;
+#   2. the notebooks (each starts its own kernel and Spark), the Spark tests that run their queries
+#      in child drivers (crash tests, spark-submit, a standalone cluster, separate drivers) and the
+#      cluster-level differential tests of wave 3: none needs the shared session;
 #   3. everything else (unit + integration).
 # Most tests wait on timeouts, brokers and child processes rather than burn CPU, so the runs overlap
 # well; the CPU share of the whole run is printed at the end (from /proc/stat) to keep that checked.
@@ -42,8 +42,20 @@ SPARK_CHILD_DRIVERS=(
     tests/spark/test_pipelines_example.py
     tests/spark/test_delta_example.py
 )
+# wave 3's cluster-level differential tests (reassignment, features, share coordinator, the Raft
+# quorum and its network partition): EmbeddedCluster and the Apache cluster, no shared session
+shopt -s nullglob
+CLUSTER_DIFFERENTIAL=(
+    tests/integration/test_reassignment*.py
+    tests/integration/test_features*.py
+    tests/integration/test_share_cluster*.py
+    tests/integration/test_raft_*.py
+)
+shopt -u nullglob
 ignore_child_drivers=()
 for f in "${SPARK_CHILD_DRIVERS[@]}"; do ignore_child_drivers+=("--ignore=$f"); done
+ignore_rest=(--ignore="$NOTEBOOKS")
+for f in "${CLUSTER_DIFFERENTIAL[@]}"; do ignore_rest+=("--ignore=$f"); done
 DURATIONS=(--durations=0 --durations-min=10)
 cpu_ticks() { awk '/^cpu /{print $2+$3+$4+$7+$8+$9, $2+$3+$4+$5+$6+$7+$8+$9}' /proc/stat; }  # busy (no idle, no iowait), all
 read -r busy0 total0 < <(cpu_ticks)
@@ -55,9 +67,10 @@ set +e
 .venv/bin/python -m pytest tests/spark tests/peers "${ignore_child_drivers[@]}" "${DURATIONS[@]}" "$@" \
     >"$spark_log" 2>&1 &
 spark_pid=$!
-.venv/bin/python -m pytest "$NOTEBOOKS" "${SPARK_CHILD_DRIVERS[@]}" "${DURATIONS[@]}" "$@" >"$children_log" 2>&1 &
+.venv/bin/python -m pytest "$NOTEBOOKS" "${SPARK_CHILD_DRIVERS[@]}" "${CLUSTER_DIFFERENTIAL[@]}" "${DURATIONS[@]}" "$@" \
+    >"$children_log" 2>&1 &
 children_pid=$!
-.venv/bin/python -m pytest tests/unit tests/integration --ignore="$NOTEBOOKS" "${DURATIONS[@]}" "$@"
+.venv/bin/python -m pytest tests/unit tests/integration "${ignore_rest[@]}" "${DURATIONS[@]}" "$@"
 rc_rest=$?
 wait "$children_pid"
 rc_children=$?
@@ -66,7 +79,7 @@ rc_spark=$?
 set -e
 read -r busy1 total1 < <(cpu_ticks)
 echo
-echo "================ $NOTEBOOKS + Spark tests with child drivers ================"
+echo "================ $NOTEBOOKS + Spark tests with child drivers + cluster differential tests ================"
 cat "$children_log"
 echo
 echo "================ tests/spark (shared session) + tests/peers ================"
