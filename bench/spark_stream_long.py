@@ -326,6 +326,10 @@ def render(results: dict[str, Any]) -> str:
                 f"| {broker} | {size} B | {label} | {_cell(k[metric], digits, scale)} | "
                 f"{_cell(p[metric], digits, scale)} | {ratio:.2f} |"
             )
+        cpu_k, cpu_p = k.get("cpu_us_per_record", {}), p.get("cpu_us_per_record", {})
+        total_k, total_p = sum(cpu_k.values()), sum(cpu_p.values())
+        cpu_ratio = total_p / total_k if total_k else float("nan")
+        lines.append(f"| {broker} | {size} B | CPU µs/record | {_cpu(cpu_k)} | {_cpu(cpu_p)} | {cpu_ratio:.2f} |")
         lines.append(f"| {broker} | {size} B | load before / after | {case['load_before']} | {case['load_after']} | |")
     lines += [
         "",
