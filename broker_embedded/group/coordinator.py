@@ -84,6 +84,7 @@ class GroupCoordinator(GroupOffsets):
         )
         # what transactional offset commits use of the groups (txn.offsets)
         self.txn_offsets = GroupTxnOffsets(self.groups, self.storage)
+        self.txn_offsets.member_groups = [self.consumer_groups, self.streams_groups]
 
     # --- __consumer_offsets (stored by the GroupMetadataManager) -----------------------------
     @property

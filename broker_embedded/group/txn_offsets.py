@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from broker_embedded.group.offsets_topic import OffsetKey, OffsetValue, encode_offset_key, encode_offset_value
 from broker_embedded.group.state import GroupMetadata, GroupState, OffsetAndMetadata
@@ -31,6 +31,9 @@ class GroupTxnOffsets:
         # transactional offsets read back without their transaction's marker: the transaction
         # coordinator takes them over (txn.offsets)
         self.open: PendingOffsets = {}
+        # the groups of member epochs (KIP-848 consumer, KIP-1071 streams coordinators): each has
+        # `groups` and validate_offset_request(group, member, epoch, commit); set by the coordinator
+        self.member_groups: list[Any] = []
 
     def add_replayed(self, open_txns: OpenTxnOffsets) -> None:
         """Offset records of transactions still open when a partition was loaded."""
@@ -51,7 +54,15 @@ class GroupTxnOffsets:
         self, group_id: str, generation_id: int, member_id: str, group_instance_id: str | None
     ) -> ErrorCode:
         """KIP-447: a member's transactional commit is fenced by the group's generation, as
-        OffsetCommit is."""
+        OffsetCommit is; a member of a consumer or streams group by its member epoch (Kafka's
+        validateOffsetCommit with isTransactional: ILLEGAL_GENERATION, not STALE_MEMBER_EPOCH; a
+        commit without member information is allowed)."""
+        for coordinator in self.member_groups:
+            if group_id in coordinator.groups:
+                if not member_id and generation_id < 0:
+                    return ErrorCode.NONE
+                code = coordinator.validate_offset_request(group_id, member_id, generation_id, True)
+                return ErrorCode.ILLEGAL_GENERATION if code == ErrorCode.STALE_MEMBER_EPOCH else code
         group = self.groups.get(group_id)
         if group is None:
             return ErrorCode.ILLEGAL_GENERATION if member_id or generation_id >= 0 else ErrorCode.NONE

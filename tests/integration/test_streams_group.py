@@ -1,5 +1,8 @@
 """Streams groups (KIP-1071) with a real Kafka Streams 4.3.1 application, ours and Apache Kafka 4.3.1.
 
+It runs with processing.guarantee=exactly_once_v2, so its TxnOffsetCommits are fenced by the
+streams group's member epochs, and the output is read read_committed.
+
 The peer `pykafka.peers.StreamsGroupWordCount` (group.protocol=streams) is a word count with a
 repartition topic and a state store, so the broker registers a topology of two subtopologies,
 creates the repartition and changelog topics, and assigns 2 + 2 tasks. Two instances count the
@@ -64,7 +67,12 @@ class Counts:
 
     def __init__(self, bootstrap: str, topic: str) -> None:
         self.consumer = Consumer(
-            {"bootstrap.servers": bootstrap, "group.id": f"reader-{uuid.uuid4()}", "auto.offset.reset": "earliest"}
+            {
+                "bootstrap.servers": bootstrap,
+                "group.id": f"reader-{uuid.uuid4()}",
+                "auto.offset.reset": "earliest",
+                "isolation.level": "read_committed",
+            }
         )
         self.consumer.subscribe([topic])
         self.counts: dict[str, int] = {}
@@ -128,7 +136,9 @@ def test_kafka_streams_word_count_as_a_streams_group(broker: Any, tmp_path: Path
         producer.produce(source, key=str(i).encode(), value=line.encode())
     producer.flush(30)
     procs = [
-        jvm.java_popen(APP, bs, source, sink, app, str(tmp_path / f"state-{i}"), jvm_opts=jvm.TOOL_JVM_OPTS)
+        jvm.java_popen(
+            APP, bs, source, sink, app, str(tmp_path / f"state-{i}"), "exactly_once_v2", jvm_opts=jvm.TOOL_JVM_OPTS
+        )
         for i in range(2)
     ]
     counts = Counts(bs, sink)

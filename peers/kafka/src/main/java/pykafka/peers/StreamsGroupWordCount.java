@@ -18,11 +18,11 @@ import org.apache.kafka.streams.kstream.Produced;
  * Word count as a streams group (KIP-1071, group.protocol=streams): the broker registers the
  * topology, creates the repartition and changelog topics and assigns the tasks.
  *
- *   java -cp 'peers/target/kafka-lib/*' pykafka.peers.StreamsGroupWordCount BOOTSTRAP INPUT OUTPUT APP_ID STATE_DIR
+ *   java -cp 'peers/target/kafka-lib/*' pykafka.peers.StreamsGroupWordCount BOOTSTRAP INPUT OUTPUT APP_ID STATE_DIR [GUARANTEE]
  *
  * Lines of INPUT are split on non-letters and lower-cased; each word is re-keyed (a repartition
  * topic), counted (a state store and its changelog topic) and every count update goes to OUTPUT as
- * (word, count as a decimal string). Prints "RUNNING" on stdout whenever the application becomes
+ * (word, count as a decimal string). GUARANTEE is at_least_once (default) or exactly_once_v2. Prints "RUNNING" on stdout whenever the application becomes
  * RUNNING; stops cleanly on SIGTERM.
  */
 public final class StreamsGroupWordCount {
@@ -36,6 +36,7 @@ public final class StreamsGroupWordCount {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, args[3]);
         props.put(StreamsConfig.STATE_DIR_CONFIG, args[4]);
         props.put(StreamsConfig.GROUP_PROTOCOL_CONFIG, "streams");
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, args.length > 5 ? args[5] : "at_least_once");
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 200);
         props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
         props.put("consumer.auto.offset.reset", "earliest");
