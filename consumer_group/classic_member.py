@@ -40,7 +40,7 @@ from consumer_group.structs import (
     MemberSubscription,
     TopicPartition,
 )
-from kafka_wire.errors import ErrorCode, ProtocolDecodeError
+from kafka_wire.errors import ErrorCode, ProtocolDecodeError, PykafkaError
 from kafka_wire.protocol.messages import (
     heartbeat_request,
     join_group_request,
@@ -70,11 +70,11 @@ class RebalanceProtocol(enum.Enum):
     COOPERATIVE = "cooperative"
 
 
-class CoordinatorLost(Exception):
+class CoordinatorLost(PykafkaError):
     """Forget the coordinator and find it again (after a backoff)."""
 
 
-class RetryJoin(Exception):
+class RetryJoin(PykafkaError):
     """The join/sync round failed in a retriable way; rejoin after a short backoff. The driver runs
     the lost callback for `lost` first (a reset generation drops the partitions)."""
 
