@@ -25,17 +25,17 @@ for arg in "$@"; do
 done
 
 # The whole suite as three pytest runs side by side:
-#   1. the unit tests (first, in a fresh process, as they expect), the Spark tests that share one
-#      SparkSession, and the JVM peers' own tests (tests/peers);
+#   1. the Spark tests that share one SparkSession, and the JVM peers' own tests (tests/peers);
 #   2. the notebooks (each starts its own kernel and Spark), the Spark tests that run their queries
 #      in child drivers (crash tests, spark-submit, a standalone cluster, separate drivers) and the
-#      cluster-level differential tests of wave 3, and our group client's long differential file:
-#      none needs the shared session;
-#   3. the rest of tests/integration.
-# Balanced on session 10's run (40 min wall; integration+unit 39 min, the other two 26-27 min).
+#      cluster-level differential tests of wave 3: none needs the shared session;
+#   3. everything else (unit + integration).
 # Most tests wait on timeouts, brokers and child processes rather than burn CPU, so the runs overlap
 # well; the CPU share of the whole run is printed at the end (from /proc/stat) to keep that checked.
 # The other runs' output follows the main one's; --durations lists every test of 10 s or more.
+# Session 10 on 2 cores: this balance ran green in 40 min (CPU busy 76%); moving the unit tests into
+# the Spark stream ran in 31 min but at 94% CPU a child Spark driver took > 120 s to start and its
+# test failed: the CPU work, not the balance, is what is left to cut.
 NOTEBOOKS=tests/integration/test_notebooks.py
 SPARK_CHILD_DRIVERS=(
     tests/spark/test_delta_crash.py
@@ -53,7 +53,6 @@ CLUSTER_DIFFERENTIAL=(
     tests/integration/test_features*.py
     tests/integration/test_share_cluster*.py
     tests/integration/test_raft_*.py
-    tests/integration/test_consumer_group_client.py
 )
 shopt -u nullglob
 ignore_child_drivers=()
@@ -68,13 +67,13 @@ spark_log="$(mktemp -t pykafka-spark-tests.XXXXXX)"
 children_log="$(mktemp -t pykafka-child-driver-tests.XXXXXX)"
 trap 'rm -f "$spark_log" "$children_log"' EXIT
 set +e
-.venv/bin/python -m pytest tests/unit tests/spark tests/peers "${ignore_child_drivers[@]}" "${DURATIONS[@]}" "$@" \
+.venv/bin/python -m pytest tests/spark tests/peers "${ignore_child_drivers[@]}" "${DURATIONS[@]}" "$@" \
     >"$spark_log" 2>&1 &
 spark_pid=$!
 .venv/bin/python -m pytest "$NOTEBOOKS" "${SPARK_CHILD_DRIVERS[@]}" "${CLUSTER_DIFFERENTIAL[@]}" "${DURATIONS[@]}" "$@" \
     >"$children_log" 2>&1 &
 children_pid=$!
-.venv/bin/python -m pytest tests/integration "${ignore_rest[@]}" "${DURATIONS[@]}" "$@"
+.venv/bin/python -m pytest tests/unit tests/integration "${ignore_rest[@]}" "${DURATIONS[@]}" "$@"
 rc_rest=$?
 wait "$children_pid"
 rc_children=$?
@@ -86,13 +85,13 @@ echo
 echo "================ $NOTEBOOKS + Spark tests with child drivers + cluster differential tests ================"
 cat "$children_log"
 echo
-echo "================ tests/unit + tests/spark (shared session) + tests/peers ================"
+echo "================ tests/spark (shared session) + tests/peers ================"
 cat "$spark_log"
-check_rc "$rc_rest" "tests/integration"
+check_rc "$rc_rest" "tests/unit tests/integration"
 check_rc "$rc_children" "notebooks + Spark child drivers"
-check_rc "$rc_spark" "tests/unit + tests/spark + tests/peers"
-echo "tests/integration: exit $rc_rest; notebooks + Spark child drivers: exit $rc_children;" \
-    "tests/unit + tests/spark + tests/peers: exit $rc_spark"
+check_rc "$rc_spark" "tests/spark + tests/peers"
+echo "tests/unit + tests/integration: exit $rc_rest; notebooks + Spark child drivers: exit $rc_children;" \
+    "tests/spark + tests/peers: exit $rc_spark"
 awk -v b=$((busy1 - busy0)) -v t=$((total1 - total0)) -v n="$(nproc)" -v s=$((SECONDS - t0)) \
     'BEGIN { if (t > 0) printf "tests took %d s; CPU busy %.0f%% of %d cores (%.2f cores on average)\n", s, 100*b/t, n, n*b/t }'
 for rc in "$rc_rest" "$rc_children" "$rc_spark"; do
