@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from broker_embedded.group.share_state_host import cluster_share_state, respond, serve
@@ -24,21 +25,15 @@ API_KEY = 83
 
 
 def handle(broker: Broker, ctx: RequestContext, request: rq.InitializeShareGroupStateRequest) -> Any:
-    flat = [(t, p) for t in request.topics for p in t.partitions]
-    keys = [ShareGroupStateKey(request.group_id, str(uuid.UUID(bytes=bytes(t.topic_id))), p.partition) for t, p in flat]
-
-    def call(service: ShareStateService, i: int) -> StateResult:
-        p = flat[i][1]
-        return service.initialize(keys[i], p.state_epoch, p.start_offset)
-
-    # an inter-broker RPC: CLUSTER_ACTION on the cluster, as Kafka checks it
-    denied = authorize(ctx, AclOperation.CLUSTER_ACTION, ResourceType.CLUSTER)
-    if denied:
-        results: Any = [StateResult(ErrorCode(denied)) for _ in keys]
-    else:
-        results = serve(
-            broker.share_coordinator, cluster_state_of(broker), "initialize share group state", keys, call, writes=True
-        )
+    flat, results = serve_state_rpc(
+        broker,
+        ctx,
+        request.group_id,
+        request.topics,
+        "initialize share group state",
+        lambda service, key, p: service.initialize(key, p.state_epoch, p.start_offset),
+        writes=True,
+    )
 
     def build(done: list[StateResult]) -> rs.InitializeShareGroupStateResponse:
         by_topic: dict[int, Any] = {}
@@ -69,6 +64,38 @@ def cluster_state_of(broker: Broker) -> ClusterShareState | None:
         )
 
     return cluster_share_state(broker.share_coordinator, broker.controller_client, create)
+
+
+# call(service, key, partition entry of the request) -> that partition's result
+PartitionCall = Callable[[ShareStateService, ShareGroupStateKey, Any], StateResult]
+
+
+def serve_state_rpc(
+    broker: Broker,
+    ctx: RequestContext,
+    group_id: str,
+    topics: list[Any],
+    operation: str,
+    call: PartitionCall,
+    writes: bool,
+) -> tuple[list[tuple[Any, Any]], Any]:
+    """What RPCs 83-87 share: the request's (topic, partition) entries in order, and their results (a
+    list, or in a cluster a future of one once writes are replicated)."""
+    flat = [(t, p) for t in topics for p in t.partitions]
+    keys = [ShareGroupStateKey(group_id, str(uuid.UUID(bytes=bytes(t.topic_id))), p.partition) for t, p in flat]
+    # an inter-broker RPC: CLUSTER_ACTION on the cluster, as Kafka checks it
+    denied = authorize(ctx, AclOperation.CLUSTER_ACTION, ResourceType.CLUSTER)
+    if denied:
+        return flat, [StateResult(ErrorCode(denied)) for _ in keys]
+    results = serve(
+        broker.share_coordinator,
+        cluster_state_of(broker),
+        operation,
+        keys,
+        lambda service, i: call(service, keys[i], flat[i][1]),
+        writes,
+    )
+    return flat, results
 
 
 def share_coordinator_lookup(

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import uuid
 from typing import TYPE_CHECKING, Any
 
-from broker_embedded.apis.initialize_share_group_state import cluster_state_of
-from broker_embedded.group.share_state_host import respond, serve
-from broker_embedded.security.access import AclOperation, ResourceType, authorize
-from broker_embedded.share.state import ShareGroupStateKey
-from broker_embedded.share.state_service import ShareStateService, StateResult
-from kafka_wire.errors import ErrorCode
+from broker_embedded.apis.initialize_share_group_state import serve_state_rpc
+from broker_embedded.group.share_state_host import respond
+from broker_embedded.share.state_service import StateResult
 from kafka_wire.protocol.messages import read_share_group_state_summary_request as rq
 from kafka_wire.protocol.messages import read_share_group_state_summary_response as rs
 
@@ -22,26 +18,15 @@ API_KEY = 87
 
 
 def handle(broker: Broker, ctx: RequestContext, request: rq.ReadShareGroupStateSummaryRequest) -> Any:
-    flat = [(t, p) for t in request.topics for p in t.partitions]
-    keys = [ShareGroupStateKey(request.group_id, str(uuid.UUID(bytes=bytes(t.topic_id))), p.partition) for t, p in flat]
-
-    def call(service: ShareStateService, i: int) -> StateResult:
-        p = flat[i][1]
-        return service.summary(keys[i], p.leader_epoch)
-
-    # an inter-broker RPC: CLUSTER_ACTION on the cluster, as Kafka checks it
-    denied = authorize(ctx, AclOperation.CLUSTER_ACTION, ResourceType.CLUSTER)
-    if denied:
-        results: Any = [StateResult(ErrorCode(denied)) for _ in keys]
-    else:
-        results = serve(
-            broker.share_coordinator,
-            cluster_state_of(broker),
-            "read share group state summary",
-            keys,
-            call,
-            writes=False,
-        )
+    flat, results = serve_state_rpc(
+        broker,
+        ctx,
+        request.group_id,
+        request.topics,
+        "read share group state summary",
+        lambda service, key, p: service.summary(key, p.leader_epoch),
+        writes=False,
+    )
 
     def build(done: list[StateResult]) -> rs.ReadShareGroupStateSummaryResponse:
         by_topic: dict[int, Any] = {}

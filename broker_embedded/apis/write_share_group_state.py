@@ -3,15 +3,12 @@ timeouts changed."""
 
 from __future__ import annotations
 
-import uuid
 from typing import TYPE_CHECKING, Any
 
-from broker_embedded.apis.initialize_share_group_state import cluster_state_of
-from broker_embedded.group.share_state_host import respond, serve
-from broker_embedded.security.access import AclOperation, ResourceType, authorize
+from broker_embedded.apis.initialize_share_group_state import serve_state_rpc
+from broker_embedded.group.share_state_host import respond
 from broker_embedded.share.state import ShareGroupStateKey
 from broker_embedded.share.state_service import ShareStateService, StateResult
-from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import write_share_group_state_request as rq
 from kafka_wire.protocol.messages import write_share_group_state_response as rs
 
@@ -23,28 +20,13 @@ API_KEY = 85
 
 
 def handle(broker: Broker, ctx: RequestContext, request: rq.WriteShareGroupStateRequest) -> Any:
-    flat = [(t, p) for t in request.topics for p in t.partitions]
-    keys = [ShareGroupStateKey(request.group_id, str(uuid.UUID(bytes=bytes(t.topic_id))), p.partition) for t, p in flat]
+    def call(service: ShareStateService, key: ShareGroupStateKey, p: Any) -> StateResult:
+        batches = [(b.first_offset, b.last_offset, b.delivery_state, b.delivery_count) for b in p.state_batches]
+        return service.write(key, p.state_epoch, p.leader_epoch, p.start_offset, batches, p.delivery_complete_count)
 
-    def call(service: ShareStateService, i: int) -> StateResult:
-        p = flat[i][1]
-        return service.write(
-            keys[i],
-            p.state_epoch,
-            p.leader_epoch,
-            p.start_offset,
-            [(b.first_offset, b.last_offset, b.delivery_state, b.delivery_count) for b in p.state_batches],
-            p.delivery_complete_count,
-        )
-
-    # an inter-broker RPC: CLUSTER_ACTION on the cluster, as Kafka checks it
-    denied = authorize(ctx, AclOperation.CLUSTER_ACTION, ResourceType.CLUSTER)
-    if denied:
-        results: Any = [StateResult(ErrorCode(denied)) for _ in keys]
-    else:
-        results = serve(
-            broker.share_coordinator, cluster_state_of(broker), "write share group state", keys, call, writes=True
-        )
+    flat, results = serve_state_rpc(
+        broker, ctx, request.group_id, request.topics, "write share group state", call, writes=True
+    )
 
     def build(done: list[StateResult]) -> rs.WriteShareGroupStateResponse:
         by_topic: dict[int, Any] = {}
