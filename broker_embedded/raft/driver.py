@@ -315,6 +315,12 @@ class RaftDriver:
                     continue
                 api_key, version, core_corr, pre_vote = meta
                 _, body = wire.decode_response(api_key, version, frame)
+                if getattr(body, "error_code", 0) == ErrorCode.INCONSISTENT_CLUSTER_ID:
+                    # a failed request (Kafka logs it and backs off): the core's request timeout resends, and
+                    # nothing from another cluster's quorum reaches our state
+                    log.error("raft node %d: voter %d belongs to another cluster (not %s)", self.node_id, dest,
+                              self.cluster_id)  # fmt: skip
+                    continue
                 self._process(self.node.handle(dest, self._core_response(api_key, body, core_corr, pre_vote)))
         except (OSError, ProtocolDecodeError, ValueError, asyncio.IncompleteReadError) as e:
             log.debug("raft node %d: connection to %d lost: %s", self.node_id, dest, e)
@@ -366,6 +372,12 @@ class RaftDriver:
         if api_key == wire.DESCRIBE_CLUSTER:
             writer.write(wire.encode_response(api_key, version, corr, self._describe_cluster(body)))
             return
+        if not self._valid_cluster_id(body):
+            # Kafka's hasValidClusterId: a request naming another cluster is refused before the core sees it
+            # (a controller of another cluster must not vote here, nor fetch or be fetched from)
+            error = self._inconsistent_cluster_id(api_key)
+            writer.write(wire.encode_response(api_key, version, corr, error))
+            return
         self._next_inbound += 1
         core_corr = self._next_inbound
         msg: m.Message
@@ -388,6 +400,26 @@ class RaftDriver:
             raise ValueError(f"API {api_key} is not served here")
         self._inbound[(source, core_corr)] = (writer, corr, api_key, version)
         self._process(self.node.handle(source, msg))
+
+    def _valid_cluster_id(self, body: Any) -> bool:
+        """A request without a cluster id is accepted (Kafka: older clients and a not yet formatted node);
+        one with a cluster id must name ours when we have one."""
+        theirs = getattr(body, "cluster_id", None)
+        return theirs is None or self.cluster_id is None or theirs == self.cluster_id
+
+    @staticmethod
+    def _inconsistent_cluster_id(api_key: int) -> Any:
+        """The response with only the top-level INCONSISTENT_CLUSTER_ID (104), as KafkaRaftClient answers."""
+        code = int(ErrorCode.INCONSISTENT_CLUSTER_ID)
+        if api_key == wire.VOTE:
+            return vote.rs.VoteResponse(error_code=code, topics=[])
+        if api_key == wire.BEGIN_QUORUM_EPOCH:
+            return begin_quorum_epoch.rs.BeginQuorumEpochResponse(error_code=code, topics=[])
+        if api_key == wire.END_QUORUM_EPOCH:
+            return end_quorum_epoch.rs.EndQuorumEpochResponse(error_code=code, topics=[])
+        if api_key == wire.FETCH:
+            return fetch_wire.rs.FetchResponse(error_code=code, responses=[])
+        return fetch_snapshot.rs.FetchSnapshotResponse(error_code=code, topics=[])
 
     def _api_versions(self) -> Any:
         keys = []
