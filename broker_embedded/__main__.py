@@ -333,7 +333,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     temp = None
-    log_dir = args.log_dir or config["log.dirs"]
+    log_dir = args.log_dir or (config["log.dirs"] or "").split(",")[0].strip()  # several: JBOD, see LogDirs
     if not log_dir:
         temp = tempfile.TemporaryDirectory(prefix="pykafka-broker-")
         log_dir = temp.name

@@ -30,6 +30,8 @@ from broker_embedded.group.share_coordinator import (
     ShareCoordinator,
     other_protocol_group,
 )
+from broker_embedded.log.log import Log
+from broker_embedded.log.log_dirs import LogDirs, parse_log_dirs
 from broker_embedded.log.manager import LogManager, PeriodicSchedule
 from broker_embedded.metadata import TopicMetadata, TopicRegistry
 from broker_embedded.network.server import RequestContext, RequestRejected
@@ -67,7 +69,7 @@ class Broker:
         log_dir.mkdir(parents=True, exist_ok=True)
         self.cluster_id = self._load_meta_properties()
         self.topics = TopicRegistry(log_dir, max_partitions=config["max.broker.partitions"])
-        self.log_manager = LogManager(log_dir, producer_id_expiration_ms=config["producer.id.expiration.ms"])
+        self.log_manager: LogManager | LogDirs = self._log_dirs(config, log_dir)
         self.log_manager.startup()
         # one timer for every purgatory (produce, fetch, rebalance, heartbeat), driven by the reaper
         self.timer = SystemTimer(name="broker-timer")
@@ -204,8 +206,27 @@ class Broker:
         tmp.write_text(f"version=1\ncluster.id={cluster_id}\nnode.id={self.node_id}\n")
         os.replace(tmp, path)
 
+    def _log_dirs(self, config: BrokerConfig, log_dir: Path) -> LogManager | LogDirs:
+        """One LogManager in `log_dir`, or LogDirs when `log.dirs` names several dirs (JBOD)."""
+        expiration_ms = config["producer.id.expiration.ms"]
+        dirs = parse_log_dirs(config["log.dirs"])
+        if len(dirs) < 2:
+            return LogManager(log_dir, producer_id_expiration_ms=expiration_ms)
+        io_rate = int(config.get("replica.alter.log.dirs.io.max.bytes.per.second", -1))
+        log_dirs = LogDirs(dirs, producer_id_expiration_ms=expiration_ms, io_max_bytes_per_second=io_rate)
+
+        def swapped(topic: str, partition: int, new_log: Log) -> None:
+            p = self.replica_manager.partitions.get((topic, partition))
+            if p is not None:
+                p.log = new_log
+
+        log_dirs.on_swap = swapped
+        return log_dirs
+
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
+        if isinstance(self.log_manager, LogDirs):  # a replica move swaps its log on the loop
+            self.log_manager.run_swap = lambda fn: loop.call_soon_threadsafe(fn) and None
         self.reaper = ExpirationReaper(self.timer)
         self.reaper.start()
         self._maintenance_task = loop.create_task(self._maintenance())

@@ -22,6 +22,7 @@ from broker_embedded.metadata import TopicMetadata, TopicRegistry, validate_topi
 from kafka_wire.errors import ErrorCode, KafkaError
 
 if TYPE_CHECKING:
+    from broker_embedded.log.log_dirs import LogDirs
     from broker_embedded.log.manager import LogManager
     from broker_embedded.replication.controller_client import ControllerClient
     from broker_embedded.replication.replica_manager import ReplicaManager
@@ -65,7 +66,7 @@ class TopicAdmin:
         self,
         config: Any,
         topics: TopicRegistry,
-        log_manager: LogManager,
+        log_manager: LogManager | LogDirs,
         replicas: ReplicaManager,
         topic_configs: TopicConfigs,
     ) -> None:

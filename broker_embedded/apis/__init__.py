@@ -52,6 +52,7 @@ HANDLER_MODULES: dict[int, str] = {
     31: "delete_acls",
     32: "describe_configs",
     33: "alter_configs",
+    34: "alter_replica_log_dirs",
     35: "describe_log_dirs",
     36: "sasl_authenticate",
     37: "create_partitions",

@@ -1,13 +1,15 @@
 """DescribeLogDirs (API 35): this broker's log dirs, with each partition's size and offset lag.
 
 Kafka's admin client sends it to every broker it describes; each answers for its own dirs
-(ReplicaManager.describeLogDirs). The dir description comes from ``LogManager.describe``.
+(ReplicaManager.describeLogDirs). The dir description comes from ``LogManager.describe``, or
+``LogDirs.describe_dirs`` for a broker with several ``log.dirs``.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from broker_embedded.log.log_dirs import LogDirs
 from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import describe_log_dirs_request as rq
@@ -28,8 +30,12 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.DescribeLogDirsReque
         return rs.DescribeLogDirsResponse(throttle_time_ms=0, error_code=denied, results=[])
     # null topics: every partition; an empty list: none (Kafka's DescribeLogDirsRequest semantics)
     wanted = None if request.topics is None else {t.topic: t.partitions for t in request.topics}
-    description = broker.log_manager.describe(wanted)
-    return rs.DescribeLogDirsResponse(throttle_time_ms=0, error_code=ErrorCode.NONE, results=[_result(description)])
+    dirs = broker.log_manager
+    # several log.dirs (JBOD): every dir, offline ones with KAFKA_STORAGE_ERROR, future replicas flagged
+    descriptions = dirs.describe_dirs(wanted) if isinstance(dirs, LogDirs) else [dirs.describe(wanted)]
+    return rs.DescribeLogDirsResponse(
+        throttle_time_ms=0, error_code=ErrorCode.NONE, results=[_result(d) for d in descriptions]
+    )
 
 
 def _result(d: LogDirDescription) -> rs.DescribeLogDirsResult:

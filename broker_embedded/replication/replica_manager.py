@@ -57,6 +57,7 @@ from kafka_wire.records import parse_batch_header
 
 if TYPE_CHECKING:
     from broker_embedded.log.config import LogConfig
+    from broker_embedded.log.log_dirs import LogDirs
     from broker_embedded.log.manager import LogManager
     from broker_embedded.security.client import InterBrokerSecurity
     from broker_embedded.tiered import RemoteLogManager
@@ -96,7 +97,7 @@ class ReplicaManager:
         self,
         config: Any,
         topics: TopicRegistry,
-        log_manager: LogManager,
+        log_manager: LogManager | LogDirs,
         topic_configs: TopicConfigResolver,
         timer: Timer,
     ) -> None:
