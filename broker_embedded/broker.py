@@ -15,6 +15,7 @@ import logging
 import os
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +31,7 @@ from broker_embedded.group.share_coordinator import (
     ShareCoordinator,
     other_protocol_group,
 )
+from broker_embedded.group.share_state_host import DEFAULT_STATE_PERSISTER, persist_remotely
 from broker_embedded.log.log import Log
 from broker_embedded.log.log_dirs import LogDirs, parse_log_dirs
 from broker_embedded.log.manager import LogManager, PeriodicSchedule
@@ -132,6 +134,9 @@ class Broker:
                 self.topic_admin.apply_topic_configs,
                 [self.group_coordinator.on_cluster_image, self.txn_coordinator.on_cluster_image],
             )
+        if controller and config.get("group.share.persister.class.name", "") == DEFAULT_STATE_PERSISTER:
+            # share-partition state through the share coordinators (RPCs 83-86); opt-in in a cluster
+            persist_remotely(self.share_coordinator, lambda: (self.host, self.port), self._call_soon_threadsafe)
         # client quotas (broker_embedded.quotas): stored here alone, the controller's in a cluster
         self.client_quotas = ClientQuotas(
             ClientQuotaStore(None if controller else log_dir / ClientQuotaStore.FILE_NAME),
@@ -171,6 +176,10 @@ class Broker:
     def _dynamic_configs_changed(self) -> None:
         for topic in list(self.topics):
             self.topic_admin.apply_topic_configs(topic.name)
+
+    def _call_soon_threadsafe(self, callback: Callable[..., Any], *args: Any) -> None:
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(callback, *args)
 
     def _cluster_image(self) -> ClusterImage | None:
         return self.controller_client.image if self.controller_client is not None else None

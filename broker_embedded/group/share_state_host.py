@@ -6,14 +6,20 @@ that never see a share-state RPC)."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import threading
+import uuid
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from broker_embedded.share.cluster_state import ClusterShareState
+from broker_embedded.share.manager import share_key
+from broker_embedded.share.remote_persister import RemotePersister
 from broker_embedded.share.state import ShareGroupStateKey
 from broker_embedded.share.state_service import ShareStateService, StateResult, not_coordinator
+from kafka_wire.client import BrokerConnection
 from kafka_wire.errors import ErrorCode
+from kafka_wire.protocol.messages import find_coordinator_request as fc
 
 if TYPE_CHECKING:
     from broker_embedded.group.share_coordinator import ShareCoordinator
@@ -89,3 +95,63 @@ def respond(
 
         return asyncio.ensure_future(later())
     return build(results)
+
+
+# group.share.persister.class.name: Kafka's default persister sends share-partition state to the share
+# coordinator (RPCs 83-86); in our clusters it is opt-in for now (unset: state stays in the leader's memory)
+DEFAULT_STATE_PERSISTER = "org.apache.kafka.server.share.persister.DefaultStatePersister"
+
+
+class CoordinatorChannel:
+    """Blocking connections of ``RemotePersister``'s worker thread: FindCoordinator key type 2 asked
+    of this broker itself (it creates ``__share_group_state`` on first use and names the leader of
+    the key's partition), then one cached connection per coordinator address."""
+
+    def __init__(self, own_address: Callable[[], tuple[str, int]], timeout_s: float = 10.0) -> None:
+        self.own_address = own_address
+        self.timeout_s = timeout_s
+        self._connections: dict[tuple[str, int], BrokerConnection] = {}
+
+    def locate(self, key: ShareGroupStateKey) -> tuple[str, int] | None:
+        tid = base64.urlsafe_b64encode(uuid.UUID(key.topic_id).bytes).decode().rstrip("=")
+        body = fc.FindCoordinatorRequest(key_type=2, coordinator_keys=[f"{key.group_id}:{tid}:{key.partition}"])
+        try:
+            found = self.send(self.own_address(), 10, body, 6).coordinators[0]
+        except OSError:
+            return None
+        if found.error_code != ErrorCode.NONE:
+            return None
+        return found.host, found.port
+
+    def send(self, address: tuple[str, int], api_key: int, body: Any, version: int) -> Any:
+        try:
+            conn = self._connections.get(address)
+            if conn is None:
+                conn = self._connections[address] = BrokerConnection(*address, timeout=self.timeout_s)
+            return conn.request(api_key, body, version)
+        except Exception as e:  # noqa: BLE001  # any failure: a new connection next time
+            dropped = self._connections.pop(address, None)
+            if dropped is not None:
+                dropped.close()
+            raise OSError(f"share coordinator {address[0]}:{address[1]}: {e}") from e
+
+
+def persist_remotely(
+    share: ShareCoordinator,
+    own_address: Callable[[], tuple[str, int]],
+    call_soon_threadsafe: Callable[..., Any] | None = None,
+) -> RemotePersister:
+    """A cluster: this broker's share-partitions keep their state through the share coordinators."""
+    channel = CoordinatorChannel(own_address)
+
+    def on_read(key: ShareGroupStateKey) -> None:
+        # wake the share fetches parked on the partition (on the event loop)
+        if call_soon_threadsafe is None:
+            return
+        for meta in list(share.topics):
+            if str(uuid.UUID(bytes=bytes(meta.topic_id))) == key.topic_id:
+                call_soon_threadsafe(share.wake, share_key(meta.name, key.partition))
+
+    persister = RemotePersister(channel.locate, channel.send, on_read)
+    share.partitions.persister = persister
+    return persister

@@ -33,12 +33,13 @@ from .partition import (
     SharePartitionError,
     parse_auto_offset_reset,
 )
+from .persister import SharePersister
+from .remote_persister import RemotePersister, StatePending
 from .state import ShareGroupStateKey, ShareSnapshotValue
 
 if TYPE_CHECKING:
     from broker_embedded.partition import Partition
     from broker_embedded.purgatory.timing_wheel import Timer
-    from broker_embedded.share.persister import SharePersister
 
 ShareKey = tuple[str, str, int]  # (group id, topic, partition)
 
@@ -143,7 +144,7 @@ class SharePartitionManager:
         settings: SettingsLookup,
         wake: Callable[[Hashable], Any],
         node_id: int,
-        persister: SharePersister | None = None,
+        persister: SharePersister | RemotePersister | None = None,
     ) -> None:
         self.timer = timer
         self.partition_of = partition_of
@@ -164,8 +165,14 @@ class SharePartitionManager:
 
     def _get_or_create(self, group_id: str, topic: str, index: int, partition: Partition) -> SharePartition:
         key = (group_id, topic, index)
+        remote = isinstance(self.persister, RemotePersister)
         with self._lock:
             sp = self.share_partitions.get(key)
+            if sp is not None and remote and self._stale(key, sp, partition):
+                # a newer leader epoch here, or the coordinator fenced our writes: read it again
+                self.share_partitions.pop(key, None)
+                sp.close()
+                sp = None
             if sp is not None:
                 return sp
             settings = self.settings(group_id)
@@ -192,12 +199,15 @@ class SharePartitionManager:
                 "renew_acknowledge_enable": settings.renew_acknowledge_enable,
             }
             state_key = ShareGroupStateKey(group_id, str(uuid.UUID(bytes=bytes(partition.topic_id))), index)
-            state = self.persister.read(state_key) if self.persister is not None else None
+            # RemotePersister: StatePending while the coordinator is asked (nothing is created yet)
+            state = self.persister.read(state_key, partition.leader_epoch) if self.persister is not None else None
             reset_start = self._reset_starts.pop((group_id, bytes(partition.topic_id), index), None)
             if reset_start is not None and reset_start >= 0:
                 start = reset_start
             if state is not None and state.start_offset >= 0:
                 sp = SharePartition.from_state(self.timer, state, **config)
+                if remote:
+                    sp.leader_epoch = max(sp.leader_epoch, partition.leader_epoch)
             else:
                 sp = SharePartition(self.timer, start, leader_epoch=partition.leader_epoch, **config)  # type: ignore[arg-type]
                 if self.persister is not None:
@@ -212,6 +222,13 @@ class SharePartitionManager:
             self._state_keys[key] = state_key
             self.share_partitions[key] = sp
             return sp
+
+    def _stale(self, key: ShareKey, sp: SharePartition, partition: Partition) -> bool:
+        assert isinstance(self.persister, RemotePersister)
+        state_key = self._state_keys.get(key)
+        return sp.leader_epoch < partition.leader_epoch or (
+            state_key is not None and state_key in self.persister.fenced
+        )
 
     def _persist(self, key: ShareKey, sp: SharePartition) -> None:
         """Write what the share-partition changed (Kafka answers after WriteShareGroupState)."""
@@ -262,6 +279,8 @@ class SharePartitionManager:
                 aborted = aborted_ranges(read, [(a.producer_id, a.first_offset) for a in txns])
             out.acquired = sp.acquire(member_id, offset, read[-1].last_offset, max_records, aborted)
             self._persist((group_id, topic, index), sp)
+        except StatePending:
+            return out  # the share coordinator is being read: nothing acquired yet
         except SharePartitionError as e:
             return PartitionFetch(ErrorCode(e.code), str(e), leader=out.leader)
         except KafkaError as e:
@@ -331,7 +350,7 @@ class SharePartitionManager:
     def summaries(self, group_id: str) -> dict[tuple[bytes, int], OffsetSummary]:
         """(topic id, partition) -> offsets of each share-partition of the group with state."""
         out: dict[tuple[bytes, int], OffsetSummary] = {}
-        if self.persister is not None:
+        if isinstance(self.persister, SharePersister):
             for key in self.persister.keys(group_id):
                 state = self.persister.read(key)
                 if state is not None:
@@ -353,17 +372,22 @@ class SharePartitionManager:
     def _drop(self, group_id: str, topic: str, index: int) -> None:
         with self._lock:
             sp = self.share_partitions.pop((group_id, topic, index), None)
-            self._state_keys.pop((group_id, topic, index), None)
+            state_key = self._state_keys.pop((group_id, topic, index), None)
         if sp is not None:
             sp.close()
+        if state_key is not None and isinstance(self.persister, RemotePersister):
+            self.persister.forget(state_key)
 
     def reset_start_offset(self, group_id: str, topic: str, topic_id: bytes, index: int, start: int) -> None:
         """AlterShareGroupOffsets (the group is empty): the share-partition starts over at `start`,
         nothing in flight, with a new state epoch (Kafka re-initializes its state)."""
         self._drop(group_id, topic, index)
-        if self.persister is None:
+        if not isinstance(self.persister, SharePersister):
             with self._lock:
                 self._reset_starts[(group_id, topic_id, index)] = start
+            if self.persister is not None:
+                # the coordinator forgets the key: the next fetch here initializes it at `start`
+                self.persister.delete(ShareGroupStateKey(group_id, str(uuid.UUID(bytes=topic_id)), index))
             return
         key = ShareGroupStateKey(group_id, str(uuid.UUID(bytes=topic_id)), index)
         old = self.persister.read(key)

@@ -138,7 +138,8 @@ class SharePersister:
 
     # ---- reads and writes ----------------------------------------------------------------------
 
-    def read(self, key: ShareGroupStateKey) -> ShareGroupState | None:
+    def read(self, key: ShareGroupStateKey, leader_epoch: int = -1) -> ShareGroupState | None:
+        """The stored state (the leader epoch matters to ``RemotePersister`` only)."""
         with self._lock:
             state = self.store.read(key)
             return dataclasses.replace(state) if state is not None else None

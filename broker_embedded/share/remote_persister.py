@@ -1,0 +1,288 @@
+"""A share-partition leader's persister in a cluster (Kafka's DefaultStatePersister): share-partition
+state goes to the share coordinator of its key through InitializeShareGroupState (83),
+ReadShareGroupState (84), WriteShareGroupState (85) and DeleteShareGroupState (86).
+
+Same interface as ``SharePersister`` for ``SharePartitionManager``, but nothing blocks the caller
+(the event loop): the coordinator answers a write only after its followers fetched it, and this
+broker's own fetcher may be one of them, so a blocking write from the event loop could deadlock.
+One worker thread sends the operations in the order they were queued (initialize before the writes
+that follow it, a read after the writes queued before it) over blocking connections, looks the
+coordinator up again while it moves (NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE, a dropped
+connection) and retries with a backoff until ``retry_timeout_s``.
+
+``read`` of a key not read yet raises ``StatePending`` and queues the read; the next ``read`` of the
+key gets the answer (the share fetch that asked answers empty meanwhile, and the client fetches
+again). A write answered FENCED_STATE_EPOCH or FENCED_LEADER_EPOCH marks the key ``fenced``: the
+share-partition is stale (a newer leader or state took over) and the manager drops it.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from kafka_wire.errors import ErrorCode
+from kafka_wire.protocol.messages import delete_share_group_state_request as dl
+from kafka_wire.protocol.messages import initialize_share_group_state_request as ini
+from kafka_wire.protocol.messages import read_share_group_state_request as rd
+from kafka_wire.protocol.messages import write_share_group_state_request as wr
+
+from .state import (
+    PersisterStateBatch,
+    RecordState,
+    ShareGroupState,
+    ShareGroupStateKey,
+    ShareSnapshotValue,
+    ShareUpdateValue,
+)
+
+log = logging.getLogger(__name__)
+
+# the coordinator moves or is loading: look it up again and retry
+RETRIABLE = frozenset(
+    {
+        ErrorCode.NOT_COORDINATOR,
+        ErrorCode.COORDINATOR_NOT_AVAILABLE,
+        ErrorCode.COORDINATOR_LOAD_IN_PROGRESS,
+        ErrorCode.REQUEST_TIMED_OUT,
+        ErrorCode.NOT_ENOUGH_REPLICAS,
+        ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND,
+    }
+)
+FENCED = frozenset({ErrorCode.FENCED_STATE_EPOCH, ErrorCode.FENCED_LEADER_EPOCH})
+
+# (key) -> (host, port) of its share coordinator now, None while unknown
+Locate = Callable[[ShareGroupStateKey], "tuple[str, int] | None"]
+# (address, api key, request, version) -> response (raises OSError on a broken connection)
+Send = Callable[[tuple[str, int], int, Any, int], Any]
+
+
+class StatePending(Exception):
+    """The share-partition's state is being read from the share coordinator; ask again later."""
+
+
+@dataclass(slots=True)
+class _Op:
+    kind: str  # "initialize", "write", "read", "delete"
+    key: ShareGroupStateKey
+    state_epoch: int = 0
+    leader_epoch: int = -1
+    start_offset: int = -1
+    batches: tuple[PersisterStateBatch, ...] = ()
+    delivery_complete_count: int = -1
+
+
+class RemotePersister:
+    def __init__(
+        self,
+        locate: Locate,
+        send: Send,
+        on_read: Callable[[ShareGroupStateKey], None] | None = None,
+        retry_timeout_s: float = 30.0,
+        backoff_s: float = 0.1,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.locate = locate
+        self.send = send
+        self.on_read = on_read  # a read finished (wake the share fetches waiting for it)
+        self.retry_timeout_s = retry_timeout_s
+        self.backoff_s = backoff_s
+        self.clock = clock
+        self.sleep = sleep
+        self._queue: queue.Queue[_Op | None] = queue.Queue()
+        self._lock = threading.Lock()
+        self._state_epochs: dict[ShareGroupStateKey, int] = {}
+        self._reading: set[ShareGroupStateKey] = set()
+        self._read: dict[ShareGroupStateKey, ShareGroupState | None] = {}
+        self._queued = 0  # operations queued and not finished
+        self._idle = threading.Condition(self._lock)
+        self.fenced: set[ShareGroupStateKey] = set()
+        self.failed = 0  # operations given up after retry_timeout_s
+        self._thread: threading.Thread | None = None
+
+    # ---- the SharePersister interface (never blocks) --------------------------------------------
+
+    def read(self, key: ShareGroupStateKey, leader_epoch: int = -1) -> ShareGroupState | None:
+        """The state read from the coordinator (None: never initialized), or StatePending."""
+        with self._lock:
+            if key in self._read:
+                return self._read.pop(key)
+            if key in self._reading:
+                raise StatePending(key)
+            self._reading.add(key)
+            self.fenced.discard(key)
+        self._put(_Op("read", key, leader_epoch=leader_epoch))
+        raise StatePending(key)
+
+    def initialize(self, key: ShareGroupStateKey, snapshot: ShareSnapshotValue) -> None:
+        with self._lock:
+            self._state_epochs[key] = snapshot.state_epoch
+            self.fenced.discard(key)
+        self._put(_Op("initialize", key, snapshot.state_epoch, snapshot.leader_epoch, snapshot.start_offset))
+        if snapshot.state_batches or snapshot.delivery_complete_count >= 0:
+            self._put(
+                _Op(
+                    "write",
+                    key,
+                    snapshot.state_epoch,
+                    snapshot.leader_epoch,
+                    snapshot.start_offset,
+                    snapshot.state_batches,
+                    snapshot.delivery_complete_count,
+                )
+            )
+
+    def write(self, key: ShareGroupStateKey, updates: list[ShareUpdateValue]) -> None:
+        with self._lock:
+            state_epoch = self._state_epochs.get(key, 0)
+        for u in updates:
+            batches, complete = u.state_batches, u.delivery_complete_count
+            self._put(_Op("write", key, state_epoch, u.leader_epoch, u.start_offset, batches, complete))
+
+    def delete(self, key: ShareGroupStateKey) -> None:
+        with self._lock:
+            self._state_epochs.pop(key, None)
+        self._put(_Op("delete", key))
+
+    def keys(self, group_id: str) -> list[ShareGroupStateKey]:
+        """The keys this leader initialized or read (the coordinators hold the rest)."""
+        with self._lock:
+            return [k for k in self._state_epochs if k.group_id == group_id]
+
+    def forget(self, key: ShareGroupStateKey) -> None:
+        """The share-partition was dropped here: a later use reads it again."""
+        with self._lock:
+            self._read.pop(key, None)
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Every queued operation finished (tests, shutdown)."""
+        with self._idle:
+            return self._idle.wait_for(lambda: self._queued == 0, timeout)
+
+    def close(self) -> None:
+        self._queue.put(None)
+
+    # ---- the worker -----------------------------------------------------------------------------
+
+    def _put(self, op: _Op) -> None:
+        with self._lock:
+            self._queued += 1
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="share-state-persister", daemon=True)
+                self._thread.start()
+        self._queue.put(op)
+
+    def _run(self) -> None:
+        while True:
+            op = self._queue.get()
+            if op is None:
+                return
+            try:
+                self._execute(op)
+            except Exception:  # noqa: BLE001  # one failed key must not stop the others
+                log.exception("share state %s of %s failed", op.kind, op.key)
+                self._finish_read(op, None, ok=False)
+            finally:
+                with self._idle:
+                    self._queued -= 1
+                    self._idle.notify_all()
+
+    def _execute(self, op: _Op) -> None:
+        deadline = self.clock() + self.retry_timeout_s
+        while True:
+            code, result = self._attempt(op)
+            if code not in RETRIABLE:
+                break
+            if self.clock() >= deadline:
+                self.failed += 1
+                log.warning("share state %s of %s given up: %s", op.kind, op.key, code.name)
+                self._finish_read(op, None, ok=False)
+                return
+            self.sleep(self.backoff_s)
+        if op.kind == "read":
+            if code == ErrorCode.NONE:
+                self._finish_read(op, result, ok=True)
+            elif code == ErrorCode.INVALID_REQUEST:  # never initialized
+                self._finish_read(op, None, ok=True)
+            else:
+                log.warning("share state read of %s: %s", op.key, code.name)
+                self._finish_read(op, None, ok=False)
+        elif code in FENCED:
+            with self._lock:
+                self.fenced.add(op.key)
+        elif code != ErrorCode.NONE:
+            log.warning("share state %s of %s: %s", op.kind, op.key, code.name)
+
+    def _finish_read(self, op: _Op, state: ShareGroupState | None, ok: bool) -> None:
+        if op.kind != "read":
+            return
+        with self._lock:
+            self._reading.discard(op.key)
+            if ok:
+                self._read[op.key] = state
+                if state is not None:
+                    self._state_epochs[op.key] = state.state_epoch
+        if ok and self.on_read is not None:
+            self.on_read(op.key)
+
+    def _attempt(self, op: _Op) -> tuple[ErrorCode, ShareGroupState | None]:
+        address = self.locate(op.key)
+        if address is None:
+            return ErrorCode.COORDINATOR_NOT_AVAILABLE, None
+        api_key, body, version = request_for(op)
+        try:
+            response = self.send(address, api_key, body, version)
+        except OSError as e:
+            log.debug("share coordinator %s: %s", address, e)
+            return ErrorCode.COORDINATOR_NOT_AVAILABLE, None
+        part = response.results[0].partitions[0]
+        code = ErrorCode(part.error_code)
+        if op.kind != "read" or code != ErrorCode.NONE:
+            return code, None
+        batches = tuple(
+            PersisterStateBatch(b.first_offset, b.last_offset, RecordState(b.delivery_state), b.delivery_count)
+            for b in part.state_batches
+        )
+        state = ShareGroupState(
+            state_epoch=part.state_epoch,
+            leader_epoch=-1,  # not in the answer: the reader sets its own
+            start_offset=part.start_offset,
+            state_batches=batches,
+            delivery_complete_count=getattr(part, "delivery_complete_count", -1),
+        )
+        return code, state
+
+
+def request_for(op: _Op) -> tuple[int, Any, int]:
+    """(api key, request, version) of one queued operation."""
+    tid = uuid.UUID(op.key.topic_id).bytes
+    if op.kind == "initialize":
+        p = ini.PartitionData(partition=op.key.partition, state_epoch=op.state_epoch, start_offset=op.start_offset)
+        return 83, ini.InitializeShareGroupStateRequest(op.key.group_id, [ini.InitializeStateData(tid, [p])]), 0
+    if op.kind == "read":
+        r = rd.PartitionData(partition=op.key.partition, leader_epoch=op.leader_epoch)
+        return 84, rd.ReadShareGroupStateRequest(op.key.group_id, [rd.ReadStateData(tid, [r])]), 0
+    if op.kind == "write":
+        w = wr.PartitionData(
+            partition=op.key.partition,
+            state_epoch=op.state_epoch,
+            leader_epoch=op.leader_epoch,
+            start_offset=op.start_offset,
+            delivery_complete_count=op.delivery_complete_count,
+            state_batches=[
+                wr.StateBatch(b.first_offset, b.last_offset, int(b.delivery_state), b.delivery_count)
+                for b in op.batches
+            ],
+        )
+        return 85, wr.WriteShareGroupStateRequest(op.key.group_id, [wr.WriteStateData(tid, [w])]), 1
+    if op.kind == "delete":
+        d = dl.PartitionData(partition=op.key.partition)
+        return 86, dl.DeleteShareGroupStateRequest(op.key.group_id, [dl.DeleteStateData(tid, [d])]), 0
+    raise ValueError(f"unknown share state operation {op.kind}")
