@@ -210,14 +210,23 @@ class LogDirs:
             return self._place(topic, partition).get_or_create_log(topic, partition, config)
 
     def create_logs(self, topic: str, partitions: Iterable[int], config: LogConfig) -> list[Log]:
-        out: list[Log] = []
         with self._lock:
-            for p in partitions:
-                existing = self.get_log(topic, p)
-                out.append(
-                    existing if existing is not None else self._place(topic, p).create_logs(topic, [p], config)[0]
-                )
-        return out
+            # place them all first (counting the ones placed), then one create (one fsync) per dir
+            counts = {p: len(m.all_logs()) for p, m in self.managers.items()}
+            online = [p for p, m in self.managers.items() if m.dir_state.online]
+            placed: dict[str, list[int]] = {}
+            wanted = list(partitions)
+            for p in wanted:
+                if self.get_log(topic, p) is not None:
+                    continue
+                preferred = self.preferred.pop((topic, p), None)
+                d = preferred if preferred in online else next_log_dir(counts, online)
+                counts[d] = counts.get(d, 0) + 1
+                placed.setdefault(d, []).append(p)
+            for d, ps in placed.items():
+                self.managers[d].create_logs(topic, ps, config)
+            logs = [self.get_log(topic, p) for p in wanted]
+        return [lg for lg in logs if lg is not None]
 
     def all_logs(self) -> dict[TopicPartition, Log]:
         out: dict[TopicPartition, Log] = {}
@@ -344,7 +353,11 @@ class LogDirs:
     def _run(self) -> None:
         while not self._stopped:
             self._wake.clear()
-            busy = self.do_work()
+            try:
+                busy = self.do_work()
+            except Exception:
+                log.exception("replica log dir move failed")
+                busy = False
             if not busy:
                 self._wake.wait(0.05 if self.moves else 1.0)
 
@@ -392,10 +405,19 @@ class LogDirs:
             if mv.future.log_end_offset != cur.log_end_offset:
                 return False
             hw = cur.high_watermark
-            mv.future.close()
-            final = mv.target.log_dir / partition_dir_name(mv.topic, mv.partition)
-            os.replace(mv.future.dir, final)
-            fsync_dir(mv.target.log_dir)
+            try:
+                mv.future.close()
+                final = mv.target.log_dir / partition_dir_name(mv.topic, mv.partition)
+                os.replace(mv.future.dir, final)
+                fsync_dir(mv.target.log_dir)
+            except (OSError, KafkaStorageError) as e:
+                # the target dir failed: the current log stays where it is, the move is dropped
+                if isinstance(e, OSError):
+                    mv.target.dir_state.fail(f"moving {mv.topic}-{mv.partition} into the dir", e)
+                with self._lock:
+                    if self.moves.get((mv.topic, mv.partition)) is mv:
+                        self._drop_future(self.moves.pop((mv.topic, mv.partition)))
+                return False
             shutil.rmtree(mv.staging, ignore_errors=True)
             new = mv.target.get_or_create_log(mv.topic, mv.partition, cur.config)
             new.update_high_watermark(hw)

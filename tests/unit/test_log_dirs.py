@@ -136,3 +136,32 @@ def test_io_throttle_windows() -> None:
     now[0] = 1.0
     assert t.allowance() == 1000
     assert IoThrottle(-1, lambda: 0.0).allowance() > 0
+
+
+def test_do_work_copies_within_the_io_rate_then_swaps(tmp_path: Path) -> None:
+    """replica.alter.log.dirs.io.max.bytes.per.second: per one-second window, at most the rate
+    (plus one whole batch) is copied; once caught up the move swaps."""
+    now = [0.0]
+    d = LogDirs([tmp_path / "a", tmp_path / "b"], background=False, io_max_bytes_per_second=5000, time_s=lambda: now[0])
+    d.startup()
+    try:
+        (log,) = d.create_logs("t", [0], LogConfig())
+        for i in range(10):
+            log.append_as_leader(batch(5, value_size=200, tag=i), 0)
+        dst = next(p for p in d.managers if p != str(log.dir.parent))
+        assert d.alter_replica_log_dir("t", 0, dst, hosted=True) == ErrorCode.NONE
+        mv = d.moves[("t", 0)]
+        per_window = []
+        while mv.state is MoveState.COPYING:
+            before = mv.copied_bytes
+            while d.do_work():
+                pass
+            per_window.append(mv.copied_bytes - before)
+            now[0] += 1.0
+            assert len(per_window) < 20
+        # about 11 KB at 5 KB/s: three windows or more, none above the rate plus one batch (~1.1 KB)
+        assert max(per_window) <= 5000 + 1200 and len(per_window) >= 3, per_window
+        assert sum(per_window) == mv.copied_bytes and mv.state is MoveState.SWAPPED
+        assert str(d.get_log("t", 0).dir.parent) == dst and d.get_log("t", 0).log_end_offset == 50
+    finally:
+        d.shutdown()
