@@ -110,6 +110,7 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.StreamsGroupHeartbea
         ),
         client_tags={kv.key: kv.value for kv in request.client_tags} if request.client_tags is not None else None,
         shutdown_application=bool(request.shutdown_application),
+        endpoint_information_epoch=request.endpoint_information_epoch,
         client_id=ctx.header.client_id or "",
         client_host="/" + ctx.peer.rsplit(":", 1)[0],
     )
@@ -136,13 +137,30 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.StreamsGroupHeartbea
         active_tasks=_wire_tasks(out.tasks.active) if out.tasks is not None else None,
         standby_tasks=_wire_tasks(out.tasks.standby) if out.tasks is not None else None,
         warmup_tasks=_wire_tasks(out.tasks.warmup) if out.tasks is not None else None,
-        endpoint_information_epoch=0,
-        partitions_by_user_endpoint=None,
+        endpoint_information_epoch=out.endpoint_information_epoch,
+        partitions_by_user_endpoint=_endpoints(out.partitions_by_user_endpoint),
     )
     wait = coordinator.replication_wait(gid) if out.records else None
     if wait is None:
         return response
     return asyncio.ensure_future(_after_replication(wait, response))
+
+
+def _endpoints(endpoints: list[Any] | None) -> list[rs.EndpointToPartitions] | None:
+    if endpoints is None:
+        return None
+
+    def topic_partitions(by_topic: dict[str, list[int]]) -> list[rs.TopicPartition]:
+        return [rs.TopicPartition(topic=t, partitions=ps) for t, ps in by_topic.items()]
+
+    return [
+        rs.EndpointToPartitions(
+            user_endpoint=rs.Endpoint(host=host, port=port),
+            active_partitions=topic_partitions(active),
+            standby_partitions=topic_partitions(standby),
+        )
+        for host, port, active, standby in endpoints
+    ]
 
 
 def _create_later(broker: Broker, name: str, partitions: int, rf: int, configs: dict[str, str]) -> None:

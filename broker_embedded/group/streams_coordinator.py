@@ -75,6 +75,7 @@ class StreamsHeartbeatInput:
     shutdown_application: bool = False
     client_id: str = ""
     client_host: str = ""
+    endpoint_information_epoch: int = 0
 
 
 @dataclass
@@ -85,6 +86,14 @@ class StreamsHeartbeatOutput:
     status: list[tuple[int, str]] = field(default_factory=list)
     topics_to_create: dict[str, tuple[int, int, dict[str, str]]] = field(default_factory=dict)
     records: list[StreamsGroupRecord] = field(default_factory=list)
+    endpoint_information_epoch: int = 0
+    # (host, port, active {topic: partitions}, standby {topic: partitions}) per member with a
+    # UserEndpoint; None when the member already has the group's endpoint information epoch
+    partitions_by_user_endpoint: list[Endpoint] | None = None
+
+
+# an interactive-query endpoint and the source partitions of its member's active and standby tasks
+Endpoint = tuple[str, int, dict[str, list[int]], dict[str, list[int]]]
 
 
 def _invalid(message: str) -> KafkaError:
@@ -93,6 +102,9 @@ def _invalid(message: str) -> KafkaError:
 
 def validate(req: StreamsHeartbeatInput) -> None:
     """Kafka's throwIfStreamsGroupHeartbeatRequestIsInvalid, with its messages."""
+    if req.instance_id is not None:
+        # Apache Kafka 4.3.1 checks this before anything else, whatever the epoch
+        raise _invalid("Static membership is not yet supported.")
     if not req.group_id:
         raise _invalid("GroupId can't be empty.")
     if not req.member_id:
@@ -177,6 +189,7 @@ class StreamsGroupCoordinator:
             self.groups.pop(group_id, None)
         else:
             self.groups[group_id] = group
+            self._refresh_endpoints(group)
         return group
 
     def replay_raw(self, key: bytes, value: bytes | None) -> bool:
@@ -376,6 +389,7 @@ class StreamsGroupCoordinator:
         for r in records[records_done:]:
             group.replay(r)
         self.groups[gid] = group
+        self._refresh_endpoints(group)
         member = group.members[mid]
         changed = joining or req.owned is not None or before != (member.member_epoch, member.state, member.assigned)
         self._schedule("session", gid, mid, self._session_timeout(gid))
@@ -391,7 +405,48 @@ class StreamsGroupCoordinator:
             status,
             dict(configured.topics_to_create) if configured else {},
             records,
+            group.endpoint_information_epoch,
+            (
+                list(group.endpoint_information)
+                if req.endpoint_information_epoch != group.endpoint_information_epoch
+                else None
+            ),
         )
+
+    def _refresh_endpoints(self, group: StreamsGroup) -> None:
+        """Kafka Streams' IQ metadata: each member's UserEndpoint with the source (and repartition
+        source) topic partitions of its current active and standby tasks; the epoch moves on change."""
+        topology = group.topology
+        subtopologies = {s["subtopology_id"]: s for s in (topology or {}).get("subtopologies", [])}
+
+        def partitions(tasks: dict[str, frozenset[int]]) -> dict[str, list[int]]:
+            out: dict[str, set[int]] = {}
+            for sid, ps in tasks.items():
+                s = subtopologies.get(sid)
+                if s is None:
+                    continue
+                for topic in [*s["source_topics"], *(i["name"] for i in s["repartition_source_topics"])]:
+                    count = self.partitions_of(topic)
+                    chosen = {p for p in ps if count is not None and p < count}
+                    if chosen:
+                        out.setdefault(topic, set()).update(chosen)
+            return {t: sorted(v) for t, v in sorted(out.items())}
+
+        info = tuple(
+            sorted(
+                (
+                    m.user_endpoint["host"],
+                    m.user_endpoint["port"],
+                    partitions(m.assigned.active),
+                    partitions(m.assigned.standby),
+                )
+                for m in group.members.values()
+                if m.user_endpoint is not None
+            )
+        )
+        if info != group.endpoint_information:
+            group.endpoint_information = info
+            group.endpoint_information_epoch += 1
 
     def _apply(self, group: StreamsGroup, records: list[StreamsGroupRecord]) -> None:
         """Replay on the working group while computing (the append comes once at the end)."""

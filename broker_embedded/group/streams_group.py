@@ -236,6 +236,10 @@ class StreamsGroup:
     deleted: bool = False
     # not stored: the topology as configured against the topics at the last heartbeat
     configured: ConfiguredTopology | None = None
+    # not stored (as in Kafka): the interactive-query endpoint information and its epoch, bumped
+    # whenever a member's endpoint or the partitions behind it change
+    endpoint_information_epoch: int = 0
+    endpoint_information: tuple[Any, ...] = ()
 
     @property
     def topology_epoch(self) -> int:
