@@ -1,12 +1,12 @@
 """Streams groups on the wire, differential (ours and Apache Kafka 4.3.1): static members and the
 interactive-query endpoint metadata.
 
-- A static member (InstanceId) leaving with epoch -2 keeps its tasks: the other member's assignment
-  does not move, and a new member id joining with the same instance id takes them over.
-- While the static member is in the group, another member id with its instance id is refused.
-- Each member's UserEndpoint (Kafka Streams' application.server) comes back to every member as
-  PartitionsByUserEndpoint: the source partitions of its active and standby tasks, with an
-  EndpointInformationEpoch the members echo.
+- Kafka 4.3.1 has no static streams members yet: a heartbeat with an InstanceId is refused with
+  INVALID_REQUEST before any other check, at any member epoch (a -2 leave without one is refused too).
+- Each member's UserEndpoint (Kafka Streams' application.server) comes back as
+  PartitionsByUserEndpoint: every endpoint with the source partitions of its member's active tasks
+  (an empty list for a member without tasks), sent when the member echoes an EndpointInformationEpoch
+  that is not the group's current one.
 """
 
 from __future__ import annotations
