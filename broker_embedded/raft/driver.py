@@ -27,11 +27,21 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from broker_embedded.apis import begin_quorum_epoch, describe_quorum, end_quorum_epoch, fetch_snapshot, vote
+from broker_embedded.apis import (
+    add_raft_voter,
+    begin_quorum_epoch,
+    describe_quorum,
+    end_quorum_epoch,
+    fetch_snapshot,
+    remove_raft_voter,
+    update_raft_voter,
+    vote,
+)
 from broker_embedded.raft import fetch_wire, wire
 from broker_embedded.raft import messages as m
 from broker_embedded.raft.file_log import FileQuorumStateStore, FileRaftLog
 from broker_embedded.raft.node import NotLeaderError, RaftConfig, RaftNode
+from broker_embedded.raft.quorum import Role
 from kafka_wire.errors import ErrorCode, ProtocolDecodeError
 from kafka_wire.protocol.messages import api_versions_response, describe_cluster_response
 
@@ -41,6 +51,8 @@ _LEN = struct.Struct(">i")
 MAX_FRAME = 64 << 20
 _SERVED = (wire.FETCH, wire.API_VERSIONS, wire.VOTE, wire.BEGIN_QUORUM_EPOCH, wire.END_QUORUM_EPOCH)
 _SERVED += (wire.DESCRIBE_QUORUM, wire.FETCH_SNAPSHOT, wire.DESCRIBE_CLUSTER)
+_SERVED += (wire.ADD_RAFT_VOTER, wire.REMOVE_RAFT_VOTER, wire.UPDATE_RAFT_VOTER)
+VOTER_CHANGE_TIMEOUT_S = 30.0  # RemoveRaftVoter has no timeout field (AddRaftVoter's TimeoutMs wins there)
 ENDPOINT_TYPE_CONTROLLER = 2  # KIP-919: DescribeCluster answered by a controller lists controllers
 
 
@@ -84,13 +96,16 @@ class RaftDriver:
         on_leader_change: Callable[[int, int | None], None] | None = None,
         clock: Callable[[], int] = monotonic_ms,
         rng: random.Random | None = None,
+        listeners: dict[int, tuple[str, int]] | None = None,
     ) -> None:
         self.node_id = node_id
-        self.endpoints = dict(voters)
+        # voters' listeners, plus `listeners`: controllers that are no voter yet (KIP-853: an observer with a
+        # listener, caught up, becomes a voter by AddRaftVoter), so every node can reach them once they vote
+        self.endpoints = {**(listeners or {}), **voters}
         # an observer (a broker reading __cluster_metadata) is not among the voters: it listens nowhere and
         # only fetches (the core never has it vote, stand or send BeginQuorumEpoch)
         self.observer = node_id not in voters
-        self.host, self.port = voters.get(node_id, ("", 0))
+        self.host, self.port = self.endpoints.get(node_id, ("", 0))
         self.config = config or RaftConfig()
         self.cluster_id = cluster_id
         self.clock = clock
@@ -118,7 +133,7 @@ class RaftDriver:
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
-        if not self.observer:
+        if self.node_id in self.endpoints:
             self._server = await asyncio.start_server(self._serve, self.host, self.port, reuse_address=True)
         self.running = True
         self._process(self.node.start())
@@ -126,7 +141,7 @@ class RaftDriver:
 
     async def stop(self, graceful: bool = True) -> None:
         """graceful: a leader sends EndQuorumEpoch first (Kafka's controlled shutdown of a controller)."""
-        if graceful and self.running and not self.observer:
+        if graceful and self.running and self.node_id in self.endpoints:
             with contextlib.suppress(Exception):
                 self._process(self.node.resign())
                 for peer in self._peers.values():
@@ -179,6 +194,16 @@ class RaftDriver:
 
     def describe_quorum(self) -> Any:
         return self.node.describe_quorum()
+
+    def change_voters(self, replica_id: int, adding: bool) -> int:
+        """AddRaftVoter / RemoveRaftVoter on the leader: the offset of the VotersRecord (NotLeaderError or
+        VoterChangeError from the core when refused)."""
+        offset, actions = self.node.add_voter(replica_id) if adding else self.node.remove_voter(replica_id)
+        self._process(actions)
+        return offset
+
+    def leader_and_epoch(self) -> tuple[int | None, int, bool, frozenset[int]]:
+        return self.node.leader_id, self.node.epoch, self.node.role is Role.LEADER, self.node.voters
 
     # ------------------------------------------------------------------ actions
 
@@ -378,6 +403,12 @@ class RaftDriver:
             error = self._inconsistent_cluster_id(api_key)
             writer.write(wire.encode_response(api_key, version, corr, error))
             return
+        if api_key in (wire.ADD_RAFT_VOTER, wire.REMOVE_RAFT_VOTER):
+            self._spawn(self._serve_voter_change(writer, api_key, version, corr, body))
+            return
+        if api_key == wire.UPDATE_RAFT_VOTER:
+            writer.write(wire.encode_response(api_key, version, corr, update_raft_voter.serve(self, body)))
+            return
         self._next_inbound += 1
         core_corr = self._next_inbound
         msg: m.Message
@@ -401,6 +432,18 @@ class RaftDriver:
         self._inbound[(source, core_corr)] = (writer, corr, api_key, version)
         self._process(self.node.handle(source, msg))
 
+    async def _serve_voter_change(
+        self, writer: asyncio.StreamWriter, api_key: int, version: int, corr: int, body: Any
+    ) -> None:
+        """Answered once the VotersRecord commits: the request waits off the connection's read loop."""
+        if api_key == wire.ADD_RAFT_VOTER:
+            timeout = self.config.request_timeout_ms / 1000 * 10
+            answer: Any = await add_raft_voter.serve(self, body, max(timeout, VOTER_CHANGE_TIMEOUT_S))
+        else:
+            answer = await remove_raft_voter.serve(self, body, VOTER_CHANGE_TIMEOUT_S)
+        if not writer.is_closing():
+            writer.write(wire.encode_response(api_key, version, corr, answer))
+
     def _valid_cluster_id(self, body: Any) -> bool:
         """A request without a cluster id is accepted (Kafka: older clients and a not yet formatted node);
         one with a cluster id must name ours when we have one."""
@@ -419,6 +462,12 @@ class RaftDriver:
             return end_quorum_epoch.rs.EndQuorumEpochResponse(error_code=code, topics=[])
         if api_key == wire.FETCH:
             return fetch_wire.rs.FetchResponse(error_code=code, responses=[])
+        if api_key == wire.ADD_RAFT_VOTER:
+            return add_raft_voter.rs.AddRaftVoterResponse(error_code=code)
+        if api_key == wire.REMOVE_RAFT_VOTER:
+            return remove_raft_voter.rs.RemoveRaftVoterResponse(error_code=code)
+        if api_key == wire.UPDATE_RAFT_VOTER:
+            return update_raft_voter.rs.UpdateRaftVoterResponse(error_code=code)
         return fetch_snapshot.rs.FetchSnapshotResponse(error_code=code, topics=[])
 
     def _api_versions(self) -> Any:

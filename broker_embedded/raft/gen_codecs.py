@@ -1,6 +1,7 @@
 """Generate `broker_embedded/raft/codecs/*.py`: the KRaft RPCs' codecs (Vote 52, BeginQuorumEpoch 53,
-EndQuorumEpoch 54, FetchSnapshot 59) from Kafka 4.3.1's own JSON specs in the kafka-clients jar, with
-the project's generator (`kafka_wire.protocol.generator`). They live here, not in
+EndQuorumEpoch 54, FetchSnapshot 59, AddRaftVoter 80, RemoveRaftVoter 81, UpdateRaftVoter 82) from Kafka
+4.3.1's own JSON specs in the kafka-clients jar, with the project's
+generator (`kafka_wire.protocol.generator`). They live here, not in
 `kafka_wire/protocol/messages`, because only the controller listener speaks them: the broker's
 ApiVersions and codec tables stay as they are. Fetch (1) and DescribeQuorum (55) are already in
 `kafka_wire.protocol.messages` at Kafka 4.3.1's ranges.
@@ -27,6 +28,12 @@ SPECS = (
     "EndQuorumEpochResponse",
     "FetchSnapshotRequest",
     "FetchSnapshotResponse",
+    "AddRaftVoterRequest",
+    "AddRaftVoterResponse",
+    "RemoveRaftVoterRequest",
+    "RemoveRaftVoterResponse",
+    "UpdateRaftVoterRequest",
+    "UpdateRaftVoterResponse",
 )
 
 

@@ -19,12 +19,18 @@ from types import ModuleType
 from typing import Any
 
 from broker_embedded.raft.codecs import (
+    add_raft_voter_request,
+    add_raft_voter_response,
     begin_quorum_epoch_request,
     begin_quorum_epoch_response,
     end_quorum_epoch_request,
     end_quorum_epoch_response,
     fetch_snapshot_request,
     fetch_snapshot_response,
+    remove_raft_voter_request,
+    remove_raft_voter_response,
+    update_raft_voter_request,
+    update_raft_voter_response,
     vote_request,
     vote_response,
 )
@@ -41,18 +47,25 @@ METADATA_PARTITION = 0
 
 VOTE, BEGIN_QUORUM_EPOCH, END_QUORUM_EPOCH, DESCRIBE_QUORUM, FETCH_SNAPSHOT = 52, 53, 54, 55, 59
 FETCH, API_VERSIONS, DESCRIBE_CLUSTER = 1, 18, 60
+ADD_RAFT_VOTER, REMOVE_RAFT_VOTER, UPDATE_RAFT_VOTER = 80, 81, 82  # KIP-853
 
 REQUESTS: dict[int, ModuleType] = {
     VOTE: vote_request,
     BEGIN_QUORUM_EPOCH: begin_quorum_epoch_request,
     END_QUORUM_EPOCH: end_quorum_epoch_request,
     FETCH_SNAPSHOT: fetch_snapshot_request,
+    ADD_RAFT_VOTER: add_raft_voter_request,
+    REMOVE_RAFT_VOTER: remove_raft_voter_request,
+    UPDATE_RAFT_VOTER: update_raft_voter_request,
 }
 RESPONSES: dict[int, ModuleType] = {
     VOTE: vote_response,
     BEGIN_QUORUM_EPOCH: begin_quorum_epoch_response,
     END_QUORUM_EPOCH: end_quorum_epoch_response,
     FETCH_SNAPSHOT: fetch_snapshot_response,
+    ADD_RAFT_VOTER: add_raft_voter_response,
+    REMOVE_RAFT_VOTER: remove_raft_voter_response,
+    UPDATE_RAFT_VOTER: update_raft_voter_response,
 }
 # the versions this controller listener sends (the newest both sides know) and serves
 SEND_VERSIONS = {VOTE: 2, BEGIN_QUORUM_EPOCH: 1, END_QUORUM_EPOCH: 1, FETCH_SNAPSHOT: 1, FETCH: 18}
