@@ -1,0 +1,174 @@
+"""RemotePersister on fakes: operations go out in the order queued, the caller never blocks, the
+coordinator is looked up again while it moves, a read is answered on the next ``read`` call, and a
+fenced write marks the key (the share-partition manager then drops and re-reads it)."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+
+from broker_embedded.share.persister import SharePersister
+from broker_embedded.share.remote_persister import RemotePersister, StatePending
+from broker_embedded.share.state import (
+    PersisterStateBatch,
+    RecordState,
+    ShareGroupStateKey,
+    ShareSnapshotValue,
+    ShareUpdateValue,
+)
+from broker_embedded.share.state_service import ShareStateService
+from kafka_wire.errors import ErrorCode
+
+KEY = ShareGroupStateKey("g", "1d965fa7-9733-48d5-8032-c8b37cdd4166", 0)
+
+
+class _MemoryPersister(SharePersister):
+    """The coordinator's persister without a log."""
+
+    def __init__(self) -> None:
+        super().__init__(None, lambda *_: None, lambda *_: None)  # type: ignore[arg-type]
+
+    def _append(self, *_: Any) -> None:
+        pass
+
+
+class FakeCoordinator:
+    """Answers RPCs 83-86 from a ShareStateService; `moves` answers NOT_COORDINATOR that many times,
+    `gate` (when set) holds every answer until released."""
+
+    def __init__(self) -> None:
+        self.service = ShareStateService(_MemoryPersister())
+        self.sent: list[int] = []
+        self.moves = 0
+        self.located = 0
+        self.gate: threading.Event | None = None
+
+    def locate(self, key: ShareGroupStateKey) -> tuple[str, int] | None:
+        self.located += 1
+        return ("coordinator", 1)
+
+    def send(self, address: tuple[str, int], api_key: int, body: Any, version: int) -> Any:
+        if self.gate is not None:
+            self.gate.wait(10)
+        self.sent.append(api_key)
+        topic = body.topics[0]
+        p = topic.partitions[0]
+        if self.moves:
+            self.moves -= 1
+            return _answer(ErrorCode.NOT_COORDINATOR)
+        if api_key == 83:
+            r = self.service.initialize(KEY, p.state_epoch, p.start_offset)
+        elif api_key == 84:
+            r = self.service.read(KEY, p.leader_epoch)
+        elif api_key == 85:
+            batches = [(b.first_offset, b.last_offset, b.delivery_state, b.delivery_count) for b in p.state_batches]
+            r = self.service.write(KEY, p.state_epoch, p.leader_epoch, p.start_offset, batches)
+        else:
+            r = self.service.delete(KEY)
+        return _answer(r.error, r)
+
+
+def _answer(code: ErrorCode, r: Any = None) -> Any:
+    part = type("P", (), {})()
+    part.error_code = int(code)
+    if r is not None:
+        part.state_epoch, part.start_offset = r.state_epoch, r.start_offset
+        part.state_batches = [
+            type("B", (), {"first_offset": b.first_offset, "last_offset": b.last_offset,
+                           "delivery_state": int(b.delivery_state), "delivery_count": b.delivery_count})()
+            for b in r.batches
+        ]  # fmt: skip
+    result = type("R", (), {"partitions": [part]})()
+    return type("Resp", (), {"results": [result]})()
+
+
+def _snapshot(start: int) -> ShareSnapshotValue:
+    return ShareSnapshotValue(0, 0, 3, start, 0, 0, ())
+
+
+def _update(leader_epoch: int, start: int, *batches: tuple[int, int, RecordState, int]) -> ShareUpdateValue:
+    return ShareUpdateValue(0, leader_epoch, start, tuple(PersisterStateBatch(*b) for b in batches))
+
+
+def _persister(fake: FakeCoordinator) -> RemotePersister:
+    return RemotePersister(fake.locate, fake.send, retry_timeout_s=5, backoff_s=0.001)
+
+
+def _read(p: RemotePersister, leader_epoch: int = 3) -> Any:
+    with pytest.raises(StatePending):
+        p.read(KEY, leader_epoch)
+    assert p.wait_idle(10)
+    return p.read(KEY, leader_epoch)
+
+
+def test_operations_go_out_in_order_and_never_block_the_caller() -> None:
+    fake = FakeCoordinator()
+    fake.gate = threading.Event()
+    p = _persister(fake)
+    p.initialize(KEY, _snapshot(5))
+    p.write(KEY, [_update(3, 5, (5, 6, RecordState.ACKNOWLEDGED, 1))])
+    p.write(KEY, [_update(3, 7, (7, 9, RecordState.AVAILABLE, 2))])
+    with pytest.raises(StatePending):
+        p.read(KEY, 3)
+    assert fake.sent == [] and not p.wait_idle(0.05)  # all queued, the coordinator held
+    fake.gate.set()
+    assert p.wait_idle(10)
+    assert fake.sent == [83, 85, 85, 84]
+    state = p.read(KEY, 3)
+    assert state is not None and state.start_offset == 7
+    assert state.state_batches == (PersisterStateBatch(7, 9, RecordState.AVAILABLE, 2),)
+    assert p.keys("g") == [KEY] and p.keys("other") == []
+
+
+def test_a_key_never_initialized_reads_as_none_and_a_read_is_answered_once() -> None:
+    fake = FakeCoordinator()
+    p = _persister(fake)
+    assert _read(p) is None
+    with pytest.raises(StatePending):  # the answer was taken: a later read asks again
+        p.read(KEY, 3)
+    assert p.wait_idle(10)
+    assert fake.sent == [84, 84]
+
+
+def test_the_coordinator_is_looked_up_again_while_it_moves() -> None:
+    fake = FakeCoordinator()
+    fake.moves = 3
+    p = _persister(fake)
+    p.initialize(KEY, _snapshot(0))
+    assert p.wait_idle(10)
+    assert fake.sent == [83, 83, 83, 83] and fake.located == 4
+    assert _read(p).start_offset == 0
+
+
+def test_a_fenced_write_marks_the_key_and_a_new_read_clears_it() -> None:
+    fake = FakeCoordinator()
+    p = _persister(fake)
+    p.initialize(KEY, _snapshot(0))
+    p.write(KEY, [_update(5, 0, (0, 0, RecordState.ACKNOWLEDGED, 1))])
+    p.write(KEY, [_update(4, 0, (1, 1, RecordState.ACKNOWLEDGED, 1))])  # an older leader's write
+    assert p.wait_idle(10)
+    assert KEY in p.fenced
+    state = _read(p, 5)
+    assert KEY not in p.fenced
+    assert state.state_batches == (PersisterStateBatch(0, 0, RecordState.ACKNOWLEDGED, 1),)
+
+
+def test_an_unreachable_coordinator_is_given_up_after_the_retry_timeout() -> None:
+    now = [0.0]
+    p = RemotePersister(lambda _: None, lambda *_: None, retry_timeout_s=1, clock=lambda: now[0])
+
+    def sleep(s: float) -> None:
+        now[0] += s
+
+    p.sleep = sleep
+    p.backoff_s = 0.3
+    with pytest.raises(StatePending):
+        p.read(KEY, 0)
+    assert p.wait_idle(10)
+    assert p.failed == 1
+    with pytest.raises(StatePending):  # not answered: asked again
+        p.read(KEY, 0)
+    assert p.wait_idle(10)
+    assert p.failed == 2
