@@ -152,7 +152,7 @@ class LogDirs:
         # how a swap reaches the partition: set by the broker (replaces Partition.log)
         self.on_swap: Callable[[str, int, Log], None] = lambda t, p, new: None
         # where a swap runs: the broker's event loop (no produce interleaves), else inline
-        self.run_swap: Callable[[Callable[[], None]], None] = lambda fn: fn()
+        self._run_swap: Callable[[Callable[[], None]], None] = lambda fn: fn()
         self._wake = threading.Event()
         self._stopped = False
         self.background = background  # False: the caller drives do_work()/try_swap() (tests)
@@ -160,15 +160,52 @@ class LogDirs:
 
     # ---------------------------------------------------------------- lifecycle
 
+    @property
+    def run_swap(self) -> Callable[[Callable[[], None]], None]:
+        return self._run_swap
+
+    @run_swap.setter
+    def run_swap(self, run: Callable[[Callable[[], None]], None]) -> None:
+        """The broker sets this once its loop runs: moves resumed at startup start only then."""
+        self._run_swap = run
+        if self.moves:
+            self._ensure_thread()
+
     def startup(self) -> None:
-        for path, m in self.managers.items():
+        for m in self.managers.values():
             try:
                 m.startup()
-                for staging in Path(path).glob(f"{FUTURE_STAGING_PREFIX}*"):
-                    shutil.rmtree(staging, ignore_errors=True)  # a move cut short by a crash
             except OSError as e:
                 # a dir unusable at startup is offline; the broker starts on the others (KIP-858)
                 m.dir_state.fail("loading the log dir", e)
+        for path, m in self.managers.items():
+            if m.dir_state.online:
+                for staging in Path(path).glob(f"{FUTURE_STAGING_PREFIX}*"):
+                    self._resume(m, staging)
+
+    def _resume(self, target: LogManager, staging: Path) -> None:
+        """A future log left by a shutdown mid-move: the move goes on, as Kafka resumes it
+        (recovered in full: it was not part of any clean-shutdown checkpoint); one without a
+        current log any more is removed."""
+        children = [c for c in staging.iterdir() if c.is_dir()]
+        source = None
+        if len(children) == 1:
+            try:
+                future = Log(children[0], dir_state=target.dir_state)
+            except (OSError, ValueError):
+                future = None
+            if future is not None:
+                source = self.manager_of(future.topic, future.partition)
+                if source is not None and source is not target and source.dir_state.online:
+                    cur = source.get_log(future.topic, future.partition)
+                    assert cur is not None
+                    future.update_config(cur.config)
+                    tp = (future.topic, future.partition)
+                    self.moves[tp] = ReplicaMove(future.topic, future.partition, source, target, future, staging)
+                    log.info("%s-%d: resuming the move to %s", *tp, target.log_dir)
+                    return
+                future.delete()
+        shutil.rmtree(staging, ignore_errors=True)
 
     def shutdown(self) -> None:
         self._stopped = True
@@ -177,7 +214,8 @@ class LogDirs:
             self._thread.join(timeout=10)
         with self._lock:
             for mv in self.moves.values():
-                self._drop_future(mv)
+                if mv.state is MoveState.COPYING:
+                    mv.future.close()  # kept: the move resumes at the next start
             self.moves.clear()
         for m in self.managers.values():
             m.shutdown()

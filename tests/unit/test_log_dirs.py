@@ -165,3 +165,26 @@ def test_do_work_copies_within_the_io_rate_then_swaps(tmp_path: Path) -> None:
         assert str(d.get_log("t", 0).dir.parent) == dst and d.get_log("t", 0).log_end_offset == 50
     finally:
         d.shutdown()
+
+
+def test_a_move_resumes_after_a_restart(tmp_path: Path) -> None:
+    d = _dirs(tmp_path)
+    (log,) = d.create_logs("t", [0], LogConfig())
+    for i in range(10):
+        log.append_as_leader(batch(5, value_size=200, tag=i), 2)
+    src = str(log.dir.parent)
+    dst = next(p for p in d.managers if p != src)
+    assert d.alter_replica_log_dir("t", 0, dst, hosted=True) == ErrorCode.NONE
+    d.moves[("t", 0)].copy(3000)
+    copied = d.moves[("t", 0)].future.log_end_offset
+    assert 0 < copied < 50
+    d.shutdown()  # mid-move: the future log stays on disk
+
+    d = _dirs(tmp_path)
+    try:
+        mv = d.moves[("t", 0)]
+        assert mv.future.log_end_offset == copied and str(mv.source.log_dir) == src
+        assert d.try_swap(mv) and str(d.get_log("t", 0).dir.parent) == dst
+        assert d.get_log("t", 0).log_end_offset == 50 and not list(Path(dst).glob(".future-*"))
+    finally:
+        d.shutdown()
