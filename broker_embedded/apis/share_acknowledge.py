@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from broker_embedded.apis.share_fetch import apply_acknowledgements
+from broker_embedded.apis.share_fetch import after_state_written, apply_acknowledgements
 from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from broker_embedded.share.partition import SharePartitionError
 from kafka_wire.errors import ErrorCode
@@ -58,10 +58,11 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.ShareAcknowledgeRequ
                 current_leader=rs.LeaderIdAndEpoch(leader_id=leader[0], leader_epoch=leader[1]),
             )
         )
-    return rs.ShareAcknowledgeResponse(
+    response = rs.ShareAcknowledgeResponse(
         throttle_time_ms=0,
         error_code=ErrorCode.NONE,
         acquisition_lock_timeout_ms=share.settings(group_id).record_lock_duration_ms,
         responses=[rs.ShareAcknowledgeTopicResponse(topic_id=t, partitions=ps) for t, ps in topics.items()],
         node_endpoints=[],
     )
+    return after_state_written(broker, acks, response)

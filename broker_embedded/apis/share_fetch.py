@@ -22,6 +22,7 @@ from broker_embedded.purgatory.keys import fetch_key
 from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from broker_embedded.share.manager import PartitionFetch, share_key
 from broker_embedded.share.partition import AcknowledgementBatch, SharePartitionError
+from broker_embedded.share.remote_persister import RemotePersister
 from broker_embedded.share.session import ContextKind
 from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import share_fetch_request as rq
@@ -71,6 +72,21 @@ def apply_acknowledgements(
     return out
 
 
+def after_state_written(broker: Broker, acks: AckResults, result: Any) -> Any:
+    """The answer once the acknowledgements' share state was written to the share coordinator
+    (RemotePersister in a cluster; Kafka answers after WriteShareGroupState), else as it is."""
+    persister = broker.share_coordinator.partitions.persister
+    if not acks or not isinstance(persister, RemotePersister):
+        return result
+    written = asyncio.wrap_future(persister.barrier())
+
+    async def later() -> Any:
+        await written
+        return await result if isinstance(result, asyncio.Future) else result
+
+    return asyncio.ensure_future(later())
+
+
 def handle(broker: Broker, ctx: RequestContext, request: rq.ShareFetchRequest) -> Any:
     def error(code: ErrorCode, message: str | None = None) -> rs.ShareFetchResponse:
         return rs.ShareFetchResponse(error_code=code, error_message=message, responses=[], node_endpoints=[])
@@ -91,6 +107,12 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.ShareFetchRequest) -
     except SharePartitionError as e:
         return error(ErrorCode(e.code), str(e))
     acks = apply_acknowledgements(broker, ctx, group_id, member_id, request.topics)
+    return after_state_written(broker, acks, _fetch(broker, ctx, request, context, acks))
+
+
+def _fetch(broker: Broker, ctx: RequestContext, request: rq.ShareFetchRequest, context: Any, acks: AckResults) -> Any:
+    share = broker.share_coordinator
+    group_id, member_id = request.group_id, request.member_id
     if context.kind is ContextKind.FINAL:
         session = share.sessions.get(group_id, member_id)
         owned = list(session.partitions) if session is not None else []

@@ -18,6 +18,7 @@ share-partition is stale (a newer leader or state took over) and the manager dro
 
 from __future__ import annotations
 
+import concurrent.futures
 import logging
 import queue
 import threading
@@ -63,6 +64,9 @@ Locate = Callable[[ShareGroupStateKey], "tuple[str, int] | None"]
 Send = Callable[[tuple[str, int], int, Any, int], Any]
 
 
+KEY_NONE = ShareGroupStateKey("", "00000000-0000-0000-0000-000000000000", -1)
+
+
 class StatePending(Exception):
     """The share-partition's state is being read from the share coordinator; ask again later."""
 
@@ -76,6 +80,7 @@ class _Op:
     start_offset: int = -1
     batches: tuple[PersisterStateBatch, ...] = ()
     delivery_complete_count: int = -1
+    done: concurrent.futures.Future[None] | None = None  # a barrier: set once every earlier op finished
 
 
 class RemotePersister:
@@ -151,6 +156,13 @@ class RemotePersister:
             self._state_epochs.pop(key, None)
         self._put(_Op("delete", key))
 
+    def barrier(self) -> concurrent.futures.Future[None]:
+        """Done once everything queued before it was sent and answered (Kafka answers a
+        ShareAcknowledge after its WriteShareGroupState)."""
+        done: concurrent.futures.Future[None] = concurrent.futures.Future()
+        self._put(_Op("barrier", KEY_NONE, done=done))
+        return done
+
     def keys(self, group_id: str) -> list[ShareGroupStateKey]:
         """The keys this leader initialized or read (the coordinators hold the rest)."""
         with self._lock:
@@ -195,6 +207,9 @@ class RemotePersister:
                     self._idle.notify_all()
 
     def _execute(self, op: _Op) -> None:
+        if op.done is not None:
+            op.done.set_result(None)
+            return
         deadline = self.clock() + self.retry_timeout_s
         while True:
             code, result = self._attempt(op)

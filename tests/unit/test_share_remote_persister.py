@@ -172,3 +172,16 @@ def test_an_unreachable_coordinator_is_given_up_after_the_retry_timeout() -> Non
         p.read(KEY, 0)
     assert p.wait_idle(10)
     assert p.failed == 2
+
+
+def test_a_barrier_is_done_only_after_the_writes_queued_before_it() -> None:
+    fake = FakeCoordinator()
+    fake.gate = threading.Event()
+    p = _persister(fake)
+    p.initialize(KEY, _snapshot(0))
+    p.write(KEY, [_update(3, 0, (0, 0, RecordState.ACKNOWLEDGED, 1))])
+    done = p.barrier()
+    assert not done.done()
+    fake.gate.set()
+    done.result(10)
+    assert fake.sent == [83, 85]
