@@ -188,3 +188,42 @@ def test_a_move_resumes_after_a_restart(tmp_path: Path) -> None:
         assert d.get_log("t", 0).log_end_offset == 50 and not list(Path(dst).glob(".future-*"))
     finally:
         d.shutdown()
+
+
+def test_background_move_under_continuous_appends_loses_nothing(tmp_path: Path) -> None:
+    """The mover thread copies while a 'loop' thread keeps appending; the swap runs on that loop
+    (as on the broker's event loop), so every append lands in the log that ends up current."""
+    import queue
+
+    d = LogDirs([tmp_path / "a", tmp_path / "b"], io_max_bytes_per_second=200_000)
+    d.startup()
+    holder: dict[str, Log] = {}
+    d.on_swap = lambda t, p, new: holder.__setitem__("log", new)
+    tasks: queue.Queue[object] = queue.Queue()
+    d.run_swap = tasks.put
+    try:
+        (holder["log"],) = d.create_logs("t", [0], LogConfig())
+        src = str(holder["log"].dir.parent)
+        dst = next(p for p in d.managers if p != src)
+        for i in range(30):
+            holder["log"].append_as_leader(batch(5, value_size=300, tag=i), 0)
+        assert d.alter_replica_log_dir("t", 0, dst, hosted=True) == ErrorCode.NONE
+        appended = 150
+        for _ in range(200_000):  # the "loop": runs swaps handed to it, appends in between
+            try:
+                task = tasks.get(timeout=0.001)
+                assert callable(task)
+                task()
+            except queue.Empty:
+                pass
+            if appended < 1000:
+                holder["log"].append_as_leader(batch(5, value_size=300, tag=appended), 0)
+                appended += 5
+            elif not d.moves:
+                break
+        assert not d.moves
+        new = holder["log"]
+        assert str(new.dir.parent) == dst and d.get_log("t", 0) is new
+        assert new.log_end_offset == appended == 1000
+    finally:
+        d.shutdown()
