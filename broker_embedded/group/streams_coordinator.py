@@ -105,6 +105,9 @@ def validate(req: StreamsHeartbeatInput) -> None:
     if req.instance_id is not None:
         # Apache Kafka 4.3.1 checks this before anything else, whatever the epoch
         raise _invalid("Static membership is not yet supported.")
+    if req.topology is not None and any(s.get("source_topic_regex") for s in req.topology.get("subtopologies") or []):
+        # Kafka 4.3.1 refuses them next, before the group id is looked at
+        raise _invalid("Regular expressions for source topics are not supported yet.")
     if not req.group_id:
         raise _invalid("GroupId can't be empty.")
     if not req.member_id:
@@ -246,6 +249,11 @@ class StreamsGroupCoordinator:
         # computed on a copy: the group changes only once the records are appended
         group = copy.deepcopy(existing) if existing is not None else StreamsGroup(gid)
         member = group.members.get(mid)
+        if req.topology is not None and group.topology is not None and group.members:
+            # Kafka 4.3.1: a live group keeps the topology it registered (compared as stored)
+            key = StreamsGroupKey(STREAMS_GROUP_TOPOLOGY, gid)
+            if encode_record((key, req.topology)) != encode_record((key, group.topology)):
+                raise _invalid("Topology updates are not supported yet.")
         if req.member_epoch in (LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH):
             if member is None:
                 raise KafkaError(f"Member {mid} is not a member of group {gid}.", ErrorCode.UNKNOWN_MEMBER_ID)

@@ -1,6 +1,9 @@
 """Streams groups on the wire, differential (ours and Apache Kafka 4.3.1): static members and the
 interactive-query endpoint metadata.
 
+- Nor source topics by regex (SourceTopicRegex): refused right after the static check, and a live
+  group refuses a member joining with another topology.
+
 - Kafka 4.3.1 has no static streams members yet: a heartbeat with an InstanceId is refused with
   INVALID_REQUEST before any other check, at any member epoch (a -2 leave without one is refused too).
 - Each member's UserEndpoint (Kafka Streams' application.server) comes back as
@@ -35,6 +38,19 @@ def _topology(source: str) -> Any:
         copartition_groups=[],
     )
     return q.Topology(epoch=0, subtopologies=[sub])
+
+
+def _with_regex(source: str) -> Any:
+    sub = q.Subtopology(
+        subtopology_id="1",
+        source_topics=[],
+        source_topic_regex=[f"{source}-.*"],
+        state_changelog_topics=[],
+        repartition_sink_topics=[],
+        repartition_source_topics=[],
+        copartition_groups=[],
+    )
+    return q.Topology(epoch=0, subtopologies=[*_topology(source).subtopologies, sub])
 
 
 def _tasks(r: Any) -> list[int] | None:
@@ -140,6 +156,17 @@ def test_static_members_refused_and_endpoint_information(broker: Any) -> None:
         r = Member(conn, group, "member-s", None, 7009, topology).heartbeat(-2)
         assert (r.error_code, r.error_message) == (42, "InstanceId can't be null.")
 
+        # nor source topics by regex: refused right after the static check, at any epoch
+        regex = _with_regex(source)
+        for member in (Member(conn, group, "member-r", None, 7009, regex), Member(conn, "", "", None, 7009, regex)):
+            r = member.heartbeat(0)
+            assert (r.error_code, r.error_message) == (
+                42,
+                "Regular expressions for source topics are not supported yet.",
+            )
+        r = Member(conn, group, "member-r", "inst-r", 7009, regex).heartbeat(0)
+        assert (r.error_code, r.error_message) == (42, "Static membership is not yet supported.")
+
         a = Member(conn, group, "member-a", None, 7001, topology)
         b = Member(conn, group, "member-b", None, 7002, topology)
 
@@ -178,5 +205,10 @@ def test_static_members_refused_and_endpoint_information(broker: Any) -> None:
         assert again.error_code == 0 and (again.partitions_by_user_endpoint is None) == (
             again.endpoint_information_epoch == r.endpoint_information_epoch
         )
+        # a live group keeps its topology: another one is refused, at the same or a later epoch
+        for epoch in (0, 1):
+            other = q.Topology(epoch=epoch, subtopologies=[_topology(f"{source}-x").subtopologies[0]])
+            r = Member(conn, group, f"member-t{epoch}", None, 7010, other).heartbeat(0)
+            assert (r.error_code, r.error_message) == (42, "Topology updates are not supported yet.")
         for m in (a, b, c):
             assert m.heartbeat(-1).error_code == 0
