@@ -454,7 +454,7 @@ class EmbeddedCluster:
 
     def describe(self, timeout: float = 5.0) -> dict[str, Any]:
         """The controller's current image (brokers, topics, partition states)."""
-        return self._controller_request("describe", timeout)["image"]  # type: ignore[no-any-return]
+        return self._controller_request("describe", timeout)["image"]
 
     def elect_preferred_leaders(self) -> int:
         """Run the controller's preferred leader election now; returns how many leaders moved."""
@@ -523,7 +523,13 @@ def run_cluster_cli(
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
     cluster = EmbeddedCluster(
-        brokers=brokers, log_dir=log_dir, log_level=log_level, controllers=controllers, quorum=quorum, **overrides
+        brokers=brokers,
+        log_dir=log_dir,
+        log_level=log_level,
+        controllers=controllers,
+        quorum=quorum,
+        # Kafka config names (dotted) never name one of the parameters above
+        **overrides,  # type: ignore[arg-type]
     )
     try:
         cluster.start()

@@ -182,6 +182,7 @@ class EmbeddedBroker:
 
             async def boot() -> None:
                 try:
+                    # _runner is set before boot() is scheduled
                     ready.set_result(await self._runner.start())  # type: ignore[union-attr]
                 except BaseException as e:  # surface startup errors in the caller's thread
                     ready.set_exception(e)

@@ -168,7 +168,7 @@ class TopicRegistry:
             self.save()
         return t
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self):
         return iter(list(self.by_name.values()))
 
     def __len__(self) -> int:

@@ -25,6 +25,7 @@ import os
 import struct
 import threading
 import urllib.error
+import urllib.parse
 import urllib.request
 import uuid
 from collections.abc import Callable
@@ -267,7 +268,7 @@ class RegistryLookup:
     def _named_refs(self, refs: list[dict[str, Any]]) -> dict[str, Any]:
         names: dict[str, Any] = {}
         for ref in refs or []:
-            body = self._get(f"/subjects/{urllib.request.quote(ref['subject'], safe='')}/versions/{ref['version']}")
+            body = self._get(f"/subjects/{urllib.parse.quote(ref['subject'], safe='')}/versions/{ref['version']}")
             names.update(self._named_refs(body.get("references") or []))
             _, names = parse(body["schema"], names)
         return names
@@ -283,12 +284,12 @@ class RegistryLookup:
         return hit
 
     def latest(self, subject: str) -> dict[str, Any]:
-        return self._get(f"/subjects/{urllib.request.quote(subject, safe='')}/versions/latest")
+        return self._get(f"/subjects/{urllib.parse.quote(subject, safe='')}/versions/latest")
 
     def register(self, subject: str, schema_json: str) -> int:
         data = json.dumps({"schema": schema_json}).encode()
         req = urllib.request.Request(
-            f"{self.url}/subjects/{urllib.request.quote(subject, safe='')}/versions",
+            f"{self.url}/subjects/{urllib.parse.quote(subject, safe='')}/versions",
             data=data,
             headers={"Content-Type": "application/vnd.schemaregistry.v1+json"},
             method="POST",
@@ -349,7 +350,7 @@ class ColumnBuilder:
         rec = _resolve(reader, names)
         self.columnar = isinstance(rec, dict) and rec.get("type") == "record"
         self.raw_names: frozenset[str] = frozenset()
-        self._writers = {}
+        self._writers: dict[int, Any] = {}
         if not self.columnar:
             self.conv = _converter(reader, names)
             return
@@ -366,7 +367,7 @@ class ColumnBuilder:
                 self.fields.append((fld["name"], conv, None, out_field.type))
         self.decode_schema = fastavro.parse_schema(raw, named_schemas=dict(names))
         self.raw_names = frozenset(n for n, _, r, _ in self.fields if r is not None)
-        self._writers: dict[int, Any] = {}
+        self._writers = {}
 
     def schemas(self, writer: Any) -> tuple[Any, Any]:
         """(writer schema, reader schema or None) to hand fastavro for data written with ``writer``.
@@ -427,7 +428,8 @@ class ColumnBuilder:
             elif conv is _identity:
                 arrays.append(pa.array(vals, type=typ))
             else:
-                arrays.append(pa.array([None if v is None else conv(v) for v in vals], type=typ))
+                # conv is None only for raw fields, handled above
+                arrays.append(pa.array([None if v is None else conv(v) for v in vals], type=typ))  # type: ignore[misc]
         return pa.StructArray.from_arrays(arrays, fields=list(self.type), mask=mask)
 
 
@@ -492,7 +494,8 @@ def _bulk_decode(bodies: list[Any], schemas: tuple[Any, Any]) -> list[Any] | Non
     payload = b"".join((_zigzag_long(n), FRAME_MARK.join(bodies), FRAME_MARK, b"\x00"))
     buf = io.BytesIO(payload)
     try:
-        rows = fastavro.schemaless_reader(
+        # the framing makes the datum an array of the batch's records
+        rows: Any = fastavro.schemaless_reader(
             buf, schemas[0], schemas[1], return_record_name=True, return_record_name_override=True
         )
     except Exception:
@@ -571,7 +574,8 @@ def decode_confluent(
                 last_sid = sid
             buf = io.BytesIO(v)
             buf.seek(5)
-            rec = read(buf, plain_writer, decode_with, return_record_name=True, return_record_name_override=True)
+            # plain_writer is set at the first record: no schema id equals the initial last_sid (-1)
+            rec = read(buf, plain_writer, decode_with, return_record_name=True, return_record_name_override=True)  # type: ignore[arg-type]
             if buf.tell() != len(v):
                 raise AvroDecodeError(f"{len(v) - buf.tell()} trailing bytes after the Avro body")
             append(rec)
@@ -590,7 +594,8 @@ def _confluent_bulk(values: list[bytes | None], lookup: RegistryLookup, builder:
     """The batch's rows decoded one fastavro call per schema id, or None if any record is not
     well-formed (or its schema cannot be had): the per-record loop then reports it as the mode says."""
     try:
-        heads = set(map(_HEAD_OF, values))
+        # a None value raises TypeError, caught below: that is the batch's null check
+        heads = set(map(_HEAD_OF, values))  # type: ignore[arg-type]
     except TypeError:  # null values in the batch
         heads = None
     try:
@@ -652,7 +657,8 @@ def encode(values: list[Any], schema: Any, prefix: bytes = b"") -> pa.Array:
 def _arrow_udf(fn: Callable[..., pa.Array], return_type: Any) -> Any:
     from pyspark.sql.functions import arrow_udf
 
-    return arrow_udf(fn, return_type)
+    # pyspark's overloads want a function typed with pandas/arrow types; ours are checked at run time by Spark
+    return arrow_udf(fn, return_type)  # type: ignore[call-overload]
 
 
 def from_avro(col: Any, schema_json: str, options: dict[str, str] | None = None) -> Any:

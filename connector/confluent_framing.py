@@ -181,7 +181,8 @@ class SchemaRegistryReader:
 def arrow_udf(fn: Callable[..., Any], return_type: Any) -> Any:
     from pyspark.sql.functions import arrow_udf as make
 
-    return make(fn, return_type)
+    # pyspark's overloads want a function typed with pandas/arrow types; ours are checked at run time by Spark
+    return make(fn, return_type)  # type: ignore[call-overload]
 
 
 def columns(col: Any, position: tuple[Any, Any] | None, headers: Any) -> list[Any]:

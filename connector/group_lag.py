@@ -25,7 +25,6 @@ from kafka_wire.client.config import ClientConfig
 from kafka_wire.client.security import SecurityConfig
 from kafka_wire.errors import ErrorCode, KafkaError, ProtocolDecodeError
 from kafka_wire.types import TopicPartition
-from offsets.spec import PartitionOffsets
 
 
 class GroupLagError(KafkaError):
@@ -87,9 +86,9 @@ def _describe(
                 assignment = decode_assignment(bytes(m.member_assignment))
             except ProtocolDecodeError:
                 continue
-            members[m.member_id] = tuple(sorted((tp.topic, tp.partition) for tp in assignment.partitions))
+            members[m.member_id] = tuple(sorted(TopicPartition(tp.topic, tp.partition) for tp in assignment.partitions))
             for tp in assignment.partitions:
-                owners[(tp.topic, tp.partition)] = (m.member_id, m.client_id, m.client_host)
+                owners[TopicPartition(tp.topic, tp.partition)] = (m.member_id, m.client_id, m.client_host)
     return g.group_state, g.protocol_data or "", owners, members
 
 
@@ -132,7 +131,7 @@ def group_lag(
         if not names:
             return GroupLag(group_id, state, protocol, [], members)
         md = client.metadata(names)
-        tps = [(t, p) for t, info in md.topics.items() for p in info.partitions]
+        tps = [TopicPartition(t, p) for t, info in md.topics.items() for p in info.partitions]
         latest = {
             tp: off for tp, (off, _ts) in client.list_offsets(dict.fromkeys(tps, LATEST_TIMESTAMP), retries=0).items()
         }
@@ -142,7 +141,7 @@ def group_lag(
         ) from e
     finally:
         client.close()
-    table: PartitionOffsets = {}
+    table: dict[tuple[str, int], int] = {}  # DeltaOffsetStore's keys are plain tuples
     if offsets_table is not None:
         from offsets.delta_store import DeltaOffsetStore
 

@@ -116,6 +116,7 @@ class GroupSession:
     def start(self) -> GroupSession:
         self.member.start()
         _register_for_sigterm(self)
+        # a GroupSession exists only with group options
         log.info("group mode: joining group %r with %s", self.group_id, ", ".join(self.opts.group.assignors))  # type: ignore[union-attr]
         return self
 
@@ -145,7 +146,7 @@ class GroupSession:
         # called after every completed sync (even with nothing added): the member's generation and
         # assignment are those of that sync, and only the group thread changes them
         gen = self.member.generation()
-        owned = frozenset((tp.topic, tp.partition) for tp in self.member.assignment())
+        owned = frozenset(TopicPartition(tp.topic, tp.partition) for tp in self.member.assignment())
         with self._lock:
             self._generation = gen.generation_id
             self._member_id = gen.member_id
@@ -163,7 +164,7 @@ class GroupSession:
         )
 
     def _drop(self, tps: frozenset[GroupTopicPartition]) -> set[TopicPartition]:
-        gone = {(tp.topic, tp.partition) for tp in tps}
+        gone = {TopicPartition(tp.topic, tp.partition) for tp in tps}
         with self._lock:
             self._owned = self._owned - gone
             self._continuous -= gone
@@ -173,6 +174,7 @@ class GroupSession:
 
     def _on_revoked(self, revoked: frozenset[GroupTopicPartition]) -> None:
         gone = self._drop(revoked)
+        # a GroupSession exists only with group options
         if not gone or self.opts.group.offsets_table is None:  # type: ignore[union-attr]
             return
         # Hand the partitions over with the table's offsets on the broker too, so members that do not
@@ -226,6 +228,7 @@ class GroupSession:
         self.member.subscribe(topics)
 
     def table_committed(self, tps: Iterable[TopicPartition]) -> PartitionOffsets:
+        # a GroupSession exists only with group options
         table = self.opts.group.offsets_table  # type: ignore[union-attr]
         if table is None:
             return {}
@@ -251,7 +254,7 @@ class GroupSession:
             committed = self.member.committed([GroupTopicPartition(*tp) for tp in remaining], timeout=_COMMIT_TIMEOUT_S)
             for gtp, om in committed.items():
                 if om is not None and om.offset >= 0:
-                    out[(gtp.topic, gtp.partition)] = (om.offset, RESUME_BROKER)
+                    out[TopicPartition(gtp.topic, gtp.partition)] = (om.offset, RESUME_BROKER)
             remaining = [tp for tp in remaining if tp not in out]
         if remaining:
             for tp, off in starting(remaining).items():

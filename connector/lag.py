@@ -165,7 +165,8 @@ class LagListener(StreamingQueryListener):
         if self._server is None:
             return None
         host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}/metrics"
+        # an AF_INET server: its host is a str
+        return f"http://{host}:{port}/metrics"  # type: ignore[str-bytes-safe]
 
     def close(self) -> None:
         if self._server is not None:

@@ -22,10 +22,13 @@ from typing import Any
 
 from kafka_wire.client.config import ClientConfig
 from kafka_wire.errors import ErrorCode, PykafkaError
+from kafka_wire.types import TopicPartition
 
 log = logging.getLogger("connector.offset_mirror")
 
 MIRROR_CLIENT_ID = "pykafka-delta-offset-mirror"
+# next offsets per partition, keyed by TopicPartition or a plain (topic, partition) tuple (they compare equal)
+NextOffsets = Mapping[TopicPartition, int] | Mapping[tuple[str, int], int]
 
 # what a coordinator answers a memberless commit to a group that has members (Kafka returns
 # UNKNOWN_MEMBER_ID for generation -1 on a non-empty group; a rebalance or a static member can show
@@ -75,7 +78,7 @@ class GroupOffsetCommitter:
         self.config = config
         self._client: Any = None
 
-    def commit(self, offsets: Mapping[tuple[str, int], int], metadata: str = "") -> None:
+    def commit(self, offsets: NextOffsets, metadata: str = "") -> None:
         """Commit `offsets` (partition -> next offset); raises `GroupHasMembersError` when live
         members refuse it, `kafka_wire.client.cluster.KafkaClientError` for other failures."""
         if not offsets:
@@ -89,7 +92,7 @@ class GroupOffsetCommitter:
         except KafkaClientError as e:
             code = getattr(e, "code", None)
             if code in MEMBER_ERRORS:
-                raise GroupHasMembersError(self.group_id, code, str(e)) from e  # type: ignore[arg-type]
+                raise GroupHasMembersError(self.group_id, code, str(e)) from e
             raise
 
     def close(self) -> None:
@@ -145,9 +148,9 @@ class FinishedBatchCommits:
             batch = max(done) if done else None
         return query, batch
 
-    def finished(self, offsets: Mapping[tuple[str, int], int]) -> bool:
+    def finished(self, offsets: NextOffsets) -> bool:
         """Commit a finished batch's end offsets; returns whether the broker has them now."""
-        current = dict(offsets)
+        current: dict[tuple[str, int], int] = dict(offsets.items())
         if not current or current == self._last:
             return current == self._last
         query, batch = self._query_and_batch()
@@ -176,7 +179,7 @@ class FinishedBatchCommits:
 
 
 def mirror_offsets(
-    owner: str, kafka_params: Iterable[tuple[str, str]], next_offsets: Mapping[tuple[str, int], int]
+    owner: str, kafka_params: Iterable[tuple[str, str]], next_offsets: NextOffsets
 ) -> bool:
     """Commit `next_offsets` to group `owner`; `kafka_params` are the sink's `kafka.*` options
     without the prefix (Kafka config names). Returns whether the broker took them. A mirror never

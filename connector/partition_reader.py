@@ -165,7 +165,7 @@ def read_partition(part: KafkaInputPartition) -> Iterator[pa.RecordBatch]:
     if part.from_offset >= part.until_offset:
         return
     client = shared_client(spec.client)
-    tp = (part.topic, part.partition)
+    tp = TopicPartition(part.topic, part.partition)
     offset, until = part.from_offset, part.until_offset
     committed = spec.client.isolation_level == READ_COMMITTED
     last_progress = time.monotonic()

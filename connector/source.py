@@ -104,7 +104,7 @@ class PyKafkaBatchReader(DataSourceReader):
     def __init__(self, opts: SourceOptions) -> None:
         self.opts = opts
 
-    def partitions(self) -> list[InputPartition]:  # type: ignore[override]
+    def partitions(self) -> list[InputPartition]:
         opts = self.opts
         client = KafkaClient(opts.client)
         try:
@@ -134,7 +134,7 @@ class PyKafkaBatchReader(DataSourceReader):
             parts = [KafkaInputPartition("", 0, 0, 0, read_spec_from(opts))]
         return parts
 
-    def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:  # type: ignore[override]
+    def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
         assert isinstance(partition, KafkaInputPartition)
         return read_partition(partition)
 
@@ -261,6 +261,7 @@ class PyKafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
             g = self.opts.group
             view = self._group_session().view(wait_s=g.join_timeout_ms / 1000, settle_s=g.session_timeout_ms / 1000)
             self._group_waited = True
+            # _group_session() above created the session
             self._group.raise_if_failed()  # type: ignore[union-attr]
             if not view.assigned:
                 raise TimeoutError(
@@ -355,6 +356,7 @@ class PyKafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
             if isinstance(spec, SpecificOffsetsSpec):
                 spec = SpecificOffsetsSpec({tp: named[tp] for tp in tps})
             else:
+                assert isinstance(spec, SpecificTimestampsSpec)  # `named` is set only for the two specific specs
                 spec = SpecificTimestampsSpec({tp: named[tp] for tp in tps}, spec.strategy)
         return resolve_offsets(self.fetcher, spec, tps, option)
 
@@ -368,6 +370,7 @@ class PyKafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         for tp, off in starts.items():
             if off < earliest[tp]:
                 report_data_loss(
+                    # group mode: opts.group is set
                     f"{tp_str(tp)} resumes at offset {off} for group {self.opts.group.group_id!r} "  # type: ignore[union-attr]
                     f"but the earliest available offset is {earliest[tp]}.",
                     fail,
@@ -375,6 +378,7 @@ class PyKafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
                 off = earliest[tp]
             elif off > latest[tp]:
                 report_data_loss(
+                    # group mode: opts.group is set
                     f"{tp_str(tp)} resumes at offset {off} for group {self.opts.group.group_id!r} "  # type: ignore[union-attr]
                     f"but the latest offset is {latest[tp]} (was the topic recreated?).",
                     fail,
@@ -476,7 +480,7 @@ class PyKafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         return format_partition_offsets(self._latest) if self._latest is not None else None
 
     # --- planning ------------------------------------------------------------------------------
-    def partitions(self, start: dict, end: dict) -> list[InputPartition]:  # type: ignore[override]
+    def partitions(self, start: dict, end: dict) -> list[InputPartition]:
         if self.opts.group is not None or GROUP_KEY in (end or {}):
             return self._group_partitions(start, end)
         fail = self.opts.fail_on_data_loss
@@ -545,7 +549,7 @@ class PyKafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
             )
         return list(make_partitions(ranges, self.opts))
 
-    def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:  # type: ignore[override]
+    def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
         assert isinstance(partition, KafkaInputPartition)
         return read_partition(partition)
 

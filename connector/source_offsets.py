@@ -97,22 +97,25 @@ def subscribed_partitions(
             attempt += 1
             time.sleep(retry_interval_ms / 1000)
             md = client.metadata(sub.topics)
-        return sorted((t, p) for t in sub.topics if t in md.topics for p in md.topics[t].partitions)
+        return sorted(TopicPartition(t, p) for t in sub.topics if t in md.topics for p in md.topics[t].partitions)
     if sub.kind == "subscribePattern":
         rx = re.compile(sub.pattern)
         md = client.metadata(None)
         # internal topics are left out, as Kafka consumers do (exclude.internal.topics=true)
         return sorted(
-            (t, p) for t, info in md.topics.items() if not info.internal and rx.fullmatch(t) for p in info.partitions
+            TopicPartition(t, p)
+            for t, info in md.topics.items()
+            if not info.internal and rx.fullmatch(t)
+            for p in info.partitions
         )
     topics = sorted({t for t, _ in sub.assignment})
     md = client.metadata(topics)
-    missing = [tp for tp in sub.assignment if tp[0] not in md.topics or tp[1] not in md.topics[tp[0]].partitions]
-    if missing:
+    absent = [tp for tp in sub.assignment if tp[0] not in md.topics or tp[1] not in md.topics[tp[0]].partitions]
+    if absent:
         raise OffsetResolutionError(
-            f"Partitions {', '.join(tp_str(tp) for tp in missing)} given in option 'assign' do not exist"
+            f"Partitions {', '.join(tp_str(tp) for tp in absent)} given in option 'assign' do not exist"
         )
-    return sorted(sub.assignment)
+    return sorted(TopicPartition(t, p) for t, p in sub.assignment)
 
 
 @dataclass

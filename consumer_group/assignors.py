@@ -259,6 +259,7 @@ def _find_chain(
             if len(assignment[y]) <= limit:
                 chain = [y]
                 while parent[chain[-1]] is not None:
+                    # the while condition just checked parent[...] is not None
                     chain.append(parent[chain[-1]])  # type: ignore[arg-type]
                 return chain[::-1]
             queue.append(y)

@@ -250,7 +250,9 @@ class ConsumerMemberMachine:
             member_id = fields.get("member_id")
             if isinstance(member_id, str) and member_id:
                 self.member_id = member_id
+            # a heartbeat response's fields are ints (JSON-like dict from the wire decoder)
             self.member_epoch = int(fields.get("member_epoch", self.member_epoch))  # type: ignore[call-overload]
+            # a heartbeat response's fields are ints (JSON-like dict from the wire decoder)
             interval = int(fields.get("heartbeat_interval_ms", 0) or 0)  # type: ignore[call-overload]
             if interval > 0:
                 self.heartbeat_interval_ms = interval
@@ -263,6 +265,7 @@ class ConsumerMemberMachine:
             if self.state is ConsumerMemberState.FENCED:
                 return
             if assignment is not None:
+                # assignment holds (topic id, partitions) pairs from the decoded response
                 self._target = {bytes(tid): frozenset(int(p) for p in parts) for tid, parts in assignment}  # type: ignore[attr-defined]
                 self._unresolvable = frozenset()
                 self.state = ConsumerMemberState.RECONCILING

@@ -68,7 +68,9 @@ def _flatten(pairs: Iterable[object] | None) -> tuple[TopicPartition, ...]:
         return ()
     out = []
     for tp in pairs:
+        # generated TopicPartition structs of the v0 and v1+ schemas both have these fields
         topic = tp.topic  # type: ignore[attr-defined]
+        # generated TopicPartition structs of the v0 and v1+ schemas both have these fields
         for p in tp.partitions or ():  # type: ignore[attr-defined]
             out.append(TopicPartition(topic, p))
     return tuple(out)

@@ -664,9 +664,11 @@ def _decode_into(
                 if data[pos] == 0:
                     pos += 1
                 else:
+                    # headers columns are lists here (hk/hv are None only when headers are off)
                     pos = decode_headers(data, pos, hk, hv)  # type: ignore[arg-type]
                 if pos != end:
                     raise CorruptRecordError(f"record length mismatch: declared {length}, read {pos - end + length}")
+                # headers columns are lists here (hk/hv are None only when headers are off)
                 hc.append(len(hk))  # type: ignore[union-attr,arg-type]
             elif data[pos] == 0:
                 if pos + 1 != end:

@@ -27,7 +27,7 @@ from kafka_wire.varint import ZIGZAG1, decode_varint, write_varint
 NATIVE_INTERFACE_VERSION = 2
 
 try:  # the C record loops (kafka_wire/_columnar_ext.c): optional, built by pip install
-    from kafka_wire import _columnar_ext as native_records
+    from kafka_wire import _columnar_ext as native_records  # type: ignore[attr-defined]  # a C extension, no stub
 except ImportError:
     native_records = None
 if native_records is not None and getattr(native_records, "INTERFACE_VERSION", 1) != NATIVE_INTERFACE_VERSION:
@@ -408,7 +408,7 @@ def _decode_records(
                 raise CorruptRecordError(f"bad value length {n}")
             # headers: almost always none
             if data[pos] == 0:
-                headers = []
+                headers: list[tuple[str, bytes | None]] = []
                 pos += 1
             else:
                 headers, pos = headers_slow(data, pos)
@@ -417,7 +417,7 @@ def _decode_records(
             append(
                 new(
                     base_offset + od,
-                    append_time if ts_fixed else base_timestamp + tsd,
+                    append_time if ts_fixed else base_timestamp + tsd,  # type: ignore[arg-type]  # ts_fixed: not None
                     key,
                     value,
                     headers,
@@ -487,7 +487,7 @@ def _check_record_section(data: Buffer | mmap.mmap, start: int, stop: int, count
         return keyless
     if type(data) is not bytes:
         data, start, stop = bytes(memoryview(data)[start:stop]), 0, stop - start
-    records = _decode_records(data, start, stop, count, 0, 0, None)  # type: ignore[arg-type]
+    records = _decode_records(data, start, stop, count, 0, 0, None)
     for i, r in enumerate(records):
         if r.offset != i:
             raise CorruptRecordError(
@@ -600,6 +600,8 @@ def build_batch(
     max_ts = NO_TIMESTAMP
     last_delta = -1
     count = 0
+    ts: int | None
+    headers: Iterable[HeaderLike] | None
     for i, r in enumerate(records):
         if isinstance(r, Record):
             ts, key, value, headers, attrs = r.timestamp, r.key, r.value, r.headers, r.attributes

@@ -98,6 +98,7 @@ class DeltaOffsetStore:
             return {}
         out: dict[tuple[str, int], int] = {}
         for topic, partition in wanted:
+            # _table() is typed `object` to keep deltalake's import lazy; it is a DeltaTable
             version = table.transaction_version(app_id(self.owner, topic, partition))  # type: ignore[attr-defined]
             if version is not None:
                 out[(topic, partition)] = int(version)
@@ -118,6 +119,7 @@ class DeltaOffsetStore:
         table = self._table()
         if table is None:
             return None
+        # _table() is typed `object` to keep deltalake's import lazy; it is a DeltaTable
         version = table.transaction_version(query_app_id(query_id))  # type: ignore[attr-defined]
         return None if version is None else int(version)
 

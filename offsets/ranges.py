@@ -25,7 +25,7 @@ class OffsetRange:
 
     @property
     def tp(self) -> TopicPartition:
-        return (self.topic, self.partition)
+        return TopicPartition(self.topic, self.partition)
 
     @property
     def size(self) -> int:

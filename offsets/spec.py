@@ -122,7 +122,8 @@ def parse_partition_offsets(option: str, text: str, *, example: str = _OFFSETS_E
                     f"Invalid value {text!r} for option '{option}': partition {p!r} of topic {topic!r} is not "
                     f"a non-negative integer; expected e.g. {example}"
                 )
-            out[(topic, partition)] = _as_int(option, text, n, f"the value for {topic}-{partition}", example)
+            value = _as_int(option, text, n, f"the value for {topic}-{partition}", example)
+            out[TopicPartition(topic, partition)] = value
     return out
 
 
@@ -223,7 +224,7 @@ def from_offset_json(obj: dict[str, Any]) -> PartitionOffsets:
         if topic.startswith("@"):
             continue
         for p, off in parts.items():
-            out[(topic, int(p))] = int(off)
+            out[TopicPartition(topic, int(p))] = int(off)
     return out
 
 

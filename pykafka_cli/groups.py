@@ -74,6 +74,7 @@ def _describe(args: argparse.Namespace) -> int:
         )
     except GroupLagError as e:
         raise CliError(str(e)) from e
+    rows: list[dict[str, Any]]
     if args.members:
         rows = [
             {"group": g.group_id, "state": g.state, "member": m, "assignment": [f"{t}-{p}" for t, p in tps]}

@@ -77,14 +77,15 @@ def checkpoint_offsets(checkpoint: str) -> tuple[int | None, dict[tuple[str, int
         except ValueError:
             continue
         if isinstance(obj, dict):
-            out.update(from_offset_json(obj))
+            out.update(from_offset_json(obj).items())
     return batch, out
 
 
 def run_lag(args: argparse.Namespace) -> int:
     if not args.checkpoint and not args.table:
         raise CliError("lag needs --checkpoint and/or --table")
-    batch, ckpt = (None, {})
+    batch: int | None = None
+    ckpt: dict[tuple[str, int], int] = {}
     query_id = None
     if args.checkpoint:
         batch, ckpt = checkpoint_offsets(args.checkpoint)
@@ -97,15 +98,16 @@ def run_lag(args: argparse.Namespace) -> int:
     else:
         parts = sorted({tp for tp in ckpt})
         if not parts and args.table:
-            parts = sorted(_table_offsets(args.table, args, owner).get(owner, {}))
+            parts = sorted(_table_offsets(args.table, args, owner).get(owner, {}))  # type: ignore[arg-type]  # owner: checked above
         if not parts:
             raise CliError("no offsets found yet: name the source topics with --topic")
         parts = sorted(
             set(parts) | set(partitions_of(args.bootstrap_server, sorted({t for t, _ in parts}), args.timeout))
         )
-    table = _store(args.table, owner, args).committed(parts) if args.table else {}
+    # with --table, owner was checked above
+    table = _store(args.table, owner, args).committed(parts) if args.table else {}  # type: ignore[arg-type]
     latest = watermarks(args.bootstrap_server, parts, args.timeout)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for tp in parts:
         base = table.get(tp) if args.table else ckpt.get(tp)
         rows.append(

@@ -39,7 +39,7 @@ class KafkaStore:
         self.next_offset = 0
         self._stop = threading.Event()
         self.error: BaseException | None = None
-        common = {"bootstrap.servers": bootstrap_servers}
+        common: dict[str, str | int | float | bool] = {"bootstrap.servers": bootstrap_servers}
         self._create_topic(AdminClient(common), replication_factor)
         self.producer = Producer({**common, "acks": "all", "linger.ms": 0, "enable.idempotence": False})
         self.consumer = Consumer(
@@ -80,11 +80,12 @@ class KafkaStore:
                 continue
             with self.lock:
                 for m in good:
-                    key = json.loads(m.key()) if m.key() else None
-                    value = json.loads(m.value()) if m.value() else None
+                    raw_key, raw_value = m.key(), m.value()
+                    key = json.loads(raw_key) if raw_key else None
+                    value = json.loads(raw_value) if raw_value else None
                     if isinstance(key, dict):
                         self.registry.apply(key, value)
-                    self.next_offset = m.offset() + 1
+                    self.next_offset = m.offset() + 1  # type: ignore[operator]  # a consumed message has an offset
                 self.applied.notify_all()
 
     def _wait_applied(self, offset: int) -> None:

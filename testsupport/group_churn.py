@@ -83,11 +83,13 @@ class Member(threading.Thread):
                 msgs = self.consumer.consume(num_messages=500, timeout=0.05)
                 with self.lock:
                     for m in msgs:
-                        if m.error() is None:
-                            self.seen.add((m.partition(), m.offset()))
+                        err = m.error()
+                        if err is None:
+                            # a delivered message has its partition and offset
+                            self.seen.add((m.partition(), m.offset()))  # type: ignore[arg-type]
                             self.delivered += 1
-                        elif m.error().fatal():
-                            self.errors.append(m.error().str())
+                        elif err.fatal():
+                            self.errors.append(err.str())
                     self.assignment = sorted(tp.partition for tp in self.consumer.assignment())
         except Exception as e:  # reported by the scenario
             self.errors.append(repr(e))

@@ -65,7 +65,7 @@ def handle(
         # clients before KIP-588 know only INVALID_PRODUCER_EPOCH for a fenced producer
 
         def build(c: ErrorCode) -> rs.AddPartitionsToTxnResponse:
-            final = codes if c == ErrorCode.NONE else dict.fromkeys(codes, c)
+            final: dict[tuple[str, int], ErrorCode] = codes if c == ErrorCode.NONE else dict.fromkeys(codes, c)
             return rs.AddPartitionsToTxnResponse(
                 results_by_topic_v3_and_below=_topic_results(final, ErrorCode.INVALID_PRODUCER_EPOCH)
             )

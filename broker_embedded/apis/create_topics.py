@@ -69,7 +69,7 @@ async def _handle_cluster(broker: Broker, request: rq.CreateTopicsRequest) -> rs
                 else None,
             }
         )
-    answers: dict[str, dict[str, object]] = {}
+    answers: dict[str, dict[str, Any]] = {}  # the controller's JSON answer per topic
     if wanted:
         timeout = max(request.timeout_ms, 1000) / 1000
         try:
@@ -78,7 +78,7 @@ async def _handle_cluster(broker: Broker, request: rq.CreateTopicsRequest) -> rs
             )
             answers = {r["name"]: r for r in msg["results"]}
         except KafkaError as e:
-            answers = {w["name"]: {"error": int(e.code), "message": str(e)} for w in wanted}  # type: ignore[misc]
+            answers = {w["name"]: {"error": int(e.code), "message": str(e)} for w in wanted}
     results = []
     for t in request.topics:
         if names.count(t.name) > 1:
@@ -94,7 +94,7 @@ async def _handle_cluster(broker: Broker, request: rq.CreateTopicsRequest) -> rs
                 rs.CreatableTopicResult(name=t.name, error_code=int(r["error"]), error_message=r.get("message"))
             )
             continue
-        overrides = validate_topic_configs(r.get("configs") or {})  # type: ignore[arg-type]
+        overrides = validate_topic_configs(r.get("configs") or {})
         entries = [
             rs.CreatableTopicConfigs(
                 name=e.name, value=e.value, read_only=e.read_only, config_source=e.config_source, is_sensitive=False
@@ -107,8 +107,8 @@ async def _handle_cluster(broker: Broker, request: rq.CreateTopicsRequest) -> rs
                 topic_id=uuid.UUID(str(r["topic_id"])).bytes,
                 error_code=ErrorCode.NONE,
                 error_message=None,
-                num_partitions=int(r["num_partitions"]),  # type: ignore[call-overload]
-                replication_factor=int(r["replication_factor"]),  # type: ignore[call-overload]
+                num_partitions=int(r["num_partitions"]),
+                replication_factor=int(r["replication_factor"]),
                 configs=entries,
             )
         )

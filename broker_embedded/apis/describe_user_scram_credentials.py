@@ -34,6 +34,7 @@ def handle(
     results: list[rs.DescribeUserScramCredentialsResult] = []
     for name in dict.fromkeys(names):
         creds = store.users.get(name)
+        infos: list[rs.CredentialInfo]
         if counts[name] > 1:
             err, msg, infos = (
                 ErrorCode.DUPLICATE_RESOURCE,

@@ -52,6 +52,7 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.OffsetCommitRequest)
         if member_error == ErrorCode.NONE and member_id and ctx.api_version < 9:
             member_error = ErrorCode.UNSUPPORTED_VERSION
         generation, member_id, instance_id = -1, "", None
+    codes: dict[tuple[str, int], ErrorCode]
     try:
         if member_error != ErrorCode.NONE:
             codes = dict.fromkeys(offsets, member_error)

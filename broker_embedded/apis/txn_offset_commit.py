@@ -84,5 +84,10 @@ def handle(
     if wait is None:
         return build(ErrorCode.NONE)
     out: asyncio.Future[rs.TxnOffsetCommitResponse] = asyncio.get_running_loop().create_future()
-    wait.add_done_callback(lambda f: out.done() or out.set_result(build(f.result())))
+
+    def complete(f: asyncio.Future[ErrorCode]) -> None:
+        if not out.done():
+            out.set_result(build(f.result()))
+
+    wait.add_done_callback(complete)
     return out

@@ -111,8 +111,8 @@ def _uniform_homogeneous(
     partitions = [(t, p) for t in subscribed for p in range(topics[t])]
     kept: dict[str, list[tuple[bytes, int]]] = {m: [] for m in members}
     for tp in partitions:
-        if (m := owner.get(tp)) is not None:
-            kept[m].append(tp)
+        if (o := owner.get(tp)) is not None:
+            kept[o].append(tp)
     base, extra = divmod(len(partitions), len(members))
     order = sorted(members, key=lambda m: (-len(kept[m]), m))
     quota = {m: base + (1 if i < extra else 0) for i, m in enumerate(order)}

@@ -148,6 +148,7 @@ class ConsumerGroup:
                 self.deleted = False
         elif t == PARTITION_METADATA:
             self.subscribed_metadata = (
+                # a PARTITION_METADATA record's value is a PartitionMetadataValue
                 {} if value is None else {tm.topic_id: tm for tm in value.topics}  # type: ignore[union-attr]
             )
         elif t == TARGET_ASSIGNMENT_METADATA:
@@ -179,15 +180,16 @@ class ConsumerGroup:
             self.members[member_id] = m
         elif t == CURRENT_MEMBER_ASSIGNMENT:
             member_id = key.member_id or ""
-            m = self.members.get(member_id)
+            current = self.members.get(member_id)
             if value is None:
-                if m is not None:
-                    m.member_epoch, m.previous_member_epoch, m.state = 0, 0, MemberState.STABLE
-                    m.assigned, m.pending_revocation = {}, {}
+                if current is not None:
+                    current.member_epoch, current.previous_member_epoch, current.state = 0, 0, MemberState.STABLE
+                    current.assigned, current.pending_revocation = {}, {}
                 return
             assert isinstance(value, CurrentMemberAssignmentValue)
-            if m is None:
-                m = self.members[member_id] = ConsumerGroupMember(member_id)
+            if current is None:
+                current = self.members[member_id] = ConsumerGroupMember(member_id)
+            m = current
             m.member_epoch = value.member_epoch
             m.previous_member_epoch = value.previous_member_epoch
             m.state = MemberState(value.state) if value.state in MemberState._value2member_map_ else MemberState.UNKNOWN

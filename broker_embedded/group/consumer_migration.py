@@ -438,8 +438,8 @@ def downgrade(
         )
     epoch = group.group_epoch
     cc.delete_group(gid)  # the consumer group's tombstones (written first: a failed append changes nothing)
-    for m in group.members:
-        cc.cancel_timers(gid, m)
+    for member_id in group.members:
+        cc.cancel_timers(gid, member_id)
     classic = classic_coordinator.groups.get(gid)
     if classic is None:
         classic = classic_coordinator.groups[gid] = GroupMetadata(gid, state_timestamp_ms=int(time.time() * 1000))

@@ -276,9 +276,10 @@ class GroupCoordinator(GroupOffsets):
         if group.is_static_member_fenced(member_id, instance_id):
             # the instance id belongs to a newer member id: this is an old instance, shut it out
             return error(ErrorCode.FENCED_INSTANCE_ID, member_id)
-        member = group.members.get(member_id)
-        if member is None or (instance_id is not None and instance_id not in group.static_members):
+        known = group.members.get(member_id)
+        if known is None or (instance_id is not None and instance_id not in group.static_members):
             return error(ErrorCode.UNKNOWN_MEMBER_ID, member_id)
+        member = known
         if group.state == GroupState.PREPARING_REBALANCE:
             self._update_member(group, member, protocols, rebalance_timeout, req.session_timeout_ms, future)
             self.join_purgatory.check_and_complete(("join", group.group_id))

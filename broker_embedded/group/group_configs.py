@@ -20,6 +20,7 @@ client quotas. Sans-IO except :meth:`save` / :meth:`load`.
 
 from __future__ import annotations
 
+import builtins
 import json
 import os
 import re
@@ -422,7 +423,7 @@ class GroupConfigStore:
         self.save()
         self._changed({group_id})
 
-    def _changed(self, group_ids: set[str]) -> None:
+    def _changed(self, group_ids: builtins.set[str]) -> None:  # `set` here is the method above
         for listener in self.listeners:
             listener(group_ids)
 

@@ -239,17 +239,17 @@ class GroupMetadataManager:
                     for rec in records:
                         if rec.key is None:
                             continue
-                        key = decode_key(rec.key)
-                        if isinstance(key, OffsetKey):
+                        decoded = decode_key(rec.key)
+                        if isinstance(decoded, OffsetKey):
                             value = decode_offset_value(rec.value) if rec.value is not None else None
                             if h.is_transactional:
                                 # counts only once its COMMIT marker is read; an ABORT drops it
-                                pending.setdefault(h.producer_id, []).append((key, value, rec.offset))
+                                pending.setdefault(h.producer_id, []).append((decoded, value, rec.offset))
                             else:
-                                offsets[key], written_at[key] = value, rec.offset
-                        elif isinstance(key, GroupKey) and not h.is_transactional:
-                            groups[key.group] = decode_group_value(rec.value) if rec.value is not None else None
-                        elif key is None and other is not None and not h.is_transactional:
+                                offsets[decoded], written_at[decoded] = value, rec.offset
+                        elif isinstance(decoded, GroupKey) and not h.is_transactional:
+                            groups[decoded.group] = decode_group_value(rec.value) if rec.value is not None else None
+                        elif decoded is None and other is not None and not h.is_transactional:
                             other(rec.key, rec.value)
                 position = max(position + 1, last + 1)
             for producer_id, entries in pending.items():

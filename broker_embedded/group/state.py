@@ -183,6 +183,7 @@ class GroupMetadata:
                 raw = m.metadata_for(self.protocol_name)
                 version = int.from_bytes(raw[:2], "big", signed=True)
                 decoder = cps.DECODERS.get(min(version, max(cps.DECODERS)))
+                # DECODERS.get is Optional: a version below every key raises TypeError, caught below (unknown metadata)
                 sub, _ = decoder(raw, 2)  # type: ignore[misc]
                 topics.update(sub.topics)
             except Exception:

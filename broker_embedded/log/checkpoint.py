@@ -15,6 +15,7 @@ Format (every checkpoint Kafka keeps in a log dir or partition dir)::
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 from kafka_wire.types import TopicPartition
@@ -102,7 +103,7 @@ class OffsetCheckpointFile:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
 
-    def write(self, offsets: dict[TopicPartition, int]) -> None:
+    def write(self, offsets: Mapping[TopicPartition, int] | Mapping[tuple[str, int], int]) -> None:
         _write_lines(self.path, [f"{t} {p} {o}" for (t, p), o in sorted(offsets.items())])
 
     def read(self) -> dict[TopicPartition, int]:
@@ -110,7 +111,7 @@ class OffsetCheckpointFile:
         out: dict[TopicPartition, int] = {}
         for topic, partition, offset in _read_lines(self.path, 3):
             try:
-                out[(topic, int(partition))] = int(offset)
+                out[TopicPartition(topic, int(partition))] = int(offset)
             except ValueError:
                 raise CheckpointError(f"{self.path}: malformed entry {topic} {partition} {offset}") from None
         return out

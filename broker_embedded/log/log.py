@@ -312,7 +312,7 @@ class Log(LogRetention):
 
     def append_as_leader(
         self,
-        records: bytes | bytearray,
+        records: bytes | bytearray | memoryview,
         leader_epoch: int,
         log_append_time_ms: int | None = None,
         origin: AppendOrigin = AppendOrigin.CLIENT,

@@ -20,13 +20,21 @@ from .segment import (
 )
 
 if TYPE_CHECKING:
-    from .log import Log as _LogBase
+    # Log subclasses this mixin, so mypy sees a cycle and cannot resolve the base: it is Any to mypy
+    from .log import Log as _LogBase  # type: ignore[attr-defined]
 else:
     _LogBase = object
 
 
 class LogRetention(_LogBase):
     """`Log`'s retention, log start offset and truncation (see the module)."""
+
+    # the Log state this mixin reads and writes (Log.__init__ sets them), typed here for mypy
+    _log_start_offset: int
+    _high_watermark: int
+    _leo: int
+    _recovery_point: int
+    cleaner_checkpoint: int
 
     def _schedule_delete(self, segs: list[LogSegment]) -> None:
         """Rename to `.deleted` now, unlink after file.delete.delay.ms (readers may hold the fd)."""

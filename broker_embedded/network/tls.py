@@ -87,6 +87,7 @@ class TlsConnection(asyncio.BufferedProtocol):
         self._on_handshake_end = on_handshake_end
         self._read_view = read_buffer  # ciphertext is copied into the incoming BIO at once: shareable
         self._timer: asyncio.TimerHandle | None = None
+        # set in connection_made, before any other use
         self.raw: asyncio.Transport = None  # type: ignore[assignment]
         self.inner: KafkaConnection | None = None
         self._transport = TlsTransport(self)
@@ -97,6 +98,7 @@ class TlsConnection(asyncio.BufferedProtocol):
     # --- the raw socket's protocol
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        # a stream socket's transport (asyncio hands a BaseTransport)
         self.raw = transport  # type: ignore[assignment]
         peer = transport.get_extra_info("peername")
         self.peer = f"{peer[0]}:{peer[1]}" if peer else "?"
@@ -152,6 +154,7 @@ class TlsConnection(asyncio.BufferedProtocol):
         self._cancel_timer()
         self._on_handshake_end(self)
         self.inner = self._new_connection()
+        # our TLS transport duck-types asyncio.Transport for the inner protocol
         self.inner.connection_made(self._transport)  # type: ignore[arg-type]
         self._pump()  # application data that came with the client's Finished
 
@@ -199,7 +202,8 @@ class TlsConnection(asyncio.BufferedProtocol):
                     # their ssl_shutdown_timeout (30 s), before they call the connection closed.
                     self.close()
                     break
-                inner.buffer_updated(n)
+                # typeshed types SSLObject.read as bytes; with a buffer it returns the byte count
+                inner.buffer_updated(n)  # type: ignore[arg-type]
         finally:
             self._pumping = False
         if self._outgoing.pending:  # TLS 1.3 key updates, or an alert

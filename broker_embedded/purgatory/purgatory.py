@@ -128,6 +128,7 @@ class DelayedOperationPurgatory(Generic[T]):
         """CompletionListener hook, called once per watched operation on completion."""
         with self._stats_lock:
             self._num_delayed -= 1
+            # the listener is called with this purgatory's own operation type
             self._completed_unpurged.append(operation)  # type: ignore[arg-type]
             if len(self._completed_unpurged) <= self.purge_interval:
                 return

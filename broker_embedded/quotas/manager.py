@@ -26,8 +26,10 @@ def _entity(user: str | None | bool, client: str | None | bool) -> QuotaEntity:
     """(False = absent part, None = default entity)."""
     pairs: list[tuple[str, str | None]] = []
     if client is not False:
+        # mypy does not narrow `bool` by `is not False`: here a str or None
         pairs.append((CLIENT_ID, client))  # type: ignore[arg-type]
     if user is not False:
+        # mypy does not narrow `bool` by `is not False`: here a str or None
         pairs.append((USER, user))  # type: ignore[arg-type]
     return tuple(pairs)
 

@@ -75,6 +75,7 @@ def with_response(result: Any, amend: Callable[[Any], None]) -> Any:
         if f.cancelled():
             out.cancel()
         elif f.exception() is not None:
+            # f.exception() is not None: checked on the line above
             out.set_exception(f.exception())  # type: ignore[arg-type]
         else:
             response = f.result()

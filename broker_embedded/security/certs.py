@@ -86,6 +86,7 @@ def _builder(subject: x509.Name, issuer: x509.Name, public_key: object, days: in
         x509.CertificateBuilder()
         .subject_name(subject)
         .issuer_name(issuer)
+        # public_key is typed `object` to keep cryptography's import lazy; it is a certificate public key
         .public_key(public_key)  # type: ignore[arg-type]
         .serial_number(x509.random_serial_number())
         .not_valid_before(now - datetime.timedelta(minutes=5))  # tolerate small clock skew
@@ -128,7 +129,7 @@ def _leaf(
         _builder(parse_dn(dn), ca.cert.subject, key.public_key(), days)
         .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
         .add_extension(x509.ExtendedKeyUsage(usages), critical=False)
-        .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ca.key.public_key()), critical=False)  # type: ignore[arg-type]
+        .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ca.key.public_key()), critical=False)
     )
     if hosts:
         builder = builder.add_extension(_san(hosts), critical=False)

@@ -47,7 +47,8 @@ class SecurityManager:
         self._mappers: dict[str, SslPrincipalMapper] = {}
         for e in self.listeners.listeners:
             if e.uses_tls:
-                self._ssl[e.name] = server_context(lambda key, n=e.name: self.listeners.get(n, key))
+                # the default binds this listener's name; mypy cannot infer a lambda with a defaulted parameter
+                self._ssl[e.name] = server_context(lambda key, n=e.name: self.listeners.get(n, key))  # type: ignore[misc]
                 self._mappers[e.name] = SslPrincipalMapper(
                     self.listeners.get(e.name, "ssl.principal.mapping.rules", "DEFAULT")
                 )
@@ -127,7 +128,7 @@ class SecurityManager:
         self.scram.load_json(security.get("scram", {}))
         if self.authorizer is not None:
             self.authorizer.load_json(security.get("acls", []))
-        self._stored_acls = security.get("acls", [])
+        self._stored_acls: list[Any] = security.get("acls", [])
         self._save()
 
     def _load(self) -> None:
@@ -139,7 +140,7 @@ class SecurityManager:
             self.authorizer.load_json(data.get("acls", []))
         elif data.get("acls"):
             log.warning("%d stored ACLs are not enforced: authorizer.class.name is not set", len(data["acls"]))
-        self._stored_acls: list[Any] = data.get("acls", [])
+        self._stored_acls = data.get("acls", [])
 
     def _save(self) -> None:
         if self.path is None:

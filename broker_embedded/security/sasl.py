@@ -163,7 +163,7 @@ def load_validator(class_name: str | None, options: dict[str, str]) -> OAuthBear
         cls = getattr(importlib.import_module(module), name)
     except (ImportError, AttributeError, ValueError) as e:
         raise ConfigError(f"sasl.server.callback.handler.class {class_name!r} cannot be loaded: {e}") from None
-    return cls(options)  # type: ignore[no-any-return]
+    return cls(options)
 
 
 @dataclass

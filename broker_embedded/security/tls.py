@@ -48,10 +48,10 @@ def _keystore_pem(location: str, store_type: str, password: str | None, key_pass
         certs = x509.load_pem_x509_certificates(data)
     elif t == "PKCS12":
         loaded = pkcs12.load_key_and_certificates(data, (password or "").encode() or None)
-        key, leaf, extra = loaded
-        if key is None or leaf is None:
+        p12_key, leaf, extra = loaded
+        if p12_key is None or leaf is None:
             raise ConfigError(f"ssl.keystore.location {location}: no private key entry in the PKCS12 keystore")
-        certs = [leaf, *extra]
+        key, certs = p12_key, [leaf, *extra]
     elif t == "JKS":
         import jks
 
@@ -69,7 +69,7 @@ def _keystore_pem(location: str, store_type: str, password: str | None, key_pass
         certs = [x509.load_der_x509_certificate(c[1]) for c in entry.cert_chain]
     else:
         raise ConfigError(f"ssl.keystore.type {store_type!r} is not one of JKS, PKCS12, PEM")
-    pem_key = key.private_bytes(  # type: ignore[union-attr]
+    pem_key = key.private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
     )
     return pem_key + _pem_certs(certs)

@@ -142,7 +142,8 @@ class RemoteLogManager:
         self._start_checkpoint = OffsetCheckpointFile(self.log_dir / REMOTE_LOG_START_OFFSET_CHECKPOINT)
         self._checkpoint_lock = threading.Lock()
         try:
-            self._floors: dict[tuple[str, int], int] = self._start_checkpoint.read()
+            # keyed by (topic id hex, partition): the checkpoint file's format, TopicPartition-shaped
+            self._floors: dict[tuple[str, int], int] = dict(self._start_checkpoint.read().items())
         except CheckpointError:
             self._floors = {}
         self._task_pool = DaemonPool(config.thread_pool_size, "remote-log-task")

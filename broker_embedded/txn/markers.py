@@ -300,6 +300,7 @@ class MarkerWriter:
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
+            # the host's loop is Optional: None is handled on the next line
             loop = self.broker.loop  # type: ignore[assignment]
             if loop is None:
                 return  # unit tests: retry_now() by hand

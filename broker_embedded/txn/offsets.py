@@ -23,7 +23,7 @@ from broker_embedded.group.state import OFFSET_METADATA_MAX_BYTES, OffsetAndMeta
 from broker_embedded.log.errors import KafkaStorageError
 from broker_embedded.txn.state import TransactionState
 from kafka_wire.errors import ErrorCode, KafkaError
-from kafka_wire.records import NO_SEQUENCE, build_batch
+from kafka_wire.records import NO_SEQUENCE, RecordLike, build_batch
 
 if TYPE_CHECKING:
     from broker_embedded.txn.coordinator import TransactionCoordinator
@@ -91,7 +91,7 @@ class PendingTxnOffsets:
             return dict.fromkeys(offsets, ErrorCode.PRODUCER_FENCED)
         codes: dict[TP, ErrorCode] = {}
         accepted: dict[TP, OffsetAndMetadata] = {}
-        records = []
+        records: list[RecordLike] = []
         now = _now_ms()
         for tp, om in offsets.items():
             if len(om.metadata.encode()) > OFFSET_METADATA_MAX_BYTES:

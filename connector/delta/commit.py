@@ -128,6 +128,7 @@ def _fence(
                 continue
             f = rewritten
         keep.append(f)
+        # f.max_offset was checked above; mypy forgets it when `f` is rebound to the rewritten file
         next_offsets[tp] = max(next_offsets.get(tp, 0), f.max_offset + 1, c or 0)  # type: ignore[operator]
     return keep, drop, next_offsets
 
@@ -173,7 +174,7 @@ def commit_files(
             )
         table = load_table(plan.table_path, plan.delta_storage_options)
         if table is None:
-            next_offsets = {}
+            next_offsets: dict[tuple[str, int], int] = {}
             if use_offsets:
                 for f in files:
                     if f.topic is not None and f.partition is not None and f.max_offset is not None:
@@ -198,7 +199,7 @@ def commit_files(
                 if load_table(plan.table_path, plan.delta_storage_options) is None:
                     raise
                 if _token_committed(plan, -1, token):
-                    committed_version = 0
+                    committed_version: int | None = 0
                     break
                 continue  # another writer created the table first: commit against it
             committed_version = 0

@@ -6,11 +6,12 @@ client, so the version switches (batched FindCoordinator v4+, batched OffsetFetc
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import find_coordinator_request, offset_commit_request, offset_fetch_request
+from kafka_wire.types import TopicPartition
 
 API_OFFSET_COMMIT = 8
 API_OFFSET_FETCH = 9
@@ -45,7 +46,7 @@ def find_coordinator_result(version: int, resp: Any) -> tuple[ErrorCode, int, st
 def offset_commit_body(
     version: int,
     group_id: str,
-    offsets: Mapping[tuple[str, int], tuple[int, str, int]],
+    offsets: Mapping[TopicPartition, tuple[int, str, int]],
     generation_id: int = -1,
     member_id: str = "",
     group_instance_id: str | None = None,
@@ -75,7 +76,7 @@ def offset_commit_errors(resp: Any) -> dict[tuple[str, int], ErrorCode]:
     return {(t.name, p.partition_index): _code(p.error_code) for t in resp.topics for p in t.partitions}
 
 
-def offset_fetch_body(version: int, group_id: str, partitions: list[tuple[str, int]] | None) -> Any:
+def offset_fetch_body(version: int, group_id: str, partitions: Sequence[tuple[str, int]] | None) -> Any:
     """OffsetFetch of `partitions` (None: every partition the group has committed)."""
     rq = offset_fetch_request
     if partitions is None:

@@ -186,15 +186,15 @@ def authenticate(conn: BrokerConnection, security: SecurityConfig, timeout: floa
             ) from None
     elif mechanism == "OAUTHBEARER":
         token = _oauth_token(security, timeout)
-        code, challenge, message = ex.step(f"n,,\x01auth=Bearer {token}\x01\x01".encode(), final_error_ok=True)
-        if code == ErrorCode.NONE and challenge:
+        err_code, challenge, message = ex.step(f"n,,\x01auth=Bearer {token}\x01\x01".encode(), final_error_ok=True)
+        if err_code == ErrorCode.NONE and challenge:
             # RFC 7628 3.2.3: the broker sent an error challenge; answer with %x01 to end the exchange
-            code, _, message = ex.step(b"\x01", final_error_ok=True)
-            if code == ErrorCode.NONE:
-                code = ErrorCode.SASL_AUTHENTICATION_FAILED
+            err_code, _, message = ex.step(b"\x01", final_error_ok=True)
+            if err_code == ErrorCode.NONE:
+                err_code = ErrorCode.SASL_AUTHENTICATION_FAILED
             message = f"{message} {challenge.decode(errors='replace')}".strip()
-        if code != ErrorCode.NONE:
-            raise ex.failed(code, message)
+        if err_code != ErrorCode.NONE:
+            raise ex.failed(err_code, message)
     else:  # pragma: no cover - SecurityConfig refuses other mechanisms
         raise AuthenticationError(f"unsupported SASL mechanism {mechanism}", ErrorCode.UNSUPPORTED_SASL_MECHANISM)
     return ex.session_lifetime_ms

@@ -199,6 +199,7 @@ class SecurityConfig:
                     trust, key = self._materials()
                 except StoreError as e:
                     raise SslAuthenticationError(f"cannot set up TLS: {e}") from None
+                # _materials types the key `object` (store types stay lazy); it is KeyMaterial or None
                 ctx = build_ssl_context(trust, key, self.check_hostname)  # type: ignore[arg-type]
                 _contexts[self] = ctx
             return ctx

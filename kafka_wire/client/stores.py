@@ -143,6 +143,7 @@ def key_material(
     fresh = secrets.token_urlsafe(24)
 
     def reencrypt(key: object) -> str:
+        # `key` is typed `object` to keep cryptography's import lazy; it is a private key
         return key.private_bytes(  # type: ignore[attr-defined]
             Encoding.PEM, PrivateFormat.PKCS8, BestAvailableEncryption(fresh.encode())
         ).decode()

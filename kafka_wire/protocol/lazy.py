@@ -46,6 +46,7 @@ class LazyModules(Mapping[K, ModuleType]):
             self._loaded[key] = module
         return module
 
+    # Mapping.get's overloads: one signature with an optional default is the same contract
     def get(self, key: K, default: _D | None = None) -> ModuleType | _D | None:  # type: ignore[override]
         # The request path calls this for every frame: a dict hit first, no exception handling.
         module = self._loaded.get(key)
@@ -98,7 +99,8 @@ class _DeferredModule(types.ModuleType):
                 except BaseException:
                     sys.modules.pop(spec.name, None)  # the next import starts afresh
                     raise
-                self.__class__ = types.ModuleType
+                # executed: from now on a plain module (no __getattr__ hook)
+                self.__class__ = types.ModuleType  # type: ignore[assignment]
         return getattr(self, attr)
 
 

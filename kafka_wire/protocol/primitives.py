@@ -39,7 +39,7 @@ UNSET: Any = _Unset()
 class Struct:
     """Base of every generated message and struct class: value equality and a readable repr."""
 
-    __slots__ = ()
+    __slots__: tuple[str, ...] = ()
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):

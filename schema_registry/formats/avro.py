@@ -137,7 +137,7 @@ class _Resolver:
     @staticmethod
     def _label(schema: Any) -> str:
         if isinstance(schema, dict):
-            return schema.get("name", schema.get("type", "?"))
+            return schema.get("name", schema.get("type", "?"))  # type: ignore[return-value]  # JSON: a str
         return str(schema)
 
 

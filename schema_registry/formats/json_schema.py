@@ -65,7 +65,7 @@ class JsonSchema:
     """A parsed JSON schema: the document, its validator class, and the referenced documents by URL."""
 
     doc: Any
-    validator: type
+    validator: Any  # a jsonschema Validator class (META_SCHEMA, iter_errors)
     refs: dict[str, Any] = field(default_factory=dict)
 
     def registry(self) -> referencing.Registry:
