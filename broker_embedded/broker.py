@@ -134,8 +134,12 @@ class Broker:
                 self.topic_admin.apply_topic_configs,
                 [self.group_coordinator.on_cluster_image, self.txn_coordinator.on_cluster_image],
             )
-        if controller and config.get("group.share.persister.class.name", "") == DEFAULT_STATE_PERSISTER:
-            # share-partition state through the share coordinators (RPCs 83-86); opt-in in a cluster
+        if (
+            controller
+            and config.get("group.share.persister.class.name", DEFAULT_STATE_PERSISTER) == DEFAULT_STATE_PERSISTER
+        ):
+            # share-partition state through the share coordinators (RPCs 83-86), Kafka's default;
+            # "" keeps it in the leader's memory (Kafka's NoOpStatePersister)
             persist_remotely(self.share_coordinator, lambda: (self.host, self.port), self._call_soon_threadsafe)
         # client quotas (broker_embedded.quotas): stored here alone, the controller's in a cluster
         self.client_quotas = ClientQuotas(

@@ -98,7 +98,7 @@ def respond(
 
 
 # group.share.persister.class.name: Kafka's default persister sends share-partition state to the share
-# coordinator (RPCs 83-86); in our clusters it is opt-in for now (unset: state stays in the leader's memory)
+# coordinator (RPCs 83-86); the default in our clusters too ("": state stays in the leader's memory)
 DEFAULT_STATE_PERSISTER = "org.apache.kafka.server.share.persister.DefaultStatePersister"
 
 

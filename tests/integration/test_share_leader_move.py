@@ -1,5 +1,5 @@
 """Share-partition state survives a SIGKILL of the share-partition's leader in EmbeddedCluster(3)
-(KIP-932, Kafka's DefaultStatePersister: ``group.share.persister.class.name``): the leader writes its
+(KIP-932, Kafka's DefaultStatePersister, the default of ``group.share.persister.class.name``): the leader writes its
 state through the share coordinator (RPCs 83-85), and the new leader reads it back. Acknowledged
 records are not delivered again, released ones come back with delivery count 2, and records
 released at ``share.delivery.count.limit`` (2) are archived."""
@@ -14,7 +14,6 @@ import pytest
 from confluent_kafka import AcknowledgeType, ShareConsumer
 from confluent_kafka.admin import AdminClient, AlterConfigOpType, ConfigEntry, ConfigResource, ResourceType
 
-from broker_embedded.group.share_state_host import DEFAULT_STATE_PERSISTER
 from kafka_wire.client import BrokerConnection
 from kafka_wire.protocol.messages import metadata_request
 from tests.integration.cluster_util import cluster, create_topic, wait_full_isr
@@ -67,11 +66,8 @@ def _wait_persisted(client: StateClient, start: int, batch: tuple[int, int, int,
 
 @pytest.mark.slow
 def test_share_state_survives_a_leader_kill(tmp_path: Any) -> None:
-    configs = {
-        "group.share.persister.class.name": DEFAULT_STATE_PERSISTER,
-        "share.coordinator.state.topic.num.partitions": 3,
-    }
-    with cluster(3, log_dir=tmp_path / "c", **configs) as c:
+    # Kafka's DefaultStatePersister is the default (group.share.persister.class.name)
+    with cluster(3, log_dir=tmp_path / "c", **{"share.coordinator.state.topic.num.partitions": 3}) as c:
         topic, group = f"slm-{uuid.uuid4().hex[:8]}", f"slm-g-{uuid.uuid4().hex[:8]}"
         create_topic(c.bootstrap_servers, topic, 1, 3)
         wait_full_isr(c, topic)
