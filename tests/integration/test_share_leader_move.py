@@ -46,8 +46,10 @@ def _consume(bootstrap: str, group: str, topic: str, until: Any, ack: Any) -> di
             for m in c.poll(0.5):
                 if m.error() is not None:
                     continue  # a retriable error while the leader moves
-                got[int(m.value())] = m.delivery_count()
-                c.acknowledge(m, ack(int(m.value())))
+                value, count = m.value(), m.delivery_count()
+                assert value is not None and count is not None
+                got[int(value)] = count
+                c.acknowledge(m, ack(int(value)))
             c.commit_sync(30)
     finally:
         c.close()
