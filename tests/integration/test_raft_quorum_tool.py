@@ -67,3 +67,41 @@ def test_describe_status_and_replication(controller: str, java_client: Any) -> N
     assert [r["Status"] for r in rows].count("Leader") == 1
     leader = next(r for r in rows if r["Status"] == "Leader")
     assert leader["NodeId"] == status["LeaderId"]
+
+
+def _remove_controller(java_client: Any, controller: str, node_id: int, directory_id: str) -> Any:
+    return java_client.run(
+        METADATA_QUORUM, "--bootstrap-controller", controller, "remove-controller",
+        "--controller-id", str(node_id), "--controller-directory-id", directory_id, check=False,
+    )  # fmt: skip
+
+
+def test_remove_controller(controller: str, java_client: Any, request: pytest.FixtureRequest) -> None:
+    """`remove-controller` (RemoveRaftVoter, KIP-853) through Kafka's tool. The shared Apache fixture is a static
+    quorum (`controller.quorum.voters`, kraft.version 0), which refuses any voter change as UNSUPPORTED_VERSION;
+    ours behaves as a dynamic quorum (kraft.version 1) and answers VOTER_NOT_FOUND for a key that is no voter.
+    On ours only (the shared Apache quorum must stay whole) a follower is then removed: the leader keeps its
+    epoch with the other voter, and the removed controller fetches on as an observer. Ours has no replica
+    directory ids (DescribeQuorum shows the zero Uuid), so its voters are removed by the zero Uuid."""
+    missing = _remove_controller(java_client, controller, 99, "MQ3ZUlWoSeaPKKVVC1xNBg")
+    assert missing.returncode != 0
+    if request.node.callspec.params["controller"] == "apache":
+        assert "kraft.version feature is 0" in missing.stderr, missing.stderr
+        return
+    assert "VoterNotFoundException" in missing.stderr, missing.stderr
+    status = _status(java_client, controller)
+    leader, epoch = int(status["LeaderId"]), int(status["LeaderEpoch"])
+    voters = [v["id"] for v in json.loads(status["CurrentVoters"])]
+    follower = next(v for v in voters if v != leader)
+    removed = _remove_controller(java_client, controller, follower, "AAAAAAAAAAAAAAAAAAAAAA")
+    assert removed.returncode == 0, removed.stderr
+    assert f"Removed  KRaft controller {follower}" in removed.stdout  # sic: two spaces, Kafka's format string
+
+    def observed() -> dict[str, str] | None:
+        after = _status(java_client, controller)
+        observers = [o["id"] for o in json.loads(after["CurrentObservers"])]
+        return after if follower in observers else None
+
+    after = wait_until(observed, 30, 0.5, "the removed controller fetching as an observer")
+    assert sorted(v["id"] for v in json.loads(after["CurrentVoters"])) == sorted(v for v in voters if v != follower)
+    assert (int(after["LeaderId"]), int(after["LeaderEpoch"])) == (leader, epoch)
