@@ -386,8 +386,8 @@ class SharePartitionManager:
             with self._lock:
                 self._reset_starts[(group_id, topic_id, index)] = start
             if self.persister is not None:
-                # the coordinator forgets the key: the next fetch here initializes it at `start`
-                self.persister.delete(ShareGroupStateKey(group_id, str(uuid.UUID(bytes=topic_id)), index))
+                # the coordinator's state starts over there too (with a newer state epoch)
+                self.persister.reset(ShareGroupStateKey(group_id, str(uuid.UUID(bytes=topic_id)), index), start)
             return
         key = ShareGroupStateKey(group_id, str(uuid.UUID(bytes=topic_id)), index)
         old = self.persister.read(key)

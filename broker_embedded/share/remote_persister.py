@@ -57,6 +57,7 @@ RETRIABLE = frozenset(
     }
 )
 FENCED = frozenset({ErrorCode.FENCED_STATE_EPOCH, ErrorCode.FENCED_LEADER_EPOCH})
+NO_FENCE = 2**31 - 1  # a read's leader epoch that the stored one never fences (it is not stored)
 
 # (key) -> (host, port) of its share coordinator now, None while unknown
 Locate = Callable[[ShareGroupStateKey], "tuple[str, int] | None"]
@@ -73,7 +74,7 @@ class StatePending(Exception):
 
 @dataclass(slots=True)
 class _Op:
-    kind: str  # "initialize", "write", "read", "delete"
+    kind: str  # "initialize", "write", "read", "delete", "reset"
     key: ShareGroupStateKey
     state_epoch: int = 0
     leader_epoch: int = -1
@@ -151,6 +152,10 @@ class RemotePersister:
             batches, complete = u.state_batches, u.delivery_complete_count
             self._put(_Op("write", key, state_epoch, u.leader_epoch, u.start_offset, batches, complete))
 
+    def reset(self, key: ShareGroupStateKey, start_offset: int) -> None:
+        """AlterShareGroupOffsets: the state starts over at `start_offset` with a newer state epoch."""
+        self._put(_Op("reset", key, start_offset=start_offset))
+
     def delete(self, key: ShareGroupStateKey) -> None:
         with self._lock:
             self._state_epochs.pop(key, None)
@@ -210,17 +215,22 @@ class RemotePersister:
         if op.done is not None:
             op.done.set_result(None)
             return
-        deadline = self.clock() + self.retry_timeout_s
-        while True:
-            code, result = self._attempt(op)
-            if code not in RETRIABLE:
-                break
-            if self.clock() >= deadline:
-                self.failed += 1
-                log.warning("share state %s of %s given up: %s", op.kind, op.key, code.name)
-                self._finish_read(op, None, ok=False)
+        if op.kind == "reset":
+            # AlterShareGroupOffsets: a new state epoch over whatever the coordinator holds, so the
+            # writes of a share-partition still running on the old state are fenced
+            peek = self._retry(_Op("read", op.key, leader_epoch=NO_FENCE))
+            if peek is None:
                 return
-            self.sleep(self.backoff_s)
+            code, old = peek
+            epoch = old.state_epoch + 1 if code == ErrorCode.NONE and old is not None else 0
+            with self._lock:
+                self._state_epochs[op.key] = epoch
+            op = _Op("initialize", op.key, epoch, start_offset=op.start_offset)
+        answer = self._retry(op)
+        if answer is None:
+            self._finish_read(op, None, ok=False)
+            return
+        code, result = answer
         if op.kind == "read":
             if code == ErrorCode.NONE:
                 self._finish_read(op, result, ok=True)
@@ -234,6 +244,19 @@ class RemotePersister:
                 self.fenced.add(op.key)
         elif code != ErrorCode.NONE:
             log.warning("share state %s of %s: %s", op.kind, op.key, code.name)
+
+    def _retry(self, op: _Op) -> tuple[ErrorCode, ShareGroupState | None] | None:
+        """The coordinator's answer, asked again while it moves; None once given up."""
+        deadline = self.clock() + self.retry_timeout_s
+        while True:
+            code, result = self._attempt(op)
+            if code not in RETRIABLE:
+                return code, result
+            if self.clock() >= deadline:
+                self.failed += 1
+                log.warning("share state %s of %s given up: %s", op.kind, op.key, code.name)
+                return None
+            self.sleep(self.backoff_s)
 
     def _finish_read(self, op: _Op, state: ShareGroupState | None, ok: bool) -> None:
         if op.kind != "read":

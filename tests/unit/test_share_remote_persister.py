@@ -185,3 +185,18 @@ def test_a_barrier_is_done_only_after_the_writes_queued_before_it() -> None:
     fake.gate.set()
     done.result(10)
     assert fake.sent == [83, 85]
+
+
+def test_a_reset_starts_over_with_a_newer_state_epoch_that_fences_the_old_writers() -> None:
+    fake = FakeCoordinator()
+    old_leader, admin = _persister(fake), _persister(fake)
+    old_leader.initialize(KEY, _snapshot(0))
+    assert old_leader.wait_idle(10)
+    admin.reset(KEY, 7)
+    assert admin.wait_idle(10)
+    assert fake.sent == [83, 84, 83]
+    old_leader.write(KEY, [_update(3, 0, (0, 0, RecordState.ACKNOWLEDGED, 1))])  # state epoch 0: stale
+    assert old_leader.wait_idle(10)
+    assert KEY in old_leader.fenced
+    state = _read(admin)
+    assert (state.state_epoch, state.start_offset, state.state_batches) == (1, 7, ())
