@@ -7,8 +7,8 @@ acquired records released at once (Kafka's share-group listener), not after thei
 Member session timeouts are swept on the broker's timer every second while a group has members.
 
 A single broker keeps share-partition state in ``__share_group_state`` (``persist_to``,
-``broker_embedded.share.persister``); in a cluster (no RPCs 83-86 between brokers yet) the state is
-in memory only.
+``broker_embedded.share.persister``); in a cluster the share-partition leaders send it to the share
+coordinators (RPCs 83-86, ``broker_embedded.share.remote_persister``, set up by the broker).
 """
 
 from __future__ import annotations

@@ -12,8 +12,7 @@ the ``__share_group_state`` partitions it leads, as Kafka's ShareCoordinatorServ
 * A write (initialize, write, delete) is answered once the state partition's high watermark covers
   it (Kafka's coordinator writes with acks=-1), so the state survives the coordinator's broker.
 
-Not done yet: share-partition leaders do not send these RPCs (their state in a cluster stays in
-memory); see the issue-31 notes.
+Share-partition leaders send these RPCs through ``remote_persister.RemotePersister``.
 """
 
 from __future__ import annotations
