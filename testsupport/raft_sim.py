@@ -540,10 +540,30 @@ class Simulation:
             if e.offset != len(n.applied):
                 self._fail(f"node {n.node_id} applied offset {e.offset} after {len(n.applied)} entries")
             rec = (e.epoch, e.value, e.control)
+            if e.offset not in self.committed:
+                self._check_majority_holds(n, e)
             known = self.committed.setdefault(e.offset, rec)
             if known != rec:
                 self._fail(f"node {n.node_id} applied {rec} at {e.offset}; committed there: {known}")
             n.applied.append(rec)
+
+    def _check_majority_holds(self, n: SimNode, e: LogEntry) -> None:
+        """At its first commit an entry is durable (flushed, or inside a snapshot) on a majority of the voter
+        set the committing node counts with: after a KIP-853 change that is the new set, in force on append."""
+        if n.raft is None or n.raft.role is not Role.LEADER:
+            return  # a follower or observer applies what a leader already committed (checked there)
+        voters = n.raft.voters
+        holders = []
+        for v in voters:
+            log = self.nodes[v].log
+            if e.offset < log.start_offset:
+                holders.append(v)
+            elif e.offset < log.flushed_offset and log.entry(e.offset).epoch == e.epoch:
+                holders.append(v)
+        if len(holders) * 2 <= len(voters):
+            self._fail(
+                f"commit without a majority: {e.offset}@{e.epoch} on {sorted(holders)} of voters {sorted(voters)}"
+            )
 
     def _on_load_snapshot(self, n: SimNode, a: LoadSnapshot) -> None:
         self.stats["snapshots_installed"] += 1

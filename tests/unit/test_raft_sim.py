@@ -63,3 +63,18 @@ def test_the_simulator_catches_a_core_that_votes_for_stale_logs(monkeypatch: pyt
             caught.append(str(e))
             break
     assert caught and ("leader completeness" in caught[0] or "applied" in caught[0]), caught
+
+
+def test_the_simulator_catches_a_leader_counting_the_old_voter_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    """KIP-853: a VotersRecord takes effect on append, so the leader's high watermark must count the new set.
+    A leader that keeps counting the old one commits entries held by no majority of the new set, which the
+    check at every first commit (durable on a majority of the committing leader's voters) reports."""
+    monkeypatch.setattr(raft_node.RaftNode, "_on_voters_changed", lambda self: None)
+    caught = []
+    for seed in range(3, 80, 4):  # the voter-change seeds
+        try:
+            run_seeds([seed])
+        except SimulationFailure as e:
+            caught.append(str(e))
+            break
+    assert caught and "commit without a majority" in caught[0], caught
