@@ -31,7 +31,7 @@ from broker_embedded.group.share_coordinator import (
     ShareCoordinator,
     other_protocol_group,
 )
-from broker_embedded.group.share_state_host import DEFAULT_STATE_PERSISTER, persist_remotely
+from broker_embedded.group.share_state_host import persist_remotely, remote_persister_wanted
 from broker_embedded.log.log import Log
 from broker_embedded.log.log_dirs import LogDirs, parse_log_dirs
 from broker_embedded.log.manager import LogManager, PeriodicSchedule
@@ -134,12 +134,9 @@ class Broker:
                 self.topic_admin.apply_topic_configs,
                 [self.group_coordinator.on_cluster_image, self.txn_coordinator.on_cluster_image],
             )
-        if (
-            controller
-            and config.get("group.share.persister.class.name", DEFAULT_STATE_PERSISTER) == DEFAULT_STATE_PERSISTER
-        ):
+        if controller and remote_persister_wanted(config):
             # share-partition state through the share coordinators (RPCs 83-86), Kafka's default;
-            # "" keeps it in the leader's memory (Kafka's NoOpStatePersister)
+            # group.share.persister.class.name="" keeps it in the leader's memory (Kafka's NoOp)
             persist_remotely(self.share_coordinator, lambda: (self.host, self.port), self._call_soon_threadsafe)
         # client quotas (broker_embedded.quotas): stored here alone, the controller's in a cluster
         self.client_quotas = ClientQuotas(

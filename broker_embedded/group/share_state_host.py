@@ -12,6 +12,7 @@ import uuid
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from broker_embedded.security.listeners import ListenerConfig
 from broker_embedded.share.cluster_state import ClusterShareState
 from broker_embedded.share.manager import share_key
 from broker_embedded.share.remote_persister import RemotePersister
@@ -100,6 +101,16 @@ def respond(
 # group.share.persister.class.name: Kafka's default persister sends share-partition state to the share
 # coordinator (RPCs 83-86); the default in our clusters too ("": state stays in the leader's memory)
 DEFAULT_STATE_PERSISTER = "org.apache.kafka.server.share.persister.DefaultStatePersister"
+
+
+def remote_persister_wanted(config: Any) -> bool:
+    """Kafka's default persister, over a plaintext inter-broker listener (the worker's blocking
+    connections speak neither TLS nor SASL yet: a secured cluster keeps state in memory)."""
+    if config.get("group.share.persister.class.name", DEFAULT_STATE_PERSISTER) != DEFAULT_STATE_PERSISTER:
+        return False
+    listeners = ListenerConfig(config)
+    inter = listeners.endpoint(listeners.inter_broker)
+    return not (inter.uses_tls or inter.uses_sasl)
 
 
 class CoordinatorChannel:
