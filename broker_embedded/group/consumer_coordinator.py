@@ -34,8 +34,9 @@ from broker_embedded.group.consumer_records import (
     encode_record,
 )
 from broker_embedded.group.group_configs import GroupConfigStore
+from broker_embedded.group.member_epoch_coordinator import Append, MemberEpochCoordinator
 from broker_embedded.group.offsets_topic import partition_for_group
-from broker_embedded.purgatory import DelayedCallback, DelayedOperationPurgatory, Timer
+from broker_embedded.purgatory import Timer
 from broker_embedded.purgatory.timing_wheel import monotonic_ms
 from kafka_wire.errors import ErrorCode, KafkaError
 
@@ -44,10 +45,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-Append = Callable[[str, list[tuple[bytes, bytes | None]]], None]
+__all__ = ["Append", "ConsumerGroupCoordinator"]
 
 
-class ConsumerGroupCoordinator:
+class ConsumerGroupCoordinator(MemberEpochCoordinator[ConsumerGroup, ConsumerGroupRecord]):
     METADATA_REFRESH_MS = 1000
 
     def __init__(
@@ -59,16 +60,8 @@ class ConsumerGroupCoordinator:
         coordinator_error: Callable[[str | None], ErrorCode] = lambda _g: ErrorCode.NONE,
         clock: Callable[[], int] = monotonic_ms,
     ) -> None:
-        self.config = config
+        super().__init__("ConsumerGroupTimeouts", config, append, timer, coordinator_error, clock)
         self.topics = topics
-        self.append = append
-        self.coordinator_error = coordinator_error
-        self.clock = clock
-        self.groups: dict[str, ConsumerGroup] = {}
-        self.purgatory: DelayedOperationPurgatory[Any] = DelayedOperationPurgatory("ConsumerGroupTimeouts", timer)
-        # (group, member) -> the deadline of its live session / revocation timer
-        self._session_deadlines: dict[tuple[str, str], int] = {}
-        self._rebalance_deadlines: dict[tuple[str, str], int] = {}
         self._metadata_deadlines: dict[str, int] = {}
         self._topic_filters: dict[tuple[str, str], Callable[[str], bool]] = {}
         # per-group configs (group_configs.py), set by the broker; None: the broker's defaults
@@ -110,18 +103,15 @@ class ConsumerGroupCoordinator:
     def topic_view(self) -> dict[str, TopicMetadata]:
         return {t.name: TopicMetadata(t.topic_id, t.name, t.num_partitions) for t in self.topics}
 
-    # --- the write path: append, then replay -------------------------------------------------
-    def write(self, group_id: str, records: list[ConsumerGroupRecord]) -> ConsumerGroup:
-        group = self.groups.get(group_id) or ConsumerGroup(group_id)
-        if records:
-            self.append(group_id, [encode_record(r) for r in records])
-            for r in records:
-                group.replay(r)
-        if group.deleted:
-            self.groups.pop(group_id, None)
-        else:
-            self.groups[group_id] = group
-        return group
+    # --- the write path (member_epoch_coordinator.py): append, then replay ---------------------
+    def _new_group(self, group_id: str) -> ConsumerGroup:
+        return ConsumerGroup(group_id)
+
+    def _encode(self, record: ConsumerGroupRecord) -> tuple[bytes, bytes | None]:
+        return encode_record(record)
+
+    def _decode(self, key: bytes, value: bytes | None) -> ConsumerGroupRecord | None:
+        return decode_record(key, value)
 
     def delete_group(self, group_id: str) -> None:
         """DeleteGroups of an empty consumer group: tombstones for all its records (Kafka's order)."""
@@ -142,22 +132,6 @@ class ConsumerGroupCoordinator:
         ]
         self.write(group_id, records)
 
-    def has_members(self, group_id: str) -> bool:
-        group = self.groups.get(group_id)
-        return group is not None and bool(group.members)
-
-    def replay_raw(self, key: bytes, value: bytes | None) -> bool:
-        """Replay one record read back from __consumer_offsets; False if it is not ours."""
-        record = decode_record(key, value)
-        if record is None:
-            return False
-        group_id = record[0].group_id
-        group = self.groups.get(group_id) or self.groups.setdefault(group_id, ConsumerGroup(group_id))
-        group.replay(record)
-        if group.deleted:
-            del self.groups[group_id]
-        return True
-
     def after_load(self) -> None:
         """Members read back must heartbeat again within a session timeout."""
         for group in self.groups.values():
@@ -169,8 +143,7 @@ class ConsumerGroupCoordinator:
             group = self.groups.pop(group_id)
             for member_id in group.members:
                 self._topic_filters.pop((group_id, member_id), None)
-                self._session_deadlines.pop((group_id, member_id), None)
-                self._rebalance_deadlines.pop((group_id, member_id), None)
+                self._drop_member_timers(group_id, member_id)
 
     # --- ConsumerGroupHeartbeat --------------------------------------------------------------
     def heartbeat(
@@ -209,10 +182,10 @@ class ConsumerGroupCoordinator:
         if member is not None and req.member_epoch != LEAVE_GROUP_MEMBER_EPOCH:
             self._schedule_session(req.group_id, out.member_id)
             if member.state == MemberState.UNREVOKED_PARTITIONS:
-                if (req.group_id, out.member_id) not in self._rebalance_deadlines:
+                if not self._has_timer(req.group_id, out.member_id, "rebalance"):
                     self._schedule_rebalance(req.group_id, out.member_id, member.rebalance_timeout_ms)
             else:
-                self._rebalance_deadlines.pop((req.group_id, out.member_id), None)
+                self._deadlines.pop((req.group_id, out.member_id, "rebalance"), None)
         return out
 
     # --- timers --------------------------------------------------------------------------------
@@ -234,27 +207,7 @@ class ConsumerGroupCoordinator:
 
     def _cancel_timers(self, group_id: str, member_id: str) -> None:
         self._topic_filters.pop((group_id, member_id), None)
-        self._session_deadlines.pop((group_id, member_id), None)
-        self._rebalance_deadlines.pop((group_id, member_id), None)
-        self.purgatory.check_and_complete(("session", group_id, member_id))
-        self.purgatory.check_and_complete(("rebalance", group_id, member_id))
-
-    def _schedule(
-        self, kind: str, table: dict[tuple[str, str], int], group_id: str, member_id: str, delay: int
-    ) -> None:
-        key = (group_id, member_id)
-        deadline = self.clock() + delay
-        table[key] = deadline
-        watch = (kind, group_id, member_id)
-        self.purgatory.check_and_complete(watch)  # the previous timer is superseded
-
-        def done(expired: bool) -> None:
-            if expired and table.get(key) == deadline:
-                table.pop(key, None)
-                self._fence(group_id, member_id, f"{kind} timeout expired")
-
-        op = DelayedCallback(delay, condition=lambda: table.get(key) != deadline, on_done=done)
-        self.purgatory.try_complete_else_watch(op, [watch])
+        self._cancel_member_timers(group_id, member_id)
 
     def _schedule_session(self, group_id: str, member_id: str) -> None:
         # a classic member (online migration) keeps the session timeout of its JoinGroup
@@ -264,7 +217,7 @@ class ConsumerGroupCoordinator:
             timeout = member.classic.session_timeout_ms
         else:
             timeout = self.group_session_timeout_ms(group_id)
-        self._schedule("session", self._session_deadlines, group_id, member_id, timeout)
+        self._schedule_timer("session", group_id, member_id, timeout)
 
     # --- classic members of a consumer group (consumer_migration.py) ---------------------------
     def schedule_member_session(self, group_id: str, member_id: str) -> None:
@@ -275,13 +228,12 @@ class ConsumerGroupCoordinator:
     ) -> None:
         """Kafka's join / sync timeouts: a classic member told to rejoin (or to sync) is fenced if it
         does not within its rebalance timeout."""
-        if if_absent and (group_id, member_id) in self._rebalance_deadlines:
+        if if_absent and self._has_timer(group_id, member_id, "rebalance"):
             return
         self._schedule_rebalance(group_id, member_id, timeout_ms)
 
     def cancel_classic_rebalance(self, group_id: str, member_id: str) -> None:
-        if self._rebalance_deadlines.pop((group_id, member_id), None) is not None:
-            self.purgatory.check_and_complete(("rebalance", group_id, member_id))
+        self._cancel_timer(group_id, member_id, "rebalance")
 
     def classic_heartbeat(self, req: HeartbeatInput) -> HeartbeatOutput:
         """A classic member's JoinGroup as a heartbeat (its timers as any member's)."""
@@ -313,7 +265,7 @@ class ConsumerGroupCoordinator:
             self._schedule_session(classic.group_id, member_id)
 
     def _schedule_rebalance(self, group_id: str, member_id: str, timeout_ms: int) -> None:
-        self._schedule("rebalance", self._rebalance_deadlines, group_id, member_id, max(timeout_ms, 0))
+        self._schedule_timer("rebalance", group_id, member_id, max(timeout_ms, 0))
 
     def _fence(self, group_id: str, member_id: str, reason: str) -> None:
         group = self.groups.get(group_id)
@@ -329,21 +281,9 @@ class ConsumerGroupCoordinator:
 
     # --- offsets (OffsetCommit / OffsetFetch of a consumer group) ------------------------------
     def validate_offset_request(self, group_id: str, member_id: str, member_epoch: int, commit: bool) -> ErrorCode:
-        """Kafka's ConsumerGroup.validateOffsetCommit/Fetch: a member's request must carry its
-        current epoch. An admin's (no member id, epoch -1) fetch is answered; its commit only while
-        the group has no members (Kafka 4.3.1 answers UNKNOWN_MEMBER_ID otherwise)."""
-        group = self.groups.get(group_id)
-        if group is None:
-            return ErrorCode.NONE
-        if not member_id and member_epoch < 0:
-            return ErrorCode.UNKNOWN_MEMBER_ID if commit and group.members else ErrorCode.NONE
-        member = group.members.get(member_id)
-        if member is None:
-            return ErrorCode.UNKNOWN_MEMBER_ID
-        if member_epoch != member.member_epoch:
-            # a classic member (online migration) commits with its generation: Kafka's classic error
-            return ErrorCode.ILLEGAL_GENERATION if member.classic is not None else ErrorCode.STALE_MEMBER_EPOCH
-        return ErrorCode.NONE
+        """Kafka's ConsumerGroup.validateOffsetCommit/Fetch (member_epoch_coordinator.py)."""
+        return self._offset_request_error(group_id, member_id, member_epoch, commit)
 
-    def shutdown(self) -> None:
-        self.purgatory.shutdown()
+    def _stale_epoch_error(self, member: Any) -> ErrorCode:
+        # a classic member (online migration) commits with its generation: Kafka's classic error
+        return ErrorCode.ILLEGAL_GENERATION if member.classic is not None else ErrorCode.STALE_MEMBER_EPOCH

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from broker_embedded.group.member_epoch_coordinator import Append, MemberEpochCoordinator
 from broker_embedded.group.offsets_topic import partition_for_group
 from broker_embedded.group.streams_assignor import AssignorMember, assign
 from broker_embedded.group.streams_group import (
@@ -50,13 +51,11 @@ from broker_embedded.group.streams_records import (
     decode_record,
     encode_record,
 )
-from broker_embedded.purgatory import DelayedCallback, DelayedOperationPurgatory, Timer
+from broker_embedded.purgatory import Timer
 from broker_embedded.purgatory.timing_wheel import monotonic_ms
 from kafka_wire.errors import ErrorCode, KafkaError
 
 log = logging.getLogger(__name__)
-
-Append = Callable[[str, list[tuple[bytes, bytes | None]]], None]
 
 
 @dataclass
@@ -147,7 +146,7 @@ def metadata_hash(topology: dict[str, Any] | None, partitions_of: Callable[[str]
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big", signed=True) if text else 0
 
 
-class StreamsGroupCoordinator:
+class StreamsGroupCoordinator(MemberEpochCoordinator[StreamsGroup, StreamsGroupRecord]):
     def __init__(
         self,
         config: Any,
@@ -157,14 +156,8 @@ class StreamsGroupCoordinator:
         coordinator_error: Callable[[str | None], ErrorCode] = lambda _g: ErrorCode.NONE,
         clock: Callable[[], int] = monotonic_ms,
     ) -> None:
-        self.config = config
+        super().__init__("StreamsGroupTimeouts", config, append, timer, coordinator_error, clock)
         self.partitions_of = partitions_of
-        self.append = append
-        self.coordinator_error = coordinator_error
-        self.clock = clock
-        self.groups: dict[str, StreamsGroup] = {}
-        self.purgatory: DelayedOperationPurgatory[Any] = DelayedOperationPurgatory("StreamsGroupTimeouts", timer)
-        self._deadlines: dict[tuple[str, str, str], int] = {}
         self._reported: dict[tuple[str, str], TasksTuple] = {}  # the tasks a member last said it owns
         self._shutdown_requested: set[str] = set()
         self._delayed: dict[str, int] = {}  # group -> end of its initial rebalance delay
@@ -181,30 +174,18 @@ class StreamsGroupCoordinator:
     def heartbeat_interval_ms(self, group_id: str) -> int:
         return self.group_config(group_id, "streams.heartbeat.interval.ms", 5000)
 
-    # --- the write path ------------------------------------------------------------------------
-    def write(self, group_id: str, records: list[StreamsGroupRecord]) -> StreamsGroup:
-        group = self.groups.get(group_id) or StreamsGroup(group_id)
-        if records:
-            self.append(group_id, [encode_record(r) for r in records])
-            for r in records:
-                group.replay(r)
-        if group.deleted:
-            self.groups.pop(group_id, None)
-        else:
-            self.groups[group_id] = group
-            self._refresh_endpoints(group)
-        return group
+    # --- the write path (member_epoch_coordinator.py): append, then replay ---------------------
+    def _new_group(self, group_id: str) -> StreamsGroup:
+        return StreamsGroup(group_id)
 
-    def replay_raw(self, key: bytes, value: bytes | None) -> bool:
-        record = decode_record(key, value)
-        if record is None:
-            return False
-        gid = record[0].group_id
-        group = self.groups.get(gid) or self.groups.setdefault(gid, StreamsGroup(gid))
-        group.replay(record)
-        if group.deleted:
-            del self.groups[gid]
-        return True
+    def _encode(self, record: StreamsGroupRecord) -> tuple[bytes, bytes | None]:
+        return encode_record(record)
+
+    def _decode(self, key: bytes, value: bytes | None) -> StreamsGroupRecord | None:
+        return decode_record(key, value)
+
+    def _after_write(self, group: StreamsGroup) -> None:
+        self._refresh_endpoints(group)
 
     def after_load(self) -> None:
         for group in self.groups.values():
@@ -217,10 +198,6 @@ class StreamsGroupCoordinator:
             self._next_assignment.pop(gid, None)
             for mid in self.groups.pop(gid).members:
                 self._forget(gid, mid)
-
-    def has_members(self, group_id: str) -> bool:
-        group = self.groups.get(group_id)
-        return group is not None and bool(group.members)
 
     def delete_group(self, group_id: str) -> None:
         group = self.groups.get(group_id)
@@ -402,7 +379,7 @@ class StreamsGroupCoordinator:
         changed = joining or req.owned is not None or before != (member.member_epoch, member.state, member.assigned)
         self._schedule("session", gid, mid, self._session_timeout(gid))
         if member.state == UNREVOKED_TASKS:
-            if (gid, mid, "rebalance") not in self._deadlines:
+            if not self._has_timer(gid, mid, "rebalance"):
                 self._schedule("rebalance", gid, mid, max(member.rebalance_timeout_ms, 0))
         else:
             self._cancel(gid, mid, "rebalance")
@@ -556,27 +533,14 @@ class StreamsGroupCoordinator:
         return self.group_config(group_id, "streams.session.timeout.ms", 45000)
 
     def _schedule(self, kind: str, group_id: str, member_id: str, delay: int) -> None:
-        key = (group_id, member_id, kind)
-        deadline = self.clock() + delay
-        self._deadlines[key] = deadline
-        self.purgatory.check_and_complete(key)
-
-        def done(expired: bool) -> None:
-            if expired and self._deadlines.get(key) == deadline:
-                self._deadlines.pop(key, None)
-                self._fence(group_id, member_id, f"{kind} timeout expired")
-
-        op = DelayedCallback(delay, condition=lambda: self._deadlines.get(key) != deadline, on_done=done)
-        self.purgatory.try_complete_else_watch(op, [key])
+        self._schedule_timer(kind, group_id, member_id, delay)
 
     def _cancel(self, group_id: str, member_id: str, kind: str) -> None:
-        if self._deadlines.pop((group_id, member_id, kind), None) is not None:
-            self.purgatory.check_and_complete((group_id, member_id, kind))
+        self._cancel_timer(group_id, member_id, kind)
 
     def _forget(self, group_id: str, member_id: str) -> None:
         self._reported.pop((group_id, member_id), None)
-        for kind in ("session", "rebalance"):
-            self._cancel(group_id, member_id, kind)
+        self._cancel_member_timers(group_id, member_id)
 
     def _fence(self, group_id: str, member_id: str, reason: str) -> None:
         group = self.groups.get(group_id)
@@ -591,20 +555,7 @@ class StreamsGroupCoordinator:
 
     def validate_offset_request(self, group_id: str, member_id: str, member_epoch: int, commit: bool) -> ErrorCode:
         """As for consumer groups (Kafka's StreamsGroup.validateOffsetCommit/Fetch)."""
-        group = self.groups.get(group_id)
-        if group is None:
-            return ErrorCode.NONE
-        if not member_id and member_epoch < 0:
-            return ErrorCode.UNKNOWN_MEMBER_ID if commit and group.members else ErrorCode.NONE
-        member = group.members.get(member_id)
-        if member is None:
-            return ErrorCode.UNKNOWN_MEMBER_ID
-        if member_epoch != member.member_epoch:
-            return ErrorCode.STALE_MEMBER_EPOCH
-        return ErrorCode.NONE
-
-    def shutdown(self) -> None:
-        self.purgatory.shutdown()
+        return self._offset_request_error(group_id, member_id, member_epoch, commit)
 
 
 __all__ = ["STABLE", "StreamsGroupCoordinator", "StreamsHeartbeatInput", "StreamsHeartbeatOutput"]
