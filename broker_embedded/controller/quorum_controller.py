@@ -25,9 +25,11 @@ import contextlib
 import copy
 import json
 import logging
+import time
 from pathlib import Path
 from typing import Any
 
+from broker_embedded.apis import broker_heartbeat, broker_registration
 from broker_embedded.config import BrokerConfig
 from broker_embedded.controller.metadata_records import diff, replay_all
 from broker_embedded.controller.protocol import ProtocolError, read_message
@@ -36,6 +38,7 @@ from broker_embedded.controller.state import ControllerState
 from broker_embedded.raft import LogEntry, OffsetAndEpoch, RaftConfig, Role
 from broker_embedded.raft.driver import RaftDriver
 from broker_embedded.raft.file_log import atomic_write
+from broker_embedded.raft.node import NotLeaderError
 
 log = logging.getLogger(__name__)
 
@@ -132,6 +135,24 @@ class QuorumControllerServer(ControllerServer):
             on_leader_change=self._on_leader_change,
         )
         self.driver.cluster_id_source = self._cluster_id
+        # BrokerRegistration (62) / BrokerHeartbeat (63) on the Raft listener, as KRaft brokers send them to the
+        # active controller (the JSON protocol stays served beside them)
+        self.registration_offsets: dict[int, int] = {}  # broker id -> offset of its registration record
+        self.driver.app_handlers = {
+            broker_registration.RAFT_API_KEY: lambda body: broker_registration.serve(self, body, time.monotonic()),
+            broker_heartbeat.RAFT_API_KEY: lambda body: broker_heartbeat.serve(self, body, time.monotonic()),
+        }
+
+    async def commit_appended(self) -> int | None:
+        """After a change by a broker RPC: until the last record this leader appended is committed."""
+        offset = self._last_appended
+        if offset is None:
+            return self.driver.node.applied_offset
+        try:
+            await self.driver.wait_committed(offset, self.commit_timeout_s)
+        except (TimeoutError, NotLeaderError):
+            return None
+        return offset
 
     def _cluster_id(self) -> str | None:
         if self._state is not None:

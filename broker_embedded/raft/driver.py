@@ -23,7 +23,7 @@ import logging
 import random
 import struct
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -129,6 +129,9 @@ class RaftDriver:
         self.running = False
         # the cluster id DescribeCluster reports (the controller sets it from its metadata image)
         self.cluster_id_source: Callable[[], str | None] = lambda: self.cluster_id
+        # the application's own RPCs on this listener (the controller: BrokerRegistration, BrokerHeartbeat),
+        # api key -> async handler(body) -> response body; they check the cluster id themselves
+        self.app_handlers: dict[int, Callable[[Any], Awaitable[Any]]] = {}
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -397,6 +400,12 @@ class RaftDriver:
         if api_key == wire.DESCRIBE_CLUSTER:
             writer.write(wire.encode_response(api_key, version, corr, self._describe_cluster(body)))
             return
+        handler = self.app_handlers.get(api_key)
+        if handler is not None:
+            self._spawn(self._serve_app(writer, api_key, version, corr, handler(body)))
+            return
+        if api_key in (wire.BROKER_REGISTRATION, wire.BROKER_HEARTBEAT):
+            raise ValueError(f"API {api_key} is served by an active controller only")  # closes the connection
         if not self._valid_cluster_id(body):
             # Kafka's hasValidClusterId: a request naming another cluster is refused before the core sees it
             # (a controller of another cluster must not vote here, nor fetch or be fetched from)
@@ -431,6 +440,13 @@ class RaftDriver:
             raise ValueError(f"API {api_key} is not served here")
         self._inbound[(source, core_corr)] = (writer, corr, api_key, version)
         self._process(self.node.handle(source, msg))
+
+    async def _serve_app(
+        self, writer: asyncio.StreamWriter, api_key: int, version: int, corr: int, answer: Awaitable[Any]
+    ) -> None:
+        body = await answer
+        if not writer.is_closing():
+            writer.write(wire.encode_response(api_key, version, corr, body))
 
     async def _serve_voter_change(
         self, writer: asyncio.StreamWriter, api_key: int, version: int, corr: int, body: Any
@@ -472,7 +488,7 @@ class RaftDriver:
 
     def _api_versions(self) -> Any:
         keys = []
-        for key in _SERVED:
+        for key in (*_SERVED, *sorted(self.app_handlers)):
             rng = wire.served_range(key)
             if rng is not None:
                 keys.append(api_versions_response.ApiVersion(api_key=key, min_version=rng[0], max_version=rng[1]))

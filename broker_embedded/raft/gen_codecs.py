@@ -1,5 +1,6 @@
 """Generate `broker_embedded/raft/codecs/*.py`: the KRaft RPCs' codecs (Vote 52, BeginQuorumEpoch 53,
-EndQuorumEpoch 54, FetchSnapshot 59, AddRaftVoter 80, RemoveRaftVoter 81, UpdateRaftVoter 82) from Kafka
+EndQuorumEpoch 54, FetchSnapshot 59, AddRaftVoter 80, RemoveRaftVoter 81, UpdateRaftVoter 82; BrokerRegistration
+62, BrokerHeartbeat 63) from Kafka
 4.3.1's own JSON specs in the kafka-clients jar, with the project's
 generator (`kafka_wire.protocol.generator`). They live here, not in
 `kafka_wire/protocol/messages`, because only the controller listener speaks them: the broker's
@@ -34,6 +35,10 @@ SPECS = (
     "RemoveRaftVoterResponse",
     "UpdateRaftVoterRequest",
     "UpdateRaftVoterResponse",
+    "BrokerRegistrationRequest",
+    "BrokerRegistrationResponse",
+    "BrokerHeartbeatRequest",
+    "BrokerHeartbeatResponse",
 )
 
 

@@ -23,6 +23,10 @@ from broker_embedded.raft.codecs import (
     add_raft_voter_response,
     begin_quorum_epoch_request,
     begin_quorum_epoch_response,
+    broker_heartbeat_request,
+    broker_heartbeat_response,
+    broker_registration_request,
+    broker_registration_response,
     end_quorum_epoch_request,
     end_quorum_epoch_response,
     fetch_snapshot_request,
@@ -48,6 +52,7 @@ METADATA_PARTITION = 0
 VOTE, BEGIN_QUORUM_EPOCH, END_QUORUM_EPOCH, DESCRIBE_QUORUM, FETCH_SNAPSHOT = 52, 53, 54, 55, 59
 FETCH, API_VERSIONS, DESCRIBE_CLUSTER = 1, 18, 60
 ADD_RAFT_VOTER, REMOVE_RAFT_VOTER, UPDATE_RAFT_VOTER = 80, 81, 82  # KIP-853
+BROKER_REGISTRATION, BROKER_HEARTBEAT = 62, 63  # KIP-631: brokers to the active controller
 
 REQUESTS: dict[int, ModuleType] = {
     VOTE: vote_request,
@@ -57,6 +62,8 @@ REQUESTS: dict[int, ModuleType] = {
     ADD_RAFT_VOTER: add_raft_voter_request,
     REMOVE_RAFT_VOTER: remove_raft_voter_request,
     UPDATE_RAFT_VOTER: update_raft_voter_request,
+    BROKER_REGISTRATION: broker_registration_request,
+    BROKER_HEARTBEAT: broker_heartbeat_request,
 }
 RESPONSES: dict[int, ModuleType] = {
     VOTE: vote_response,
@@ -66,6 +73,8 @@ RESPONSES: dict[int, ModuleType] = {
     ADD_RAFT_VOTER: add_raft_voter_response,
     REMOVE_RAFT_VOTER: remove_raft_voter_response,
     UPDATE_RAFT_VOTER: update_raft_voter_response,
+    BROKER_REGISTRATION: broker_registration_response,
+    BROKER_HEARTBEAT: broker_heartbeat_response,
 }
 # the versions this controller listener sends (the newest both sides know) and serves
 SEND_VERSIONS = {VOTE: 2, BEGIN_QUORUM_EPOCH: 1, END_QUORUM_EPOCH: 1, FETCH_SNAPSHOT: 1, FETCH: 18}
