@@ -9,7 +9,7 @@ fences a member whose timer expired.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from broker_embedded.purgatory import DelayedCallback, DelayedOperationPurgatory, Timer
 from broker_embedded.purgatory.timing_wheel import monotonic_ms
@@ -17,8 +17,19 @@ from kafka_wire.errors import ErrorCode
 
 Append = Callable[[str, list[tuple[bytes, bytes | None]]], None]
 
-G = TypeVar("G")  # the group model: has group_id, members, deleted and replay(record)
-R = TypeVar("R")  # its record: (key, value or None)
+
+class GroupModel(Protocol):
+    """What the plumbing needs of a group model (ConsumerGroup, StreamsGroup)."""
+
+    group_id: str
+    members: dict[str, Any]
+    deleted: bool
+
+    def replay(self, record: Any) -> None: ...
+
+
+G = TypeVar("G", bound=GroupModel)
+R = TypeVar("R", bound=tuple[Any, Any])  # a record: (key with a group_id, value or None)
 
 
 class MemberEpochCoordinator(Generic[G, R]):
@@ -64,8 +75,8 @@ class MemberEpochCoordinator(Generic[G, R]):
         if records:
             self.append(group_id, [self._encode(r) for r in records])
             for r in records:
-                group.replay(r)  # type: ignore[attr-defined]
-        if group.deleted:  # type: ignore[attr-defined]
+                group.replay(r)
+        if group.deleted:
             self.groups.pop(group_id, None)
         else:
             self.groups[group_id] = group
@@ -77,16 +88,16 @@ class MemberEpochCoordinator(Generic[G, R]):
         record = self._decode(key, value)
         if record is None:
             return False
-        group_id = record[0].group_id  # type: ignore[index]
+        group_id = record[0].group_id
         group = self.groups.get(group_id) or self.groups.setdefault(group_id, self._new_group(group_id))
-        group.replay(record)  # type: ignore[attr-defined]
-        if group.deleted:  # type: ignore[attr-defined]
+        group.replay(record)
+        if group.deleted:
             del self.groups[group_id]
         return True
 
     def has_members(self, group_id: str) -> bool:
         group = self.groups.get(group_id)
-        return group is not None and bool(group.members)  # type: ignore[attr-defined]
+        return group is not None and bool(group.members)
 
     # --- member timers -----------------------------------------------------------------------
     def _schedule_timer(self, kind: str, group_id: str, member_id: str, delay: int) -> None:
@@ -130,7 +141,7 @@ class MemberEpochCoordinator(Generic[G, R]):
         group = self.groups.get(group_id)
         if group is None:
             return ErrorCode.NONE
-        members = group.members  # type: ignore[attr-defined]
+        members = group.members
         if not member_id and member_epoch < 0:
             return ErrorCode.UNKNOWN_MEMBER_ID if commit and members else ErrorCode.NONE
         member = members.get(member_id)
