@@ -3,6 +3,7 @@ Spark that delta-spark was built for) so it never shares a JVM with the tests' S
 
     python -m peers.delta_spark read PATH             -> JSON: rows, version, txns, history
     python -m peers.delta_spark stream PATH           -> JSON: rows seen by readStream.format("delta")
+    python -m peers.delta_spark read-stream PATH      -> read's JSON plus "stream_rows" (one JVM for both)
     python -m peers.delta_spark append PATH N K TAG   -> K delta-spark commits of N rows each
     python -m peers.delta_spark kafka-to-delta PATH BOOTSTRAP TOPIC MAX_PER_TRIGGER
         -> Spark's Kafka source into delta-spark through foreachBatch with txnAppId/txnVersion
@@ -104,8 +105,9 @@ def _transactions(spark: Any, path: str) -> dict[str, int]:
     return {str(k): int(java_map.get(k)) for k in java_map.keySet()}
 
 
-def _read(path: str) -> dict[str, Any]:
-    spark = _session()
+def _read(path: str, spark: Any = None) -> dict[str, Any]:
+    own_session = spark is None
+    spark = spark or _session()
     df = spark.read.format("delta").load(path)
     rows = df.count()
     history = spark.sql(f"DESCRIBE HISTORY delta.`{path}`").select("version", "operation").collect()
@@ -122,12 +124,14 @@ def _read(path: str) -> dict[str, Any]:
         out["duplicate_positions"] = dup
     if "topic" in df.columns:
         out["by_topic"] = {r["topic"]: r["count"] for r in df.groupBy("topic").count().collect()}
-    spark.stop()
+    if own_session:
+        spark.stop()
     return out
 
 
-def _stream(path: str) -> dict[str, Any]:
-    spark = _session()
+def _stream(path: str, spark: Any = None) -> dict[str, Any]:
+    own_session = spark is None
+    spark = spark or _session()
     cp = tempfile.mkdtemp(prefix="delta-stream-cp-")
     q = (
         spark.readStream.format("delta")
@@ -140,8 +144,18 @@ def _stream(path: str) -> dict[str, Any]:
     )
     q.awaitTermination(240)
     rows = spark.table("delta_peer_stream").count()
-    spark.stop()
+    if own_session:
+        spark.stop()
     return {"rows": rows}
+
+
+def _read_and_stream(path: str) -> dict[str, Any]:
+    """read and stream in one session: a delta-spark JVM start costs more than both queries."""
+    spark = _session()
+    out = _read(path, spark)
+    out["stream_rows"] = _stream(path, spark)["rows"]
+    spark.stop()
+    return out
 
 
 def _append(path: str, n: int, k: int, tag: str) -> dict[str, Any]:
@@ -212,6 +226,8 @@ def main(argv: list[str]) -> int:
         result = _read(path)
     elif cmd == "stream":
         result = _stream(path)
+    elif cmd == "read-stream":
+        result = _read_and_stream(path)
     elif cmd == "kafka-to-delta":
         result = _kafka_to_delta(path, argv[2], argv[3], argv[4])
     elif cmd == "append":

@@ -52,7 +52,7 @@ def test_delta_spark_reads_streams_and_sees_our_txns(
     q.awaitTermination(180)
     assert q.exception() is None
     ours = DeltaTable(path)
-    seen = delta_spark.run("read", path)
+    seen = delta_spark.run("read-stream", path)
     assert seen["rows"] == len(acked)
     assert seen["duplicate_positions"] == 0
     assert seen["version"] == ours.version()
@@ -67,7 +67,7 @@ def test_delta_spark_reads_streams_and_sees_our_txns(
     query_txns = set(seen["txns"]) - set(per_partition)
     assert len(query_txns) == 1 and seen["txns"][query_txns.pop()] >= 2  # 150 / 70: three batches
     # readStream.format("delta") over the whole table
-    assert delta_spark.run("stream", path)["rows"] == len(acked)
+    assert seen["stream_rows"] == len(acked)
 
 
 def test_delta_spark_writer_and_our_sink_commit_concurrently(

@@ -34,15 +34,16 @@ from typing import Any
 import pytest
 
 from broker_embedded import EmbeddedBroker
+from examples.readme_examples import digest
 from scripts.pack_pyfiles import pack
-from tests.spark.source_helpers import create_topic, produce
+from tests.spark.source_helpers import Rec, create_topic, produce
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = REPO_ROOT / "examples" / "readme_examples.py"
 RECORDS = 600
-COMMON_CONF = (
+COMMON_CONF: tuple[str, ...] = (
     "spark.ui.enabled=false",
     "spark.sql.shuffle.partitions=2",
     "spark.sql.streaming.stopTimeout=10s",
@@ -51,6 +52,11 @@ COMMON_CONF = (
     "spark.executor.memory=640m",
     "spark.driver.memory=640m",
 )
+# scripts/test.sh gives every spark-submit JVM C1-only JIT and the serial GC (SPARK_SUBMIT_OPTS): the
+# cluster's daemons and executors are started otherwise, so they get the same options here
+TEST_JVM_OPTS = os.environ.get("SPARK_SUBMIT_OPTS", "").strip()
+if TEST_JVM_OPTS:
+    COMMON_CONF += (f"spark.executor.extraJavaOptions={TEST_JVM_OPTS}",)
 
 
 def spark_home() -> Path:
@@ -147,11 +153,19 @@ def isolated_python(work: Path) -> str:
 
 
 @pytest.fixture(scope="module")
-def deploy_topic() -> Iterator[tuple[str, str]]:
+def deployed_records() -> Iterator[tuple[str, str, list[Rec]]]:
     with EmbeddedBroker(num_partitions=3) as b:
         create_topic(b, "events", 3)
-        produce(b, "events", [(i % 3, f"k{i % 17}".encode(), f"value-{i}".encode(), None) for i in range(RECORDS)])
-        yield b.bootstrap_servers, "events"
+        acked = produce(
+            b, "events", [(i % 3, f"k{i % 17}".encode(), f"value-{i}".encode(), None) for i in range(RECORDS)]
+        )
+        yield b.bootstrap_servers, "events", acked
+
+
+@pytest.fixture(scope="module")
+def deploy_topic(deployed_records: tuple[str, str, list[Rec]]) -> tuple[str, str]:
+    servers, topic, _ = deployed_records
+    return servers, topic
 
 
 @pytest.fixture(scope="module")
@@ -162,7 +176,7 @@ def standalone(work: Path) -> Iterator[str]:
     spark_class = str(spark_home() / "bin" / "spark-class")
     port = free_port()
     master_url = f"spark://127.0.0.1:{port}"
-    env = clean_env(SPARK_MASTER_OPTS="-Dspark.master.rest.enabled=false")
+    env = clean_env(SPARK_MASTER_OPTS="-Dspark.master.rest.enabled=false", SPARK_DAEMON_JAVA_OPTS=TEST_JVM_OPTS)
     daemons = [
         Daemon(
             "master",
@@ -242,15 +256,26 @@ def script_args(deploy_topic: tuple[str, str], work: Path, run_name: str) -> lis
 RESULT_KEYS = ("source_batch", "sink_stream", "delta_stream", "delta_batch", "group_delta")
 
 
+def expected_digests(acked: list[Rec]) -> dict[str, Any]:
+    """Each example's digest as the script computes it (readme_examples.digest over the rows it reads
+    back), built from what the broker acknowledged: the source's rows, the sink's upper-cased
+    (key, value) strings, and the Delta tables' (partition, offset, value bytes)."""
+    assert len(acked) == RECORDS
+    text = [(r.partition, r.offset, r.key.decode(), r.value.decode()) for r in acked]  # type: ignore[union-attr]
+    delta = [(p, o, v.encode()) for p, o, _, v in text]
+    return {
+        "source_batch": digest(text),
+        "sink_stream": digest([(k, v.upper()) for _, _, k, v in text]),
+        "delta_stream": digest(delta),
+        "delta_batch": digest(delta),
+        "group_delta": digest(delta),
+    }
+
+
 @pytest.fixture(scope="module")
-def local_result(deploy_topic: tuple[str, str], work: Path) -> dict[str, Any]:
-    """The reference: the same script on local[2], with the package as installed in the venv."""
-    env = {**os.environ, "PYSPARK_PYTHON": sys.executable, "PYSPARK_DRIVER_PYTHON": sys.executable}
-    cmd = [sys.executable, str(SCRIPT), "--master", "local[2]", *script_args(deploy_topic, work, "local")]
-    result = run(cmd, env, work)
-    for key in RESULT_KEYS:
-        assert result[key]["count"] == RECORDS, (key, result[key])
-    return result
+def expected_tables(deployed_records: tuple[str, str, list[Rec]]) -> dict[str, Any]:
+    """The reference every deployment must produce (see expected_digests)."""
+    return expected_digests(deployed_records[2])
 
 
 def assert_same_tables(result: dict[str, Any], reference: dict[str, Any]) -> None:
@@ -263,7 +288,7 @@ def test_standalone_cluster_spark_submit_py_files(
     isolated_python: str,
     deploy_topic: tuple[str, str],
     work: Path,
-    local_result: dict[str, Any],
+    expected_tables: dict[str, Any],
 ) -> None:
     # executors: only --py-files; the driver machine: the package installed (here: the zip on its path)
     env = clean_env(PYSPARK_PYTHON=isolated_python, PYSPARK_DRIVER_PYTHON=isolated_python, PYTHONPATH=str(shipped))
@@ -272,11 +297,11 @@ def test_standalone_cluster_spark_submit_py_files(
     result = run(cmd, env, work)
     # the executors' Python workers imported the package from the shipped zip (in their work dir)
     assert result["executor_connector_file"] == f"./{shipped.name}/connector/__init__.py", result
-    assert_same_tables(result, local_result)
+    assert_same_tables(result, expected_tables)
 
 
 def test_spark_connect_server(
-    shipped: Path, isolated_python: str, deploy_topic: tuple[str, str], work: Path, local_result: dict[str, Any]
+    shipped: Path, isolated_python: str, deploy_topic: tuple[str, str], work: Path, expected_tables: dict[str, Any]
 ) -> None:
     """A Spark Connect server (local[2], pyspark's spark-connect jar) and an sc:// client that ships the
     zip as a session artifact and registers the formats. The server's own Python workers get the package
@@ -302,4 +327,4 @@ def test_spark_connect_server(
     # the executors' workers import the session artifact (in the server's userFiles/<session>/ dir)
     assert "/userFiles-" in result["executor_connector_file"], result
     assert result["executor_connector_file"].endswith(f"/{shipped.name}/connector/__init__.py"), result
-    assert_same_tables(result, local_result)
+    assert_same_tables(result, expected_tables)
