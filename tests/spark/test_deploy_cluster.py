@@ -1,7 +1,9 @@
 """The README's Spark examples (examples/readme_examples.py) on Spark deployments beyond local mode:
 a standalone cluster (a master and two workers, separate JVMs started from pyspark's own jars with
-`spark-class`) through `spark-submit --py-files`. The run must produce exactly the rows of the same
-script on `local[2]`. (Spark Connect: not covered yet, see README "Spark Connect".)
+`spark-class`) through `spark-submit --py-files`, and a Spark Connect server with an `sc://` client. Each
+run's tables must hold exactly the records the broker acknowledged: the reference digests are computed
+from the producer's acknowledgements (checked equal to a `local[2]` run of the script), not from a
+third Spark application.
 
 Shipping is what is under test, so the executors' Python workers must not find the project any other
 way: the shared venv has an editable install (a `.pth` pointing at the repo) and the tests run with
