@@ -92,6 +92,11 @@ cg_report() {  # cg_report CGROUP_DIR_OR_EMPTY label
         rmdir "$1" 2>/dev/null || true
     fi
 }
+# Free disk where the tests write (brokers' logs, Spark's temp dirs, Delta tables): a machine whose disk
+# fills mid-run fails everywhere at once (brokers stop, clients time out), so the space is printed up
+# front and again at the end, next to each run's failures.
+disk_free() { df -Pm "${TMPDIR:-/tmp}" . | awk 'NR>1 { printf "%s %d MiB free; ", $6, $4 }'; echo; }
+echo "disk before the tests: $(disk_free)"
 cg_rest=$(cg_for rest)
 cg_children=$(cg_for children)
 cg_spark=$(cg_for spark)
@@ -100,7 +105,8 @@ read -r busy0 total0 < <(cpu_ticks)
 t0=$SECONDS
 spark_log="$(mktemp -t pykafka-spark-tests.XXXXXX)"
 children_log="$(mktemp -t pykafka-child-driver-tests.XXXXXX)"
-trap 'rm -f "$spark_log" "$children_log"' EXIT
+rest_log="$(mktemp -t pykafka-rest-tests.XXXXXX)"
+trap 'rm -f "$spark_log" "$children_log" "$rest_log"' EXIT
 set +e
 in_cgroup "$cg_spark" .venv/bin/python -m pytest tests/spark tests/peers "${ignore_child_drivers[@]}" \
     "${DURATIONS[@]}" "$@" >"$spark_log" 2>&1 &
@@ -108,8 +114,9 @@ spark_pid=$!
 in_cgroup "$cg_children" .venv/bin/python -m pytest "$NOTEBOOKS" "${SPARK_CHILD_DRIVERS[@]}" \
     "${CLUSTER_DIFFERENTIAL[@]}" "${DURATIONS[@]}" "$@" >"$children_log" 2>&1 &
 children_pid=$!
-in_cgroup "$cg_rest" .venv/bin/python -m pytest tests/unit tests/integration "${ignore_rest[@]}" "${DURATIONS[@]}" "$@"
-rc_rest=$?
+in_cgroup "$cg_rest" .venv/bin/python -m pytest tests/unit tests/integration "${ignore_rest[@]}" "${DURATIONS[@]}" "$@" \
+    2>&1 | tee "$rest_log"
+rc_rest=${PIPESTATUS[0]}
 wait "$children_pid"
 rc_children=$?
 wait "$spark_pid"
@@ -122,6 +129,13 @@ cat "$children_log"
 echo
 echo "================ tests/spark (shared session) + tests/peers ================"
 cat "$spark_log"
+# CI keeps only the tail of this output: repeat every run's failing tests here, last
+echo
+echo "================ failures of the three runs ================"
+echo "tests/unit + tests/integration: $(tail -n 1 "$rest_log")"; grep -E '^(FAILED|ERROR) ' "$rest_log" | head -40 || true
+echo "notebooks + Spark child drivers + cluster differential: $(tail -n 1 "$children_log")"; grep -E '^(FAILED|ERROR) ' "$children_log" | head -40 || true
+echo "tests/spark + tests/peers: $(tail -n 1 "$spark_log")"; grep -E '^(FAILED|ERROR) ' "$spark_log" | head -40 || true
+echo "disk after the tests: $(disk_free)"
 check_rc "$rc_rest" "tests/unit tests/integration"
 check_rc "$rc_children" "notebooks + Spark child drivers"
 check_rc "$rc_spark" "tests/spark + tests/peers"
