@@ -35,3 +35,5 @@ class PartitionState:
     isr: tuple[int, ...]
     replicas: tuple[int, ...]
     partition_epoch: int  # bumped by the controller on every change of leader or ISR (KIP-497)
+    # replicas in a failed log dir of their broker (KIP-858): Metadata lists them in offline_replicas
+    offline_replicas: tuple[int, ...] = ()
