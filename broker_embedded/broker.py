@@ -15,7 +15,7 @@ import logging
 import os
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -173,6 +173,50 @@ class Broker:
         if self.controller_client is not None:
             self.controller_client.image_sections["features"] = self.feature_levels.load_json
         self.txn_coordinator.load()
+        # several log dirs in a cluster (KIP-858): a failed dir's replicas go offline and the controller
+        # moves their leadership to other brokers
+        self._dir_failure_reports: set[asyncio.Task[None]] = set()
+        if self.controller_client is not None and isinstance(self.log_manager, LogDirs):
+            self.log_manager.on_dir_failure(self._log_dir_failed)
+
+    def _log_dir_failed(self, path: str) -> None:
+        """Any thread: a log dir failed (Kafka's LogDirFailureChannel -> ReplicaManager.handleLogDirFailure)."""
+        loop = self.loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._take_log_dir_offline, path)
+
+    def _take_log_dir_offline(self, path: str) -> None:
+        """On the loop: stop serving the dir's partitions here, then report them to the controller."""
+        assert isinstance(self.log_manager, LogDirs)
+        partitions = self.log_manager.partitions_in(path)
+        self.replica_manager.take_offline(partitions)
+        assert self.loop is not None
+        task = self.loop.create_task(self._report_offline_log_dir(path, partitions))
+        self._dir_failure_reports.add(task)
+        task.add_done_callback(self._dir_failure_reports.discard)
+
+    async def _report_offline_log_dir(self, path: str, partitions: Sequence[tuple[str, int]]) -> None:
+        """Tell the controller until it answers (Kafka: the heartbeat carries OfflineLogDirs until acknowledged;
+        after log.dir.failure.timeout.ms without an answer Kafka's broker halts, ours keeps trying and says so)."""
+        client = self.controller_client
+        assert client is not None
+        timeout_ms = int(self.config.get("log.dir.failure.timeout.ms", 30000))
+        started = time.monotonic()
+        while True:
+            try:
+                await client.request("log_dirs_offline", log_dir=path, partitions=[list(tp) for tp in partitions])
+                log.warning(
+                    "log dir %s failed: %d partitions reported offline to the controller", path, len(partitions)
+                )
+                return
+            except KafkaError as e:
+                if e.code == ErrorCode.INVALID_REQUEST:  # a controller without KIP-858 handling
+                    log.error("the controller refused the failed log dir %s: %s", path, e)
+                    return
+                if (time.monotonic() - started) * 1000 > timeout_ms:
+                    log.error("log dir %s failed and the controller has not acknowledged it: %s", path, e)
+                    started = time.monotonic()
+            await asyncio.sleep(0.5)
 
     def _dynamic_configs_changed(self) -> None:
         for topic in list(self.topics):
@@ -236,7 +280,11 @@ class Broker:
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
         if isinstance(self.log_manager, LogDirs):  # a replica move swaps its log on the loop
-            self.log_manager.run_swap = lambda fn: loop.call_soon_threadsafe(fn) and None
+
+            def run_on_loop(fn: Callable[[], None]) -> None:
+                loop.call_soon_threadsafe(fn)
+
+            self.log_manager.run_swap = run_on_loop
         self.reaper = ExpirationReaper(self.timer)
         self.reaper.start()
         self._maintenance_task = loop.create_task(self._maintenance())
@@ -372,8 +420,8 @@ class Broker:
                     return
                 if f.cancelled():
                     out.cancel()
-                elif f.exception() is not None:
-                    out.set_exception(f.exception())  # type: ignore[arg-type]
+                elif (error := f.exception()) is not None:
+                    out.set_exception(error)
                 elif (response := f.result()) is None:
                     out.set_result(None)  # acks=0 produce checked off the loop: no response
                 else:

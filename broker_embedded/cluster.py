@@ -14,6 +14,7 @@ A temporary `log_dir` is removed on exit; a given one is kept (`controller/`, `b
 
 from __future__ import annotations
 
+import base64
 import json
 import shutil
 import signal
@@ -24,6 +25,7 @@ import sys
 import tempfile
 import threading
 import time
+import uuid
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
@@ -149,6 +151,7 @@ class EmbeddedCluster:
         acls: bool = False,
         quorum: str = "lock",
         controller_hosts: dict[int, ControllerHost] | None = None,
+        log_dirs_per_broker: int = 1,
         **configs: Any,
     ) -> None:
         if quorum not in ("lock", "raft"):
@@ -160,6 +163,10 @@ class EmbeddedCluster:
         if controllers < 1:
             raise ValueError(f"controllers must be at least 1, got {controllers}")
         self.num_brokers = brokers
+        if log_dirs_per_broker < 1:
+            raise ValueError(f"log_dirs_per_broker must be at least 1, got {log_dirs_per_broker}")
+        # several log dirs per broker (JBOD, log.dirs): broker-<id>/dir-0 ... (broker_log_dirs)
+        self.log_dirs_per_broker = log_dirs_per_broker
         self._temp_dir = log_dir is None
         self.log_dir = Path(tempfile.mkdtemp(prefix="pykafka-cluster-")) if log_dir is None else Path(log_dir)
         # secure=True: SASL_SSL brokers (PLAIN between them), the controller on mutual TLS, users and
@@ -175,6 +182,9 @@ class EmbeddedCluster:
             # brokers observe __cluster_metadata (controller.quorum.voters, see _spawn_broker): they take their
             # metadata from the log, as KRaft brokers do, not from a push by the active controller
             base = {"controller.metadata.push.enable": "false", **base}
+            # every node formatted with one cluster id, as kafka-storage format does: the controllers' Raft
+            # listeners then refuse requests naming another cluster (INCONSISTENT_CLUSTER_ID)
+            base["cluster.id"] = _cluster_id_of(self.log_dir)
         self.configs = {_normalize(k): _format(v) for k, v in {**base, **configs}.items()}
         self.startup_timeout = startup_timeout
         self.log_level = log_level
@@ -320,6 +330,8 @@ class EmbeddedCluster:
             *self._overrides(),
             *observe,
         ]
+        if self.log_dirs_per_broker > 1:
+            argv += ["--override", "log.dirs=" + ",".join(str(d) for d in self.broker_log_dirs(broker_id))]
         return _Child(
             f"broker {broker_id}",
             argv,
@@ -400,6 +412,13 @@ class EmbeddedCluster:
 
     def broker_log_dir(self, broker_id: int) -> Path:
         return self.log_dir / f"broker-{broker_id}"
+
+    def broker_log_dirs(self, broker_id: int) -> list[Path]:
+        """The broker's `log.dirs` (its partitions' dirs): the broker dir itself, or with
+        `log_dirs_per_broker` > 1 that many dirs in it (created by the broker; a test may mount them first)."""
+        if self.log_dirs_per_broker == 1:
+            return [self.broker_log_dir(broker_id)]
+        return [self.broker_log_dir(broker_id) / f"dir-{i}" for i in range(self.log_dirs_per_broker)]
 
     def close(self) -> None:
         for child in list(self._brokers.values()):
@@ -547,6 +566,18 @@ def run_cluster_cli(
 
 
 __all__ = ["ControllerHost", "EmbeddedCluster", "run_cluster_cli"]
+
+
+def _cluster_id_of(log_dir: Path) -> str:
+    """The cluster id of the cluster in `log_dir`: a new one in Kafka's format (Uuid.randomUuid().toString(),
+    22 characters of URL-safe base64), kept in the dir so a cluster started again on it keeps its id."""
+    path = log_dir / "cluster.id"
+    if path.exists():
+        return path.read_text().strip()
+    cluster_id = base64.urlsafe_b64encode(uuid.uuid4().bytes).rstrip(b"=").decode()
+    log_dir.mkdir(parents=True, exist_ok=True)
+    path.write_text(cluster_id + "\n")
+    return cluster_id
 
 
 def _free_port() -> int:

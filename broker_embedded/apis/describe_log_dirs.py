@@ -40,12 +40,10 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.DescribeLogDirsReque
 
 def _result(d: LogDirDescription) -> rs.DescribeLogDirsResult:
     if d.offline_reason is not None:
+        # Kafka's describeLogDirs answers an offline dir with its path and the error only: total and
+        # usable bytes keep the message's default, -1 (KIP-827's "unknown")
         return rs.DescribeLogDirsResult(
-            error_code=ErrorCode.KAFKA_STORAGE_ERROR,
-            log_dir=d.path,
-            topics=[],
-            total_bytes=d.total_bytes,
-            usable_bytes=d.usable_bytes,
+            error_code=ErrorCode.KAFKA_STORAGE_ERROR, log_dir=d.path, topics=[], total_bytes=-1, usable_bytes=-1
         )
     by_topic: dict[str, list[rs.DescribeLogDirsPartition]] = {}
     for (topic, partition), (size, lag, future) in sorted(d.partitions.items()):

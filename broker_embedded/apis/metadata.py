@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from broker_embedded.log.log_dirs import LogDirs
 from broker_embedded.metadata import INTERNAL_TOPICS
 from broker_embedded.security.access import AclOperation, ResourceType, advertised_address, allowed, authorize
 from kafka_wire.errors import ErrorCode, KafkaError
@@ -23,8 +24,25 @@ AUTHORIZED_OPERATIONS_OMITTED = -2147483648
 
 def topic_response(broker: Broker, topic: TopicMetadata) -> rs.MetadataResponseTopic:
     partitions = []
+    dirs = broker.log_manager
     for index in range(topic.num_partitions):
         p = broker.partition(topic.name, index)
+        if isinstance(dirs, LogDirs) and dirs.is_offline(topic.name, index):
+            # its log dir failed (JBOD, KIP-858): Kafka's controller takes the only replica out of the ISR
+            # (left empty: eligible leader replicas, on in Kafka 4.1+) and of leadership, so the partition has
+            # no leader and its replica is listed offline
+            partitions.append(
+                rs.MetadataResponsePartition(
+                    error_code=ErrorCode.LEADER_NOT_AVAILABLE,
+                    partition_index=index,
+                    leader_id=-1,
+                    leader_epoch=p.leader_epoch if p else 0,
+                    replica_nodes=[broker.node_id],
+                    isr_nodes=[],
+                    offline_replicas=[broker.node_id],
+                )
+            )
+            continue
         partitions.append(
             rs.MetadataResponsePartition(
                 error_code=ErrorCode.NONE,
@@ -58,7 +76,8 @@ def cluster_topic_response(image: ClusterImage, topic: TopicImage) -> rs.Metadat
                 leader_epoch=p.leader_epoch,
                 replica_nodes=list(p.replicas),
                 isr_nodes=list(p.isr),
-                offline_replicas=[r for r in p.replicas if not image.is_live(r)],
+                # fenced brokers, and replicas in a failed log dir of their broker (KIP-858)
+                offline_replicas=[r for r in p.replicas if not image.is_live(r) or r in p.offline_replicas],
             )
         )
     return rs.MetadataResponseTopic(

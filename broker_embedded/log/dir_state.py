@@ -8,6 +8,10 @@ write (as large as the write that failed) succeeds again — checked by the main
 
 Every transition is logged once, as one line: a full disk must not turn into a traceback per
 maintenance tick.
+
+A dir of a broker with several `log.dirs` (JBOD) is not recoverable: as in Kafka (KIP-858), it stays
+offline until the broker restarts, since its partitions were reported offline and led elsewhere. Listeners
+hear of each dir that goes offline (the broker reports it to the controller).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from .errors import KafkaStorageError
@@ -32,8 +37,12 @@ _PROCESS_LIMITS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOMEM})
 class LogDirState:
     """Online/offline state of one log dir, shared by its LogManager and every Log in it."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, recoverable: bool = True) -> None:
         self.path = path
+        # False (JBOD): once offline, the dir stays offline until a restart, as in Kafka
+        self.recoverable = recoverable
+        # called once per transition to offline, on the thread that saw the error
+        self.listeners: list[Callable[[LogDirState], None]] = []
         self._lock = threading.Lock()
         self.offline_reason: str | None = None
         self.offline_since_ms = 0
@@ -69,12 +78,19 @@ class LogDirState:
             self._probe_bytes = min(max(self._probe_bytes, attempted_bytes, _MIN_PROBE_BYTES), _MAX_PROBE_BYTES)
         if newly:
             log.error("Log directory %s is offline: %s failed with %s", self.path, what, reason)
+            for listener in list(self.listeners):
+                try:
+                    listener(self)
+                except Exception:
+                    log.exception("log dir failure listener failed")
         return KafkaStorageError(f"Error while {what} in dir {self.path}: {reason}")
 
     def probe(self) -> bool:
         """While offline: try a write + fsync of the size that failed; online again if it works."""
         if self.offline_reason is None:
             return True
+        if not self.recoverable:
+            return False
         probe = self.path / PROBE_FILE
         try:
             fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)

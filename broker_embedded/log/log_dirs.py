@@ -102,6 +102,10 @@ class ReplicaMove:
     def current(self) -> Log | None:
         return self.source.get_log(self.topic, self.partition)
 
+    @property
+    def tp(self) -> TopicPartition:
+        return TopicPartition(self.topic, self.partition)
+
     def lag(self) -> int:
         cur = self.current()
         return 0 if cur is None else max(0, cur.log_end_offset - self.future.log_end_offset)
@@ -145,6 +149,8 @@ class LogDirs:
         self.managers: dict[str, LogManager] = {
             str(d.absolute()): LogManager(d, producer_id_expiration_ms=producer_id_expiration_ms) for d in dirs
         }
+        for m in self.managers.values():
+            m.dir_state.recoverable = False  # KIP-858: a failed dir stays offline until a restart
         self._lock = threading.RLock()
         self.preferred: dict[TopicPartition, str] = {}
         self.moves: dict[TopicPartition, ReplicaMove] = {}
@@ -200,7 +206,7 @@ class LogDirs:
                     cur = source.get_log(future.topic, future.partition)
                     assert cur is not None
                     future.update_config(cur.config)
-                    tp = (future.topic, future.partition)
+                    tp = TopicPartition(future.topic, future.partition)
                     self.moves[tp] = ReplicaMove(future.topic, future.partition, source, target, future, staging)
                     log.info("%s-%d: resuming the move to %s", *tp, target.log_dir)
                     return
@@ -234,7 +240,7 @@ class LogDirs:
 
     def _place(self, topic: str, partition: int) -> LogManager:
         online = [p for p, m in self.managers.items() if m.dir_state.online]
-        preferred = self.preferred.pop((topic, partition), None)
+        preferred = self.preferred.pop(TopicPartition(topic, partition), None)
         if preferred in online:
             return self.managers[preferred]
         counts = {p: len(m.all_logs()) for p, m in self.managers.items()}
@@ -257,7 +263,7 @@ class LogDirs:
             for p in wanted:
                 if self.get_log(topic, p) is not None:
                     continue
-                preferred = self.preferred.pop((topic, p), None)
+                preferred = self.preferred.pop(TopicPartition(topic, p), None)
                 d = preferred if preferred in online else next_log_dir(counts, online)
                 counts[d] = counts.get(d, 0) + 1
                 placed.setdefault(d, []).append(p)
@@ -274,7 +280,7 @@ class LogDirs:
 
     def delete_log(self, topic: str, partition: int) -> bool:
         with self._lock:
-            mv = self.moves.pop((topic, partition), None)
+            mv = self.moves.pop(TopicPartition(topic, partition), None)
             if mv is not None:
                 self._drop_future(mv)
             m = self.manager_of(topic, partition)
@@ -303,6 +309,31 @@ class LogDirs:
                 setattr(total, name, getattr(total, name) + getattr(s, name))
         return total
 
+    # ---------------------------------------------------------------- failed dirs (KIP-858)
+
+    def on_dir_failure(self, listener: Callable[[str], None]) -> None:
+        """`listener(dir)` once per dir that goes offline, on the thread that saw the error, maybe holding a
+        log's lock (Kafka's LogDirFailureChannel feeding ReplicaManager.handleLogDirFailure): it should only
+        hand the news on (then `partitions_in`)."""
+        for path, m in self.managers.items():
+
+            def failed(_state: object, path: str = path) -> None:
+                listener(path)
+
+            m.dir_state.listeners.append(failed)
+
+    def partitions_in(self, path: str) -> list[TopicPartition]:
+        m = self.managers.get(path)
+        return [] if m is None else sorted(m.all_logs())
+
+    def offline_dirs(self) -> list[str]:
+        return [p for p, m in self.managers.items() if not m.dir_state.online]
+
+    def is_offline(self, topic: str, partition: int) -> bool:
+        """Whether this partition's log is in an offline dir (its replica here is offline)."""
+        m = self.manager_of(topic, partition)
+        return m is not None and not m.dir_state.online
+
     # ---------------------------------------------------------------- DescribeLogDirs
 
     def describe_dirs(self, partitions: Mapping[str, Iterable[int]] | None = None) -> list[LogDirDescription]:
@@ -322,7 +353,7 @@ class LogDirs:
                     if (lg := m.get_log(*tp)) is not None
                 }
                 for mv in moves:
-                    tp = (mv.topic, mv.partition)
+                    tp = mv.tp
                     if mv.target is m and mv.state is MoveState.COPYING and (wanted is None or tp in wanted):
                         d.partitions[tp] = (mv.future.size, mv.lag(), True)
             out.append(d)
@@ -340,7 +371,7 @@ class LogDirs:
             return ErrorCode.LOG_DIR_NOT_FOUND
         if not target.dir_state.online:
             return ErrorCode.KAFKA_STORAGE_ERROR
-        tp = (topic, partition)
+        tp = TopicPartition(topic, partition)
         with self._lock:
             mv = self.moves.get(tp)
             if mv is not None and mv.target is not target:
@@ -414,8 +445,8 @@ class LogDirs:
             except KafkaStorageError as e:
                 log.warning("%s-%d: move stopped: %s", mv.topic, mv.partition, e)
                 with self._lock:
-                    if self.moves.get((mv.topic, mv.partition)) is mv:
-                        self._drop_future(self.moves.pop((mv.topic, mv.partition)))
+                    if self.moves.get(mv.tp) is mv:
+                        self._drop_future(self.moves.pop(mv.tp))
                 continue
             self.throttle.record(n)
             copied = copied or n > 0
@@ -453,8 +484,8 @@ class LogDirs:
                 if isinstance(e, OSError):
                     mv.target.dir_state.fail(f"moving {mv.topic}-{mv.partition} into the dir", e)
                 with self._lock:
-                    if self.moves.get((mv.topic, mv.partition)) is mv:
-                        self._drop_future(self.moves.pop((mv.topic, mv.partition)))
+                    if self.moves.get(mv.tp) is mv:
+                        self._drop_future(self.moves.pop(mv.tp))
                 return False
             shutil.rmtree(mv.staging, ignore_errors=True)
             new = mv.target.get_or_create_log(mv.topic, mv.partition, cur.config)
@@ -463,7 +494,7 @@ class LogDirs:
             self.on_swap(mv.topic, mv.partition, new)
             mv.source.delete_log(mv.topic, mv.partition)
         with self._lock:
-            if self.moves.get((mv.topic, mv.partition)) is mv:
-                del self.moves[(mv.topic, mv.partition)]
+            if self.moves.get(mv.tp) is mv:
+                del self.moves[mv.tp]
         log.info("%s-%d: moved to %s (%d bytes copied)", mv.topic, mv.partition, mv.target.log_dir, mv.copied_bytes)
         return True

@@ -156,7 +156,7 @@ class LogManager:
                     topic, partition = parse_topic_partition_name(d.name)
                 except ValueError:
                     continue
-                tp = (topic, partition)
+                tp = TopicPartition(topic, partition)
                 log = Log(
                     d,
                     self.config_for(topic),
@@ -242,11 +242,11 @@ class LogManager:
                     log.update_config(config)
 
     def get_log(self, topic: str, partition: int) -> Log | None:
-        return self._logs.get((topic, partition))
+        return self._logs.get(TopicPartition(topic, partition))
 
     def get_or_create_log(self, topic: str, partition: int, config: LogConfig | None = None) -> Log:
         with self._lock:
-            log = self._logs.get((topic, partition))
+            log = self._logs.get(TopicPartition(topic, partition))
             if log is not None:
                 return log
             if config is not None:
@@ -263,7 +263,7 @@ class LogManager:
                 fsync_dir(self.log_dir)
             except OSError as e:
                 raise self.dir_state.fail(f"creating log {topic}-{partition}", e) from None
-            self._logs[(topic, partition)] = log
+            self._logs[TopicPartition(topic, partition)] = log
             return log
 
     def create_logs(self, topic: str, partitions: Iterable[int], config: LogConfig) -> list[Log]:
@@ -274,7 +274,7 @@ class LogManager:
         try:
             for partition in partitions:
                 with self._lock:
-                    log = self._logs.get((topic, partition))
+                    log = self._logs.get(TopicPartition(topic, partition))
                     if log is None:
                         self.topic_configs.setdefault(topic, config)
                         log = Log(
@@ -284,7 +284,7 @@ class LogManager:
                             clock=self.clock,
                             dir_state=self.dir_state,
                         )
-                        self._logs[(topic, partition)] = log
+                        self._logs[TopicPartition(topic, partition)] = log
                 logs.append(log)
             fsync_dir(self.log_dir)
         except OSError as e:
@@ -298,7 +298,7 @@ class LogManager:
     def delete_log(self, topic: str, partition: int) -> bool:
         """Remove a partition's log (DeleteTopics). Crash-safe: rename to `*-delete`, then remove."""
         with self._lock:
-            log = self._logs.pop((topic, partition), None)
+            log = self._logs.pop(TopicPartition(topic, partition), None)
         if log is None:
             return False
         with log.lock:

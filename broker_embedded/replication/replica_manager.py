@@ -133,6 +133,8 @@ class ReplicaManager:
         self.fetchers: dict[int, ReplicaFetcher] = {}
         self._fetcher_of: dict[tuple[str, int], int] = {}
         self._led: set[tuple[str, int]] = set()  # partitions led here with replication state
+        # partitions of a failed log dir (take_offline): not served until a restart
+        self.offline_partitions: set[tuple[str, int]] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._isr_task: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -242,6 +244,8 @@ class ReplicaManager:
                     p.on_deleted()
                     self.log_manager.delete_log(st.topic, st.partition)
                 continue
+            if p is not None and key in self.offline_partitions:
+                continue  # its log dir failed: served no more until a restart (Kafka's offline partition)
             if p is None:
                 p = self._create_partition(st, topic_configs.get(st.topic, {}))
             # a new image: replicas the controller refused (fenced) may be eligible again
@@ -289,6 +293,16 @@ class ReplicaManager:
                 p.on_deleted()
             if delete:
                 self.log_manager.delete_log(topic, index)
+
+    def take_offline(self, partitions: Iterable[tuple[str, int]]) -> None:
+        """A log dir failed (KIP-858; on the loop): its partitions stop leading and following here (fetchers
+        removed, waiting produces and fetches answered) and ignore later images, as Kafka's
+        ReplicaManager.handleLogDirFailure marks them offline until a restart."""
+        for key in partitions:
+            self.offline_partitions.add(key)
+            p = self.partitions.get(key)
+            if p is not None:
+                self._stop_partition(p)
 
     def _stop_partition(self, p: Partition) -> None:
         key = (p.topic, p.index)

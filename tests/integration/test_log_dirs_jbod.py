@@ -1,16 +1,18 @@
 """Several log dirs per broker (JBOD, issue 30) with Kafka 4.3.1's own tools, on ours and Apache Kafka.
 
-`kafka-log-dirs --describe` lists both dirs with sizes; `kafka-reassign-partitions --execute` with a
+DescribeLogDirs lists both dirs with sizes; `kafka-reassign-partitions --execute` with a
 JSON naming "log_dirs" sends AlterReplicaLogDirs and the replica moves to the other dir of the same
-broker with its records intact. One 2-dir Apache broker is started for the whole module. A failed
-dir (ours) takes only its own partitions offline.
+broker with its records intact. One 2-dir Apache broker is started for the whole module; its second dir
+(and ours) is a small tmpfs, filled up by the last test: a failed dir takes only its own partitions offline.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
+import subprocess
 import tempfile
 import uuid
 from collections.abc import Iterator
@@ -22,27 +24,36 @@ from confluent_kafka import Producer
 from confluent_kafka.admin import AdminClient, NewTopic
 
 from broker_embedded.embedded import EmbeddedBroker
-from broker_embedded.log.log_dirs import LogDirs
 from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import describe_log_dirs_request as dldq
 from kafka_wire.records import build_batch
 from tests.integration import wire_util as w
 from tests.integration.clients_util import wait_until
 
-LOG_DIRS = "org.apache.kafka.tools.LogDirsCommand"
 REASSIGN = "org.apache.kafka.tools.reassign.ReassignPartitionsCommand"
 
 
+def _mount_tmpfs(path: Path, size: str) -> bool:
+    """A small tmpfs at `path` (root only): filling it fails the log dir for real (ENOSPC)."""
+    path.mkdir(parents=True)
+    try:
+        r = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)], capture_output=True)
+    except OSError:
+        return False
+    return r.returncode == 0
+
+
 @pytest.fixture(scope="module", params=["ours", "apache"])
-def jbod_broker(request: pytest.FixtureRequest) -> Iterator[tuple[str, Any, list[str]]]:
-    """(kind, broker, [dir a, dir b]) of a broker with log.dirs=a,b."""
+def jbod_broker(request: pytest.FixtureRequest) -> Iterator[tuple[str, Any, list[str], bool]]:
+    """(kind, broker, [dir a, dir b], whether b is a tmpfs) of a broker with log.dirs=a,b."""
     tmp = Path(tempfile.mkdtemp(prefix="jbod-"))
     dirs = [str(tmp / "a"), str(tmp / "b")]
+    tmpfs = _mount_tmpfs(Path(dirs[1]), "4m")
     try:
         if request.param == "ours":
             b = EmbeddedBroker(**{"log.dirs": ",".join(dirs)}).start()
             try:
-                yield "ours", b, dirs
+                yield "ours", b, dirs, tmpfs
             finally:
                 b.stop()
         else:
@@ -51,8 +62,10 @@ def jbod_broker(request: pytest.FixtureRequest) -> Iterator[tuple[str, Any, list
 
             require_kafka_peers()
             with jvm.ApacheKafka(1, overrides={"log.dirs": ",".join(dirs)}) as kafka:
-                yield "apache", kafka, dirs
+                yield "apache", kafka, dirs, tmpfs
     finally:
+        if tmpfs:
+            subprocess.run(["umount", "-l", dirs[1]], capture_output=True)
         shutil.rmtree(tmp, ignore_errors=True)
 
 
@@ -76,9 +89,9 @@ def _describe(bootstrap: str, topic: str) -> dict[str, dict[int, tuple[int, int,
 
 
 def test_log_dirs_describe_and_move_with_kafka_tools(
-    jbod_broker: tuple[str, Any, list[str]], java_client: Any, tmp_path: Path
+    jbod_broker: tuple[str, Any, list[str], bool], java_client: Any, tmp_path: Path
 ) -> None:
-    _, broker, dirs = jbod_broker
+    _, broker, dirs, _ = jbod_broker
     bootstrap = broker.bootstrap_servers
     topic = f"jbod-{uuid.uuid4().hex[:8]}"
     admin = AdminClient({"bootstrap.servers": bootstrap})
@@ -90,17 +103,13 @@ def test_log_dirs_describe_and_move_with_kafka_tools(
             p.produce(topic, value=f"v{part}-{i}".encode() * 10, partition=part)
     assert p.flush(30) == 0
 
-    # kafka-log-dirs --describe: both dirs, no error, one new partition in each (fewest first)
-    out = java_client.run(LOG_DIRS, "--describe", "--bootstrap-server", bootstrap, "--topic-list", topic)
-    (line,) = [x for x in out.stdout.splitlines() if x.startswith("{")]
-    (b,) = json.loads(line)["brokers"]
-    assert sorted(d["logDir"] for d in b["logDirs"]) == dirs
-    assert [d["error"] for d in b["logDirs"]] == [None, None]
-    where = {q["partition"]: d["logDir"] for d in b["logDirs"] for q in d["partitions"]}
+    # DescribeLogDirs (what kafka-log-dirs --describe prints; the tool itself runs in test_operator_tools):
+    # both dirs, one new partition in each (fewest first), sizes, no lag
+    placed = _describe(bootstrap, topic)
+    assert sorted(placed) == dirs
+    where = {f"{topic}-{q}": d for d, ps in placed.items() for q in ps}
     assert sorted(where) == [f"{topic}-0", f"{topic}-1"] and len(set(where.values())) == 2
-    assert all(
-        q["size"] > 0 and q["offsetLag"] == 0 and not q["isFuture"] for d in b["logDirs"] for q in d["partitions"]
-    )
+    assert all(size > 0 and lag == 0 and not future for ps in placed.values() for size, lag, future in ps.values())
 
     # kafka-reassign-partitions --execute with "log_dirs": AlterReplicaLogDirs moves t-0 next to t-1
     src, dst = where[f"{topic}-0"], where[f"{topic}-1"]
@@ -131,33 +140,70 @@ def test_log_dirs_describe_and_move_with_kafka_tools(
     assert [v for _, _, _, v in got] == [f"v0-{i}".encode() * 10 for i in range(20)] + [b"after"]
 
 
-def test_a_failed_dir_takes_only_its_partitions_offline(jbod_broker: tuple[str, Any, list[str]]) -> None:
-    kind, broker, dirs = jbod_broker
-    if kind != "ours":
-        pytest.skip("fails a dir inside our broker (Apache would need a second JVM)")
+def _fill(path: Path) -> None:
+    """Write zeros into `path` until its file system is full."""
+    fd = os.open(path / "filler", os.O_WRONLY | os.O_CREAT, 0o644)
+    try:
+        chunk = b"\0" * 65536
+        while True:
+            os.write(fd, chunk)
+    except OSError as e:
+        assert e.errno == errno.ENOSPC, e
+    finally:
+        os.close(fd)
+
+
+def _partition_shape(p: Any) -> tuple[int, int, list[int], list[int], list[int]]:
+    return p.error_code, p.leader_id, list(p.replica_nodes), list(p.isr_nodes), list(p.offline_replicas)
+
+
+def test_a_failed_dir_takes_only_its_partitions_offline(jbod_broker: tuple[str, Any, list[str], bool]) -> None:
+    """A dir filled up (ENOSPC, a real failure) takes only its partitions offline, as Kafka 4.3.1 shows it
+    (KIP-858): Metadata answers those partitions with no leader and the replica offline, produce there fails,
+    the other dir keeps serving, DescribeLogDirs reports the dir failed, new partitions go to the other dir."""
+    kind, broker, dirs, tmpfs = jbod_broker
+    if not tmpfs:
+        pytest.skip("failing a log dir for real needs a tmpfs mount (root)")
     bootstrap = broker.bootstrap_servers
     topic = f"fail-{uuid.uuid4().hex[:8]}"
     conn = w.connect(bootstrap)
     try:
         w.create_topic(conn, topic, 4)
-        log_dirs = broker.broker.log_manager
-        assert isinstance(log_dirs, LogDirs)
-        by_dir = {d: [q for q in range(4) if str(log_dirs.get_log(topic, q).dir.parent) == d] for d in dirs}
-        failed = next(d for d in dirs if by_dir[d])
-        # an I/O error in that dir, which then cannot come back (its path is no longer a directory)
-        mgr = log_dirs.managers[failed]
-        mgr.dir_state.fail("a test write", OSError(5, "Input/output error"))
-        os.rename(failed, failed + ".gone")
-        Path(failed).write_text("not a dir")
-        for q in range(4):
-            r = w.produce(conn, topic, q, build_batch(w.records(1)))
-            want = ErrorCode.KAFKA_STORAGE_ERROR if q in by_dir[failed] else ErrorCode.NONE
-            assert r.error_code == want, (q, r)
+        placed = wait_until(
+            lambda: (d := _describe(bootstrap, topic)) and sum(len(ps) for ps in d.values()) == 4 and d,
+            timeout=30, interval=0.1, what="the partitions in their dirs",
+        )  # fmt: skip
+        on_a, on_b = sorted(placed[dirs[0]]), sorted(placed[dirs[1]])
+        assert on_a and on_b, placed  # fewest partitions first spreads them over both dirs
+        node = w.metadata(conn, [topic]).brokers[0].node_id
+        _fill(Path(dirs[1]))
+        r = w.produce(conn, topic, on_b[0], build_batch(w.records(20)))
+        assert r.error_code == ErrorCode.KAFKA_STORAGE_ERROR, r
+
+        def offline() -> Any:
+            (t,) = w.metadata(conn, [topic]).topics
+            parts = {p.partition_index: p for p in t.partitions}
+            return all(parts[q].leader_id == -1 for q in on_b) and parts
+
+        parts = wait_until(offline, timeout=30, interval=0.1, what="the failed dir's partitions without a leader")
+        for q in on_b:
+            assert _partition_shape(parts[q]) == (ErrorCode.LEADER_NOT_AVAILABLE, -1, [node], [], [node]), kind
+        for q in on_a:
+            assert _partition_shape(parts[q]) == (ErrorCode.NONE, node, [node], [node], []), kind
+            assert w.produce(conn, topic, q, build_batch(w.records(1))).error_code == ErrorCode.NONE
+        for q in on_b:
+            assert w.produce(conn, topic, q, build_batch(w.records(1))).error_code != ErrorCode.NONE
+        # DescribeLogDirs: the failed dir with its error only (no partitions, sizes unknown)
         r = conn.request(35, dldq.DescribeLogDirsRequest(topics=None), 4)
-        errors = {d.log_dir: d.error_code for d in r.results}
-        assert errors == {failed: ErrorCode.KAFKA_STORAGE_ERROR, next(d for d in dirs if d != failed): 0}
+        by_dir = {d.log_dir: d for d in r.results}
+        failed, online = by_dir[dirs[1]], by_dir[dirs[0]]
+        assert (failed.error_code, failed.topics, failed.total_bytes, failed.usable_bytes) == (56, [], -1, -1)
+        assert online.error_code == 0 and online.total_bytes >= online.usable_bytes > 0
         # new partitions go to the dir still online
         w.create_topic(conn, topic + "-new", 2)
-        assert {str(log_dirs.get_log(topic + "-new", q).dir.parent) for q in (0, 1)} == {d for d in dirs if d != failed}
+        wait_until(
+            lambda: sorted(_describe(bootstrap, topic + "-new").get(dirs[0], {})) == [0, 1],
+            timeout=30, interval=0.1, what="the new partitions in the online dir",
+        )  # fmt: skip
     finally:
         conn.close()
