@@ -207,7 +207,7 @@ def test_reassign_under_an_idempotent_producer(java_client: Any, tmp_path: Path)
     """Ours: a one-partition topic moves from {a, b} to {b, c} (its leader a leaves, so leadership
     moves mid-stream) while an idempotent acks=all producer writes: afterwards the log holds every
     acknowledged record exactly once, in the order sent, and nothing else."""
-    with cluster(3) as c:
+    with cluster(3, controllers=1) as c:  # no standby controller needed: one process less to start
         bootstrap = c.bootstrap_servers
         admin = AdminClient({"bootstrap.servers": bootstrap})
         a, b, third = sorted(_brokers(admin))
