@@ -1,8 +1,9 @@
 """BrokerHeartbeat (63, KIP-631) on the Raft controller listener, served by the active controller. It keeps
 the broker's session alive (the controller's session timeout fences a silent broker with a
 BrokerRegistrationChangeRecord), unfences a registered broker once its metadata offset reached its
-registration record and it does not ask to stay fenced, and a `WantShutDown` is the controlled shutdown: the
-broker is fenced (leaderships move, it leaves the ISRs) and told it may shut down. Changes are records in
+registration record (its broker epoch) and it does not ask to stay fenced (`WantFence` fences an unfenced one),
+and a `WantShutDown` is the controlled shutdown: the broker is fenced (leaderships move, it leaves the ISRs)
+and told it may shut down. Changes are records in
 `__cluster_metadata`, answered once committed."""
 
 from __future__ import annotations
@@ -29,12 +30,15 @@ async def serve(
     if b is None or b.broker_epoch != body.broker_epoch:
         return _error(ErrorCode.STALE_BROKER_EPOCH)  # Kafka's checkBrokerEpoch: unknown broker or older epoch
     controller.last_heartbeat[body.broker_id] = now
-    registered_at = controller.registration_offsets.get(body.broker_id)
-    caught_up = registered_at is not None and body.current_metadata_offset >= registered_at
+    # the broker epoch is the offset of its RegisterBrokerRecord (Kafka's registerBrokerRecordOffset): every
+    # controller knows it from the replicated image, so a new leader unfences by the same rule
+    caught_up = body.current_metadata_offset >= b.broker_epoch
     changed = False
-    if body.want_shut_down:
+    if body.want_shut_down or body.want_fence:
+        # Kafka's calculateNextBrokerState: an unfenced broker asking to be fenced, or to shut down, is fenced
+        # (its leaderships move and it leaves the ISRs in the same record: the controlled shutdown)
         changed = s.fence_broker(body.broker_id)
-    elif caught_up and not body.want_fence:
+    elif caught_up:
         changed = s.unfence(body.broker_id)
     if changed and await controller.commit_appended() is None:
         return _error(ErrorCode.REQUEST_TIMED_OUT)

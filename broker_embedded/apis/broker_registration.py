@@ -1,8 +1,11 @@
 """BrokerRegistration (62, KIP-631) on the Raft controller listener, served by the active controller
 (`QuorumControllerServer`, raft mode; lock mode keeps the JSON controller protocol). The registration is a
-RegisterBrokerRecord in `__cluster_metadata`, answered once committed. As in Kafka, a broker registers
-fenced: a BrokerHeartbeat unfences it once its metadata offset reached its registration record. A new
-incarnation under a live broker id fences the old one first (it died without a controlled shutdown)."""
+RegisterBrokerRecord in `__cluster_metadata`, answered once committed. As in Kafka (ClusterControlManager):
+- the broker epoch is the offset of that record, and a new incarnation registers fenced in that same record
+  (a BrokerHeartbeat unfences it once its metadata offset reached the record);
+- the same incarnation again (a retry, or a new leader) amends the registration: epoch and fencing kept;
+- a new incarnation while the old one's session is alive is DUPLICATE_BROKER_REGISTRATION (another process
+  holds the id); once that session expired the old one was fenced, and the new one takes the id."""
 
 from __future__ import annotations
 
@@ -21,12 +24,16 @@ class ActiveController(Protocol):
 
     active: bool
     last_heartbeat: dict[int, float]
-    registration_offsets: dict[int, int]
+    session_timeout_s: float
 
     @property
     def state(self) -> Any: ...
 
     def push(self) -> None: ...
+
+    def next_metadata_offset(self) -> int:
+        """The offset the next record appended to `__cluster_metadata` gets."""
+        ...
 
     async def commit_appended(self) -> int | None:
         """Waits until this request's records are committed: their last offset (None: not committed)."""
@@ -48,14 +55,22 @@ async def serve(
     if not body.listeners:
         return rs.BrokerRegistrationResponse(error_code=int(ErrorCode.INVALID_REQUEST), broker_epoch=-1)
     first = body.listeners[0]
-    listeners = {lst.name: (lst.host, int(lst.port)) for lst in body.listeners}
+    listeners = {lst.name: [lst.host, int(lst.port)] for lst in body.listeners}
     incarnation = incarnation_str(body.incarnation_id)
-    epoch = s.register_broker(body.broker_id, first.host, int(first.port), body.rack, incarnation, listeners)
-    s.fence_broker(body.broker_id)  # registered fenced, as KRaft: unfenced by a caught-up heartbeat
+    existing = s.brokers.get(body.broker_id)
+    if existing is not None and existing.incarnation == incarnation:
+        epoch, fenced = existing.broker_epoch, existing.fenced  # Kafka amends: same epoch, same fencing
+    else:
+        alive = existing is not None and not existing.fenced
+        if alive and now - controller.last_heartbeat.get(body.broker_id, now) <= controller.session_timeout_s:
+            return rs.BrokerRegistrationResponse(
+                error_code=int(ErrorCode.DUPLICATE_BROKER_REGISTRATION), broker_epoch=-1
+            )
+        epoch, fenced = controller.next_metadata_offset(), True
+    s.register_broker(body.broker_id, first.host, int(first.port), body.rack, incarnation, listeners,
+                      fenced=fenced, epoch=epoch)  # fmt: skip
     controller.last_heartbeat[body.broker_id] = now
-    offset = await controller.commit_appended()
-    if offset is None:
+    if await controller.commit_appended() is None:
         return rs.BrokerRegistrationResponse(error_code=int(ErrorCode.REQUEST_TIMED_OUT), broker_epoch=-1)
-    controller.registration_offsets[body.broker_id] = offset
     controller.push()
     return rs.BrokerRegistrationResponse(error_code=0, broker_epoch=epoch)

@@ -55,6 +55,9 @@ Broker -> controller (requests carry an integer "id"; the answer is
 
 - ``{"op": "register", "id", "node_id", "host", "port", "rack", "incarnation"}`` ->
   ``{"broker_epoch", "cluster_id"}``; must be the first message of a broker connection.
+- ``{"op": "attach", "id", "node_id", "incarnation"}`` -> ``{"cluster_id", "controller_id"}``: raft mode, instead
+  of register/heartbeat (the broker registers and heartbeats by BrokerRegistration/BrokerHeartbeat, 62/63, on
+  the Raft listener); the connection then carries that registration's other requests.
 - ``{"op": "heartbeat"}``: no answer; keeps the session alive (a fenced broker that heartbeats again
   on its current registration is unfenced).
 - ``{"op": "alter_partition", "id", "topic", "partition", "leader_epoch", "isr", "partition_epoch"}``

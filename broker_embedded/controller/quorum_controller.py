@@ -137,11 +137,14 @@ class QuorumControllerServer(ControllerServer):
         self.driver.cluster_id_source = self._cluster_id
         # BrokerRegistration (62) / BrokerHeartbeat (63) on the Raft listener, as KRaft brokers send them to the
         # active controller (the JSON protocol stays served beside them)
-        self.registration_offsets: dict[int, int] = {}  # broker id -> offset of its registration record
         self.driver.app_handlers = {
             broker_registration.RAFT_API_KEY: lambda body: broker_registration.serve(self, body, time.monotonic()),
             broker_heartbeat.RAFT_API_KEY: lambda body: broker_heartbeat.serve(self, body, time.monotonic()),
         }
+
+    def next_metadata_offset(self) -> int:
+        """Where the next record goes (KRaft's broker epoch: the offset of the broker's RegisterBrokerRecord)."""
+        return self.driver.log.end_offset
 
     async def commit_appended(self) -> int | None:
         """After a change by a broker RPC: until the last record this leader appended is committed."""

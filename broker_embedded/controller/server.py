@@ -20,6 +20,7 @@ from typing import Any
 
 from broker_embedded.config import BrokerConfig, ConfigError
 from broker_embedded.controller.election import LeaderBalanceSchedule, elect_leaders
+from broker_embedded.controller.log_dir_failures import directories_online_again, handle_directories_offline
 from broker_embedded.controller.protocol import ProtocolError, encode, read_message
 from broker_embedded.controller.reassignment import (
     alter_partition_reassignments,
@@ -259,7 +260,7 @@ class ControllerServer:
             if moved:
                 self.push()
             return {"moved": moved}
-        if op == "register":
+        if op in ("register", "attach"):
             node_id = int(msg["node_id"])
             for other in list(self.connections):
                 if other is not conn and other.node_id == node_id:
@@ -267,9 +268,17 @@ class ControllerServer:
                     other.writer.close()
             conn.node_id = node_id
             conn.incarnation = str(msg["incarnation"])
+            if op == "attach":
+                # raft mode: the broker registers and heartbeats by BrokerRegistration/BrokerHeartbeat (62/63) on
+                # the Raft listener; this connection only carries its other requests (AlterPartition, admin,
+                # producer ids), which need that registration (same incarnation) to be committed
+                return {"cluster_id": s.cluster_id, "controller_id": getattr(self, "node_id", None)}
+            old = s.brokers.get(node_id)
             epoch = s.register_broker(
                 node_id, msg["host"], int(msg["port"]), msg.get("rack"), conn.incarnation, msg.get("listeners")
             )
+            if old is None or old.incarnation != conn.incarnation:
+                directories_online_again(s, node_id)  # a restart: its log dirs are online again (KIP-858)
             self.last_heartbeat[node_id] = time.monotonic()
             self.push()
             return {"broker_epoch": epoch, "cluster_id": s.cluster_id}
@@ -307,6 +316,11 @@ class ControllerServer:
             # controlled shutdown: leadership moves away and the broker leaves the ISRs now,
             # instead of one session timeout after the process is gone
             if s.fence_broker(conn.node_id):
+                self.push()
+            return {}
+        if op == "log_dirs_offline":
+            # a broker's failed log dir (KIP-858): {"partitions": [[topic, index]...]} leave its ISRs and leadership
+            if handle_directories_offline(s, conn.node_id, [(str(t), int(i)) for t, i in msg["partitions"]]):
                 self.push()
             return {}
         if op == "allocate_producer_ids":

@@ -94,6 +94,8 @@ class PartitionRecord:
     # controller/reassignment.py): `replicas` is then the target followed by the removing ones
     adding_replicas: list[int] = field(default_factory=list)
     removing_replicas: list[int] = field(default_factory=list)
+    # replicas in a failed log dir of their broker (KIP-858; controller/log_dir_failures.py)
+    offline_replicas: list[int] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -107,6 +109,8 @@ class PartitionRecord:
         if self.adding_replicas or self.removing_replicas:
             out["adding_replicas"] = list(self.adding_replicas)
             out["removing_replicas"] = list(self.removing_replicas)
+        if self.offline_replicas:
+            out["offline_replicas"] = list(self.offline_replicas)
         return out
 
     @classmethod
@@ -120,6 +124,7 @@ class PartitionRecord:
             int(d["partition_epoch"]),
             [int(x) for x in d.get("adding_replicas") or ()],
             [int(x) for x in d.get("removing_replicas") or ()],
+            [int(x) for x in d.get("offline_replicas") or ()],
         )
 
 
@@ -333,19 +338,28 @@ class ControllerState:
         port: int,
         rack: str | None,
         incarnation: str,
-        listeners: dict[str, list[Any]] | None = None,
+        listeners: dict[str, Any] | None = None,
+        *,
+        fenced: bool = False,
+        epoch: int | None = None,
     ) -> int:
-        """Register (or re-register) a broker; returns its broker epoch."""
+        """Register (or re-register) a broker; returns its broker epoch.
+
+        `fenced`/`epoch` (raft mode, BrokerRegistration): KRaft registers a broker fenced, in the same record,
+        with the offset of its RegisterBrokerRecord as the epoch; the lock mode counts epochs and registers live.
+        """
         old = self.brokers.get(node_id)
         if old is not None and old.incarnation != incarnation and not old.fenced:
             # a new process under the same id: the old one died without a controlled shutdown
             self._fence(node_id)
-        epoch = self.next_broker_epoch
-        self.next_broker_epoch += 1
+        if epoch is None:
+            epoch = self.next_broker_epoch
+        self.next_broker_epoch = max(self.next_broker_epoch, epoch) + 1
         self.brokers[node_id] = BrokerRegistration(
-            node_id, host, port, rack, incarnation, epoch, fenced=False, listeners=dict(listeners or {})
+            node_id, host, port, rack, incarnation, epoch, fenced=fenced, listeners=dict(listeners or {})
         )
-        self._on_broker_live(node_id)
+        if not fenced:
+            self._on_broker_live(node_id)
         self.save()
         log.info("broker %d registered at %s:%d (epoch %d)", node_id, host, port, epoch)
         return epoch

@@ -4,6 +4,11 @@ Runs on the broker's event loop: registers with the controller, heartbeats, appl
 controller pushes (the cluster metadata cache used by Metadata/FindCoordinator/DescribeCluster, and
 the partition states handed to the ReplicaManager), and forwards AlterPartition and topic admin.
 When the controller is unreachable it keeps the last image and reconnects with a backoff.
+
+Raft mode (controller.quorum.voters set, issue 32): the broker observes `__cluster_metadata` for its images and
+registers and heartbeats with BrokerRegistration/BrokerHeartbeat (62/63) to the quorum leader
+(`broker_lifecycle.py`, Kafka's BrokerLifecycleManager); the JSON connection then only attaches to the active
+controller and carries the other requests. Startup waits until the controller has unfenced the broker.
 """
 
 from __future__ import annotations
@@ -122,6 +127,7 @@ class ClusterImage:
                     isr=tuple(int(r) for r in p["isr"]),
                     replicas=tuple(int(r) for r in p["replicas"]),
                     partition_epoch=int(p["partition_epoch"]),
+                    offline_replicas=tuple(int(r) for r in p.get("offline_replicas") or ()),
                 )
                 for p in t["partitions"]
             ]
@@ -223,7 +229,8 @@ class ControllerClient:
         if not self.addresses:
             raise ValueError(f"controller.quorum.bootstrap.servers has no HOST:PORT: {address!r}")
         self._address_index = 0
-        self.incarnation = uuid.uuid4().hex
+        self.incarnation_id = uuid.uuid4()
+        self.incarnation = str(self.incarnation_id)
         self.heartbeat_interval_s = config["broker.heartbeat.interval.ms"] / 1000
         # a Raft-quorum controller (issue 32) answers heartbeats (heartbeat_ack); once one has, a controller
         # silent for a third of the session (paused, cut off) is left for the next address before the new
@@ -234,6 +241,8 @@ class ControllerClient:
         self.image: ClusterImage | None = None
         self.broker_epoch = -1
         self._writer: asyncio.StreamWriter | None = None
+        self._attached = False  # this connection's register (lock mode) / attach (raft mode) was answered
+        self._json_controller_id: int | None = None  # raft mode: the Raft id of the controller attached to
         self._registered = asyncio.Event()
         self._ready = asyncio.Event()
         self._pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
@@ -258,14 +267,18 @@ class ControllerClient:
         self.images_from_log = 0  # images the observer applied before the push brought them
         self._observer_config = config if isinstance(config, BrokerConfig) else None
         self._quorum_voters = config.get("controller.quorum.voters") if self._observer_config else None
+        # raft mode: registration and heartbeats are BrokerRegistration/BrokerHeartbeat (62/63) to the quorum
+        # leader (broker_lifecycle.py); the JSON connection only attaches and carries the other requests
+        self.lifecycle: Any = None
 
     # --- lifecycle ---------------------------------------------------------------------------
     async def start(self, timeout: float = 60.0) -> None:
         """Connect, register and apply the first image (the broker serves clients only after that)."""
-        self._task = asyncio.get_running_loop().create_task(self._run())
         self.replicas.alter_partition = self.alter_partition
         if self._quorum_voters:
             await self._start_observer(str(self._quorum_voters))
+            self._start_lifecycle(str(self._quorum_voters))  # before the JSON connection: it attaches, not registers
+        self._task = asyncio.get_running_loop().create_task(self._run())
         await asyncio.wait_for(self._ready.wait(), timeout)
         if self.refused is not None:
             raise RuntimeError(self.refused)
@@ -274,7 +287,11 @@ class ControllerClient:
 
     async def controlled_shutdown(self, timeout: float = 5.0) -> None:
         """Ask the controller to move leadership away and take this broker out of the ISRs."""
-        if self._writer is not None and self._registered.is_set():
+        if self.lifecycle is not None:
+            # raft mode: heartbeats with WantShutDown until the controller says ShouldShutDown
+            if not await self.lifecycle.controlled_shutdown(timeout):
+                log.warning("controlled shutdown: the controller did not grant it in %.1f s", timeout)
+        elif self._writer is not None and self._registered.is_set():
             try:
                 await self.request("shutdown", timeout=timeout)
                 # the image without us as leader/ISR member arrived before the answer: wait briefly
@@ -299,6 +316,69 @@ class ControllerClient:
         )
         await self.metadata_observer.start()
 
+    def _start_lifecycle(self, voters_text: str) -> None:
+        from broker_embedded.controller.quorum_controller import parse_voters
+        from broker_embedded.replication.broker_lifecycle import BrokerLifecycleManager
+
+        observer = self.metadata_observer
+        session_s = self.controller_silence_s * 3
+        self.lifecycle = BrokerLifecycleManager(
+            self.broker.node_id,
+            self.incarnation_id,
+            parse_voters(voters_text),
+            # the cluster id as the metadata log says (a broker learns it there; "" before: accepted)
+            cluster_id=lambda: "" if self.image is None else self.image.cluster_id,
+            listeners=self._registration_listeners,
+            metadata_offset=lambda: observer.driver.node.applied_offset - 1,
+            leader_hint=lambda: observer.driver.node.leader_id,
+            heartbeat_interval_s=self.heartbeat_interval_s,
+            # a heartbeat must reach a new leader well inside the session (as the JSON path's silence limit)
+            request_timeout_s=self.controller_silence_s,
+            registration_timeout_s=min(session_s, self.connect_timeout_s),
+            on_change=self._on_lifecycle_change,
+        )
+        self.lifecycle.start()
+
+    def _registration_listeners(self) -> list[tuple[str, str, int]]:
+        """Every advertised listener, the one this broker registers as (the inter-broker one) first."""
+        own = (self.broker.host, self.broker.port)
+        named = sorted(self.listeners.items(), key=lambda item: tuple(item[1]) != own)
+        if not named or tuple(named[0][1]) != own:
+            named.insert(0, ("PLAINTEXT", own))
+        return [(name, host, int(port)) for name, (host, port) in named]
+
+    def _on_lifecycle_change(self) -> None:
+        lc = self.lifecycle
+        self.broker_epoch = lc.lifecycle.broker_epoch
+        if lc.lifecycle.caught_up_once and self.image is not None:
+            lc.set_ready_to_unfence()  # Kafka: once the metadata up to the registration is published
+        active = lc.controller_id
+        if active is not None and self._json_controller_id not in (None, active) and self._writer is not None:
+            # the JSON connection is to a controller the quorum has left behind (cut off, or deposed): move on
+            log.info("controller %s is no longer active (controller %d is): reconnecting", self._json_controller_id,
+                     active)  # fmt: skip
+            self._writer.close()
+        self._maybe_registered()
+
+    def _maybe_registered(self) -> None:
+        """Requests may go out once this connection is attached and (raft mode) the registration committed."""
+        if not self._attached or (self.lifecycle is not None and not self.lifecycle.lifecycle.registered):
+            return
+        if not self._registered.is_set():
+            self._registered.set()
+            if not self.producer_ids.blocks:
+                self.producer_ids.prefetch()
+        self._check_ready()
+
+    def _check_ready(self) -> None:
+        """Clients are served once registered with an image applied (raft mode: and unfenced once, as a KRaft
+        broker's startup waits for the controller to unfence it)."""
+        if not self._registered.is_set() or self.image is None:
+            return
+        if self.lifecycle is not None and not self.lifecycle.lifecycle.unfenced_once:
+            return
+        self._ready.set()
+
     def _apply_from_log(self, msg: dict[str, Any]) -> None:
         """An image the metadata observer replayed from the log: applied unless the push brought it already."""
         if self.image is None or int(msg["version"]) > self.image.version:
@@ -307,6 +387,9 @@ class ControllerClient:
 
     async def close(self) -> None:
         self._closing = True
+        if self.lifecycle is not None:
+            with contextlib.suppress(Exception):
+                await self.lifecycle.close()
         if self.metadata_observer is not None:
             with contextlib.suppress(Exception):
                 await self.metadata_observer.stop()
@@ -340,20 +423,27 @@ class ControllerClient:
                 # a controller cut off from the network (issue 32) drops the SYN: the kernel would wait minutes.
                 # Kafka's socket.connection.setup.timeout.ms bounds it; once the quorum's heartbeat acks were
                 # seen, a third of the session (the new leader must hear from this broker before it expires)
-                limit = self.controller_silence_s if self._acked_heartbeats else self.connect_timeout_s
+                quick = self._acked_heartbeats or self.lifecycle is not None
+                limit = self.controller_silence_s if quick else self.connect_timeout_s
                 reader, writer = await asyncio.wait_for(connect, limit)
                 self._writer = writer
                 self._registered.clear()
-                rid = self._send_request(
-                    "register",
-                    node_id=self.broker.node_id,
-                    host=self.broker.host,
-                    port=self.broker.port,
-                    rack=None,
-                    listeners={n: list(a) for n, a in self.listeners.items()},
-                    incarnation=self.incarnation,
-                )
-                hb = asyncio.get_running_loop().create_task(self._heartbeat())
+                self._attached = False
+                self._json_controller_id = None
+                if self.lifecycle is not None:
+                    # raft mode: registered and heartbeating by 62/63; this connection carries the rest
+                    rid = self._send_request("attach", node_id=self.broker.node_id, incarnation=self.incarnation)
+                else:
+                    rid = self._send_request(
+                        "register",
+                        node_id=self.broker.node_id,
+                        host=self.broker.host,
+                        port=self.broker.port,
+                        rack=None,
+                        listeners={n: list(a) for n, a in self.listeners.items()},
+                        incarnation=self.incarnation,
+                    )
+                    hb = asyncio.get_running_loop().create_task(self._heartbeat())
                 while True:
                     msg = await self._read_or_silence(reader)
                     if msg is None:
@@ -384,6 +474,7 @@ class ControllerClient:
                     hb.cancel()
                 self._writer = None
                 self._registered.clear()
+                self._attached = False
                 if writer is not None:
                     writer.close()
                 self._fail_pending("connection lost")
@@ -397,8 +488,10 @@ class ControllerClient:
                 backoff = min(backoff * 2, 1.0)
 
     async def _read_or_silence(self, reader: asyncio.StreamReader) -> dict[str, Any] | None:
-        """The next message; None at the end of the stream, or when a heartbeat-acking controller went silent."""
-        if not self._acked_heartbeats:
+        """The next message; None at the end of the stream, or when a heartbeat-acking controller went silent
+        (raft mode: when an attach is not answered in that time, e.g. a paused controller's kernel accepted the
+        connection; once attached, the lifecycle manager drops a controller the quorum has left behind)."""
+        if not self._acked_heartbeats and (self.lifecycle is None or self._attached):
             return await read_message(reader)
         try:
             return await asyncio.wait_for(read_message(reader), self.controller_silence_s)
@@ -412,12 +505,12 @@ class ControllerClient:
         if msg["error"]:
             log.error("registration refused: %s", msg.get("message"))
             return
-        self.broker_epoch = int(msg["broker_epoch"])
-        self._registered.set()
-        if not self.producer_ids.blocks:
-            self.producer_ids.prefetch()
-        if self.image is not None:
-            self._ready.set()
+        if "broker_epoch" in msg:
+            self.broker_epoch = int(msg["broker_epoch"])
+        if msg.get("controller_id") is not None:
+            self._json_controller_id = int(msg["controller_id"])
+        self._attached = True
+        self._maybe_registered()
 
     async def _heartbeat(self) -> None:
         while True:
@@ -583,5 +676,6 @@ class ControllerClient:
         for key, apply_section in self.image_sections.items():
             if key in msg:
                 apply_section(msg[key])
-        if self._registered.is_set():
-            self._ready.set()
+        if self.lifecycle is not None and self.lifecycle.lifecycle.caught_up_once:
+            self.lifecycle.set_ready_to_unfence()
+        self._check_ready()
