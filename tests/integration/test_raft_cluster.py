@@ -13,6 +13,7 @@ Both tests share one cluster (the broker test first): a raft cluster's start is 
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import time
@@ -23,7 +24,9 @@ from confluent_kafka import Producer
 from confluent_kafka.admin import AdminClient
 
 from broker_embedded import EmbeddedCluster
+from kafka_wire.errors import ErrorCode
 from tests.integration.cluster_util import cluster, create_topic
+from tests.unit.test_raft_cluster_id import ask, vote_body
 
 pytestmark = [pytest.mark.timeout(120)]
 
@@ -80,6 +83,12 @@ def test_a_killed_broker_is_fenced_by_missed_heartbeats_and_unfenced_when_back(r
 def test_raft_controllers_fail_over_without_shared_state(raft_cluster: EmbeddedCluster) -> None:
     c = raft_cluster
     assert [p.name for p in c.log_dir.iterdir() if p.name.startswith("controller-") and p.is_dir()]
+    # every node has the cluster's id (cluster.id, as kafka-storage format gives it): the Raft listeners refuse
+    # another cluster's requests and serve this one's
+    cluster_id = c.describe()["cluster_id"]
+    voter = ("127.0.0.1", c.raft_ports[0])
+    assert asyncio.run(ask(voter, 52, vote_body("another-cluster"))).error_code == ErrorCode.INCONSISTENT_CLUSTER_ID
+    assert asyncio.run(ask(voter, 52, vote_body(cluster_id))).error_code == 0
     first = c.wait_for(
         lambda: (c.active_controller(),) if c.active_controller() is not None else None,
         timeout=20,
