@@ -9,7 +9,6 @@ read_committed). The task's `KafkaInputPartition` and `ReadSpec` live in `connec
 
 from __future__ import annotations
 
-import gc
 import logging
 import time
 from collections.abc import Callable, Iterator
@@ -34,6 +33,7 @@ from connector.kafka_client import (
     shared_client,
 )
 from connector.source_offsets import OffsetFetcher, report_data_loss
+from connector.worker_gc import freeze_gc_once  # re-exported: the read path calls it first
 from kafka_wire.client.bootstrap import format_addrs
 from kafka_wire.columnar import (
     NativeDecodeError,
@@ -128,30 +128,6 @@ def records_to_arrow(
     if i1 <= i0:
         return None, cols.next_offset
     return to_record_batch(cols, topic, partition, i0, i1, include_headers=include_headers), cols.next_offset
-
-
-_gc_frozen = False
-
-
-def freeze_gc_once() -> bool:
-    """Move what this Python worker has loaded so far out of the garbage collector's sight, once.
-
-    pyspark's daemon runs a full `gc.collect()` in a reused Python worker after every task
-    (pyspark/daemon.py). With pyspark, pyarrow, pandas and this read path loaded that walks ~80k
-    tracked objects: ~50 ms of CPU per task, more than reading a micro-batch's few thousand records
-    of one partition. What is loaded at the first read is modules, classes and functions that live
-    as long as the process, so they go to the permanent generation (`gc.freeze()`, O(1)); objects
-    created afterwards are collected as before. No collection first: with
-    spark.python.worker.reuse=false every task is a fresh process and would pay it. Cyclic garbage
-    of that moment (imports, the first task's objects once they die) is never reclaimed: once per
-    process, bounded. Returns whether this call froze.
-    """
-    global _gc_frozen
-    if _gc_frozen:
-        return False
-    _gc_frozen = True
-    gc.freeze()
-    return True
 
 
 def read_partition(part: KafkaInputPartition) -> Iterator[pa.RecordBatch]:

@@ -82,6 +82,7 @@ from pyspark.sql.types import (
     StructType,
 )
 
+from connector.worker_gc import freeze_gc_once
 from kafka_wire.client.librdkafka import JAVA_RENAMES as _JAVA_RENAMES
 from kafka_wire.client.librdkafka import LibrdkafkaOptionError, redact, to_librdkafka
 from kafka_wire.errors import PykafkaError
@@ -628,6 +629,7 @@ class PykafkaBatchWriter(DataSourceArrowWriter):
         self.columns = columns
 
     def write(self, iterator: Iterator[pa.RecordBatch]) -> KafkaSinkCommitMessage:
+        freeze_gc_once()
         return KafkaSinkCommitMessage(produce_batches(self.config, self.columns, iterator), _task_partition_id())
 
     def commit(self, messages: list[WriterCommitMessage | None]) -> None:
@@ -646,6 +648,7 @@ class PykafkaStreamWriter(DataSourceStreamArrowWriter):
         self.columns = columns
 
     def write(self, iterator: Iterator[pa.RecordBatch]) -> KafkaSinkCommitMessage:
+        freeze_gc_once()
         return KafkaSinkCommitMessage(produce_batches(self.config, self.columns, iterator), _task_partition_id())
 
     def commit(self, messages: list[WriterCommitMessage | None], batchId: int) -> None:  # noqa: N803

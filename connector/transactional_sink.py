@@ -67,6 +67,7 @@ from connector.sink import (
     parse_sink_options,
     validate_sink_schema,
 )
+from connector.worker_gc import freeze_gc_once
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -462,6 +463,7 @@ class ExactlyOnceStreamWriter(DataSourceStreamArrowWriter):
         self.observer = observer
 
     def write(self, iterator: Iterator[pa.RecordBatch]) -> ExactlyOnceCommitMessage:
+        freeze_gc_once()
         query_id, batch_id, partition = _task_context()
         rows = _first_rows(iterator)
         if rows is None:

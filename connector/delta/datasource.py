@@ -41,6 +41,7 @@ from connector.delta.files import (
 )
 from connector.delta.options import parse_delta_options
 from connector.delta.schema import PARTITION_TYPES, check_schema, spark_to_arrow_schema
+from connector.worker_gc import freeze_gc_once
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -61,6 +62,7 @@ class _DeltaWriterBase:
         self.overwrite = overwrite
 
     def write(self, iterator: Iterator[pa.RecordBatch]) -> DeltaCommitMessage:
+        freeze_gc_once()
         return DeltaCommitMessage(write_files(self.write_plan, iterator))
 
     def _abort(self, messages: list[WriterCommitMessage | None]) -> None:
