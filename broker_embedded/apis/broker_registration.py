@@ -22,9 +22,11 @@ RAFT_API_KEY = 62
 class ActiveController(Protocol):
     """What QuorumControllerServer offers the broker RPCs (structural: it imports these modules)."""
 
-    active: bool
     last_heartbeat: dict[int, float]
     session_timeout_s: float
+
+    @property
+    def active(self) -> bool: ...
 
     @property
     def state(self) -> Any: ...

@@ -56,15 +56,15 @@ def elect_leaders(
         return results, changed
     for name, indexes in partitions.items():
         out = results.setdefault(name, [])
-        topic = state.topics.get(name)
+        named = state.topics.get(name)
         for index in indexes:
-            if topic is None:
+            if named is None:
                 out.append((index, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"No such topic as {name}"))
                 continue
-            if not 0 <= index < len(topic.partitions):
+            if not 0 <= index < len(named.partitions):
                 out.append((index, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"No such partition as {name}-{index}"))
                 continue
-            code, message, moved = _elect_one(state, topic, topic.partitions[index], election_type)
+            code, message, moved = _elect_one(state, named, named.partitions[index], election_type)
             changed |= moved
             out.append((index, code, message))
     return results, changed

@@ -303,7 +303,7 @@ class QuorumControllerServer(ControllerServer):
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         conn = _Connection(reader, writer)
         self.connections.add(conn)
-        held: list[Any] = []
+        held: list[dict[str, Any] | bytes] = []
         try:
             while True:
                 msg = await read_message(reader)
@@ -314,11 +314,11 @@ class QuorumControllerServer(ControllerServer):
                 if not self.active:
                     self._handle(conn, msg)  # NOT_CONTROLLER, and the connection closes
                     break
-                conn.send = held.append  # type: ignore[method-assign]
+                conn.held = held
                 try:
                     self._handle(conn, msg)
                 finally:
-                    del conn.send
+                    conn.held = None
                 if self._appended is not None:
                     try:
                         await self.driver.wait_committed(self._appended, self.commit_timeout_s)

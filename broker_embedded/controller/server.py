@@ -44,8 +44,13 @@ class _Connection:
         self.writer = writer
         self.node_id: int | None = None
         self.incarnation: str | None = None
+        # raft mode (QuorumControllerServer): what this connection sends while a change awaits its commit
+        self.held: list[dict[str, Any] | bytes] | None = None
 
     def send(self, msg: dict[str, Any] | bytes) -> None:
+        if self.held is not None:
+            self.held.append(msg)
+            return
         if self.writer.is_closing():
             return
         self.writer.write(msg if isinstance(msg, bytes) else encode(msg))
@@ -297,10 +302,10 @@ class ControllerServer:
                 self.push()
             return {}
         if op == "alter_client_quotas":
-            results = s.alter_client_quotas(msg["entries"], bool(msg.get("validate_only")))
+            quota_results = s.alter_client_quotas(msg["entries"], bool(msg.get("validate_only")))
             if not msg.get("validate_only"):
                 self.push()
-            return {"results": results}
+            return {"results": quota_results}
         if op == "create_acls":
             s.create_acls(msg["acls"])
             self.push()
@@ -340,7 +345,7 @@ class ControllerServer:
             self.push()
             return {"state": partition_json(topic, p)}
         if op == "create_topics":
-            results = []
+            results: list[dict[str, Any]] = []
             changed = False
             for t in msg["topics"]:
                 try:
@@ -397,7 +402,7 @@ class ControllerServer:
         if op == "elect_leaders":
             # ElectLeaders (API 43): {"election_type", "partitions": {topic: [index...]} | null}
             wanted = msg.get("partitions")
-            results, changed = elect_leaders(
+            elected, changed = elect_leaders(
                 s,
                 int(msg["election_type"]),
                 None if wanted is None else {str(t): [int(i) for i in ps] for t, ps in wanted.items()},
@@ -405,10 +410,10 @@ class ControllerServer:
             if changed:
                 s.save()
                 self.push()
-            return {"results": {t: [list(r) for r in rs] for t, rs in results.items()}}
+            return {"results": {t: [list(r) for r in rs] for t, rs in elected.items()}}
         if op == "alter_partition_reassignments":
             # AlterPartitionReassignments (API 45): {"topics": [[topic, [[index, replicas | null]]]]}
-            results, changed = alter_partition_reassignments(
+            reassigned, changed = alter_partition_reassignments(
                 s,
                 [
                     (str(t), [(int(i), None if r is None else [int(b) for b in r]) for i, r in parts])
@@ -419,7 +424,7 @@ class ControllerServer:
             if changed:
                 s.save()
                 self.push()
-            return {"results": {t: [list(r) for r in rs] for t, rs in results.items()}}
+            return {"results": {t: [list(r) for r in rs] for t, rs in reassigned.items()}}
         if op == "list_partition_reassignments":
             wanted = msg.get("topics")
             ongoing = list_partition_reassignments(

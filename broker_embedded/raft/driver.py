@@ -49,7 +49,7 @@ log = logging.getLogger(__name__)
 
 _LEN = struct.Struct(">i")
 MAX_FRAME = 64 << 20
-_SERVED = (wire.FETCH, wire.API_VERSIONS, wire.VOTE, wire.BEGIN_QUORUM_EPOCH, wire.END_QUORUM_EPOCH)
+_SERVED: tuple[int, ...] = (wire.FETCH, wire.API_VERSIONS, wire.VOTE, wire.BEGIN_QUORUM_EPOCH, wire.END_QUORUM_EPOCH)
 _SERVED += (wire.DESCRIBE_QUORUM, wire.FETCH_SNAPSHOT, wire.DESCRIBE_CLUSTER)
 _SERVED += (wire.ADD_RAFT_VOTER, wire.REMOVE_RAFT_VOTER, wire.UPDATE_RAFT_VOTER)
 VOTER_CHANGE_TIMEOUT_S = 30.0  # RemoveRaftVoter has no timeout field (AddRaftVoter's TimeoutMs wins there)
@@ -329,8 +329,8 @@ class RaftDriver:
             return
         peer.writer = writer
         peer.connecting = None
-        for frame in peer.queue:
-            writer.write(frame)
+        for queued in peer.queue:
+            writer.write(queued)
         peer.queue.clear()
         try:
             while self.running:

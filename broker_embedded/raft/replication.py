@@ -23,15 +23,48 @@ from broker_embedded.raft.voters import unwrap_snapshot
 from kafka_wire.errors import ErrorCode
 
 if TYPE_CHECKING:
-    from broker_embedded.raft.node import RaftNode
+    import random
+    from collections.abc import Callable
+
+    from broker_embedded.raft.messages import Action, BeginQuorumEpochRequest
+    from broker_embedded.raft.node import RaftConfig
+    from broker_embedded.raft.quorum import RoleState
+    from broker_embedded.raft.storage import RaftLog
+    from broker_embedded.raft.voters import VoterSetHistory
 
 
 class Replication:
     """Mixed into RaftNode: these methods use its state, log, config and transitions."""
 
+    if TYPE_CHECKING:  # what RaftNode provides (node.py), for the type checker
+        node_id: int
+        log: RaftLog
+        config: RaftConfig
+        state: RoleState
+        high_watermark: int
+        voter_history: VoterSetHistory
+        clock: Callable[[], int]
+        rng: random.Random
+        _out: list[Action]
+        _applied: int
+
+        @property
+        def voters(self) -> frozenset[int]: ...
+        @property
+        def is_voter(self) -> bool: ...
+        def _send(self, destination: int, message: Message) -> None: ...
+        def _leader_info(self) -> tuple[int | None, int]: ...
+        def _on_voters_changed(self) -> None: ...
+        def _next_correlation(self) -> int: ...
+        def _become_resigned(self, now: int) -> None: ...
+        def _advance_high_watermark(self, hw: int) -> None: ...
+        def _resend_unacked(self, now: int, build: Callable[[], Message]) -> None: ...
+        def _observe_epoch(self, epoch: int, leader_id: int | None, now: int) -> bool: ...
+        def _begin_quorum_epoch_request(self) -> BeginQuorumEpochRequest: ...
+
     # ------------------------------------------------------------------ leader side of Fetch
 
-    def _epoch_error(self: RaftNode, epoch: int) -> ErrorCode | None:
+    def _epoch_error(self, epoch: int) -> ErrorCode | None:
         s = self.state
         if epoch < s.epoch:
             return ErrorCode.FENCED_LEADER_EPOCH
@@ -41,7 +74,7 @@ class Replication:
             return ErrorCode.NOT_LEADER_OR_FOLLOWER
         return None
 
-    def _on_fetch_request(self: RaftNode, source: int, req: FetchRequest, now: int) -> None:
+    def _on_fetch_request(self, source: int, req: FetchRequest, now: int) -> None:
         err = self._epoch_error(req.current_leader_epoch)
         if err is not None:
             self._send(source, FetchResponse(req.correlation_id, err, *self._leader_info()))
@@ -101,7 +134,7 @@ class Replication:
             snapshot_id=snapshot_id,
         )
 
-    def _complete_parked(self: RaftNode, now: int, only_expired: bool) -> None:
+    def _complete_parked(self, now: int, only_expired: bool) -> None:
         ls = self.state.leader
         if ls is None:
             return  # resigned meanwhile (our own removal committed)
@@ -110,7 +143,7 @@ class Replication:
                 del ls.parked[source]
                 self._send(source, self._fetch_response(p.request))
 
-    def _leader_update_high_watermark(self: RaftNode) -> None:
+    def _leader_update_high_watermark(self) -> None:
         ls = self.state.leader
         assert ls is not None
         hw = ls.compute_high_watermark(self.log.flushed_offset)
@@ -120,7 +153,7 @@ class Replication:
             if not self.is_voter and self.voter_history.last_change_offset < self.high_watermark:
                 self._become_resigned(self.clock())  # our own removal is committed: hand over (KIP-853)
 
-    def _leader_append(self: RaftNode, entries: list[LogEntry], now: int) -> None:
+    def _leader_append(self, entries: list[LogEntry], now: int) -> None:
         ls = self.state.leader
         assert ls is not None
         self.log.append(entries)
@@ -133,7 +166,7 @@ class Replication:
             ls.flush_deadline_ms = now + self.config.flush_linger_ms
         self._complete_parked(now, only_expired=False)
 
-    def _tick_leader(self: RaftNode, now: int) -> None:
+    def _tick_leader(self, now: int) -> None:
         s = self.state
         ls = s.leader
         assert ls is not None
@@ -148,7 +181,7 @@ class Replication:
         self._complete_parked(now, only_expired=True)
         self._resend_unacked(now, self._begin_quorum_epoch_request)
 
-    def _on_fetch_snapshot_request(self: RaftNode, source: int, req: FetchSnapshotRequest, now: int) -> None:
+    def _on_fetch_snapshot_request(self, source: int, req: FetchSnapshotRequest, now: int) -> None:
         err = self._epoch_error(req.current_leader_epoch)
         if err is not None:
             self._send(source, FetchSnapshotResponse(req.correlation_id, err, *self._leader_info()))
@@ -184,7 +217,7 @@ class Replication:
 
     # ------------------------------------------------------------------ follower side of Fetch
 
-    def _send_fetch(self: RaftNode, now: int) -> None:
+    def _send_fetch(self, now: int) -> None:
         s = self.state
         assert s.role is Role.FOLLOWER and s.leader_id is not None
         c = self._next_correlation()
@@ -223,7 +256,7 @@ class Replication:
         s.fetch_deadline_ms = now + self.config.fetch_timeout_ms
         return True
 
-    def _on_fetch_response(self: RaftNode, source: int, resp: FetchResponse, now: int) -> None:
+    def _on_fetch_response(self, source: int, resp: FetchResponse, now: int) -> None:
         if not self._accept_fetch_answer(
             source, resp.correlation_id, resp.leader_epoch, resp.leader_id, resp.error, now
         ):
@@ -253,7 +286,7 @@ class Replication:
             self._advance_high_watermark(min(resp.high_watermark, log.end_offset))
         self._send_fetch(now)
 
-    def _on_fetch_snapshot_response(self: RaftNode, source: int, resp: FetchSnapshotResponse, now: int) -> None:
+    def _on_fetch_snapshot_response(self, source: int, resp: FetchSnapshotResponse, now: int) -> None:
         s = self.state
         if s.role is Role.FOLLOWER and s.inflight_fetch == resp.correlation_id and resp.error is not ErrorCode.NONE:
             s.fetching_snapshot = None  # the leader moved on to a newer snapshot: fetch again to learn it
@@ -279,7 +312,7 @@ class Replication:
                 self._out.append(LoadSnapshot(sid, data))
         self._send_fetch(now)
 
-    def _discover_leader(self: RaftNode, now: int) -> None:
+    def _discover_leader(self, now: int) -> None:
         """An observer without a leader fetches from a voter; the answer (or its error) names the leader."""
         s = self.state
         s.election_deadline_ms = now + self.config.request_timeout_ms
