@@ -32,7 +32,7 @@ delta_spark_venv() {
     if [ -n "$spark_version" ] && ! "$delta_venv/bin/python" -c "import pyspark, sys; sys.exit(pyspark.__version__ != '$spark_version')" 2>/dev/null; then
         "$PYTHON" -m venv "$delta_venv"
         # setup.sh hands over its uv (PYKAFKA_UV): the same pyspark wheel then comes from uv's cache
-        if [ -z "${PYKAFKA_UV:-}" ] || ! "$PYKAFKA_UV" pip install --quiet --python "$delta_venv/bin/python" \
+        if [ -z "${PYKAFKA_UV:-}" ] || ! "$PYKAFKA_UV" pip install --quiet --compile-bytecode --python "$delta_venv/bin/python" \
             "pyspark==$spark_version" pyarrow; then
             "$delta_venv/bin/python" -m pip install --quiet "pyspark==$spark_version" pyarrow
         fi
