@@ -24,7 +24,7 @@ class VoterChanges(Protocol):
 
     endpoints: dict[int, tuple[str, int]]
 
-    def change_voters(self, replica_id: int, adding: bool) -> int: ...
+    def change_voters(self, replica_id: int, adding: bool, endpoint: tuple[str, int] | None = None) -> int: ...
 
     async def wait_committed(self, offset: int, timeout: float) -> None: ...
 
@@ -55,14 +55,14 @@ async def serve(
         msg = "replica directory ids are not supported here: use the zero Uuid (AAAAAAAAAAAAAAAAAAAAAA)"
         return rs.AddRaftVoterResponse(error_code=int(ErrorCode.INVALID_VOTER_KEY), error_message=msg)
     timeout = body.timeout_ms / 1000 if body.timeout_ms > 0 else default_timeout_s
+    first = body.listeners[0]
     try:
-        offset = driver.change_voters(body.voter_id, adding=True)
+        # the leader must reach the new voter (BeginQuorumEpoch; Votes once it stands), and the VotersRecord
+        # carries its listener to every replica
+        offset = driver.change_voters(body.voter_id, adding=True, endpoint=(first.host, int(first.port)))
     except (NotLeaderError, VoterChangeError) as e:
         code, msg = error_of(e)
         return rs.AddRaftVoterResponse(error_code=int(code), error_message=msg)
-    # the leader must reach the new voter (BeginQuorumEpoch; Votes once it stands)
-    first = body.listeners[0]
-    driver.endpoints.setdefault(body.voter_id, (first.host, first.port))
     if body.ack_when_committed:
         try:
             await driver.wait_committed(offset, timeout)

@@ -42,6 +42,7 @@ from broker_embedded.raft import messages as m
 from broker_embedded.raft.file_log import FileQuorumStateStore, FileRaftLog
 from broker_embedded.raft.node import NotLeaderError, RaftConfig, RaftNode
 from broker_embedded.raft.quorum import Role
+from broker_embedded.raft.voters import endpoints_of
 from kafka_wire.errors import ErrorCode, ProtocolDecodeError
 from kafka_wire.protocol.messages import api_versions_response, describe_cluster_response
 
@@ -198,10 +199,19 @@ class RaftDriver:
     def describe_quorum(self) -> Any:
         return self.node.describe_quorum()
 
-    def change_voters(self, replica_id: int, adding: bool) -> int:
+    def change_voters(self, replica_id: int, adding: bool, endpoint: tuple[str, int] | None = None) -> int:
         """AddRaftVoter / RemoveRaftVoter on the leader: the offset of the VotersRecord (NotLeaderError or
-        VoterChangeError from the core when refused)."""
-        offset, actions = self.node.add_voter(replica_id) if adding else self.node.remove_voter(replica_id)
+        VoterChangeError from the core when refused). The record carries the voters' endpoints (`endpoint`: the
+        new voter's listener), so every replica can reach a voter it was not configured with."""
+        endpoints = dict(self.endpoints)
+        if endpoint is not None:
+            endpoints.setdefault(replica_id, endpoint)
+        if adding:
+            offset, actions = self.node.add_voter(replica_id, endpoints)
+        else:
+            offset, actions = self.node.remove_voter(replica_id, endpoints)
+        if endpoint is not None:
+            self.endpoints.setdefault(replica_id, endpoint)  # the leader must reach it (BeginQuorumEpoch)
         self._process(actions)
         return offset
 
@@ -215,6 +225,10 @@ class RaftDriver:
             if isinstance(a, m.Send):
                 self._send(a.destination, a.message)
             elif isinstance(a, m.Apply):
+                for e in a.entries:
+                    # a committed VotersRecord names the voters' listeners (KIP-853): learn the ones not configured
+                    for voter, address in endpoints_of(e).items():
+                        self.endpoints.setdefault(voter, address)
                 if self.on_apply is not None:
                     self.on_apply(a.entries)
                 self._resolve_waiters()

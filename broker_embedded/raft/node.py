@@ -16,7 +16,7 @@ the leader; observers fetch without voting)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -271,15 +271,20 @@ class RaftNode(Replication):
         self.voter_history.on_log_start(self.log.start_offset)
         return snapshot_id
 
-    def add_voter(self, replica_id: int) -> tuple[int, list[Action]]:
-        """AddRaftVoter (KIP-853) on the leader: an observer that is caught up becomes a voter."""
+    def add_voter(
+        self, replica_id: int, endpoints: Mapping[int, tuple[str, int]] | None = None
+    ) -> tuple[int, list[Action]]:
+        """AddRaftVoter (KIP-853) on the leader: an observer that is caught up becomes a voter. `endpoints`: the
+        voters' listeners as the driver knows them, carried in the VotersRecord (opaque to the core)."""
         voters = self._check_voter_change(replica_id, adding=True)
-        return self._append_voters(voters | {replica_id})
+        return self._append_voters(voters | {replica_id}, endpoints)
 
-    def remove_voter(self, replica_id: int) -> tuple[int, list[Action]]:
+    def remove_voter(
+        self, replica_id: int, endpoints: Mapping[int, tuple[str, int]] | None = None
+    ) -> tuple[int, list[Action]]:
         """RemoveRaftVoter (KIP-853) on the leader; removing the leader itself makes it resign once committed."""
         voters = self._check_voter_change(replica_id, adding=False)
-        return self._append_voters(voters - {replica_id})
+        return self._append_voters(voters - {replica_id}, endpoints)
 
     def _check_voter_change(self, replica_id: int, adding: bool) -> frozenset[int]:
         s = self.state
@@ -305,9 +310,11 @@ class RaftNode(Replication):
                 raise VoterChangeError("INVALID_REQUEST", "cannot remove the last voter")
         return voters
 
-    def _append_voters(self, voters: frozenset[int]) -> tuple[int, list[Action]]:
+    def _append_voters(
+        self, voters: frozenset[int], endpoints: Mapping[int, tuple[str, int]] | None
+    ) -> tuple[int, list[Action]]:
         start = self.log.end_offset
-        entry = LogEntry(start, self.state.epoch, voters_record(voters), control=True)
+        entry = LogEntry(start, self.state.epoch, voters_record(voters, endpoints), control=True)
         self._leader_append([entry], self.clock())
         return start, self._drain()
 

@@ -5,22 +5,36 @@ the set in force at its end offset. Pure bookkeeping; the leader's rules for cha
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from broker_embedded.raft.messages import LogEntry
 
 VOTERS_RECORD = "VotersRecord"
 
 
-def voters_record(voters: Iterable[int]) -> tuple[str, tuple[int, ...]]:
-    return (VOTERS_RECORD, tuple(sorted(voters)))
+def voters_record(voters: Iterable[int], endpoints: Mapping[int, tuple[str, int]] | None = None) -> tuple[Any, ...]:
+    """("VotersRecord", ids) or, with the voters' listeners known (KIP-853's VotersRecord carries each voter's
+    endpoints), ("VotersRecord", ids, ((id, host, port), ...)): every replica learns a new voter's address."""
+    ids = tuple(sorted(voters))
+    known = tuple((i, *endpoints[i]) for i in ids if endpoints and i in endpoints)
+    return (VOTERS_RECORD, ids, known) if known else (VOTERS_RECORD, ids)
+
+
+def _is_voters_record(entry: LogEntry) -> bool:
+    v = entry.value
+    return entry.control and isinstance(v, tuple) and len(v) in (2, 3) and v[0] == VOTERS_RECORD
 
 
 def voters_of(entry: LogEntry) -> frozenset[int] | None:
-    v = entry.value
-    if entry.control and isinstance(v, tuple) and len(v) == 2 and v[0] == VOTERS_RECORD:
-        return frozenset(v[1])
-    return None
+    return frozenset(entry.value[1]) if _is_voters_record(entry) else None
+
+
+def endpoints_of(entry: LogEntry) -> dict[int, tuple[str, int]]:
+    """The voters' endpoints a VotersRecord names (none for an older record, or any other entry)."""
+    if not _is_voters_record(entry) or len(entry.value) < 3:
+        return {}
+    return {int(i): (str(host), int(port)) for i, host, port in entry.value[2]}
 
 
 class VoterSetHistory:
