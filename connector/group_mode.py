@@ -20,6 +20,20 @@ and the sink drops rows below the table's committed offset, so an old owner cann
 the new owner already wrote, and vice versa. A revoked partition is not planned again by its old
 owner, and its broker commits are fenced by generation.
 
+With `kafka.group.protocol` = `consumer` (KIP-848) the coordinator assigns and partitions move
+one by one: a member keeps reading the partitions it keeps while others move. A revocation is
+handled as Kafka's consumer does it (ConsumerMembershipManager: commit, then revoke, then
+acknowledge): the partitions leave planning at once (under the planning lock, so no batch names
+them after they are released), the revocation waits for the planned batch still reading them to
+finish (Spark's next `latestOffset`/`commit`, up to half of `kafka.max.poll.interval.ms`, the
+coordinator's rebalance timeout; the member heartbeats meanwhile), commits that batch's end
+offsets at the member epoch it still holds, and only then releases them. The new owner resumes
+exactly there. Commits carry the member's current epoch and id (OffsetCommit v9): a
+STALE_MEMBER_EPOCH answer is retried with the new epoch for the partitions still owned only (a
+retry never commits a partition the member gave up); UNKNOWN_MEMBER_ID / FENCED_MEMBER_EPOCH
+means the member was fenced: nothing is committed (its partitions are lost and may be owned
+elsewhere), logged as a warning and counted in `GroupSession.refused_commits`.
+
 Nothing here relies on Spark calling `commit()` or `stop()`: the heartbeat thread is a daemon,
 the process leaves the group on SIGTERM (what Spark sends the reader process when the query
 stops), and a killed driver simply stops heartbeating.
@@ -27,6 +41,7 @@ stops), and a killed driver simply stops heartbeating.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -34,7 +49,7 @@ import signal
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,6 +63,7 @@ from consumer_group import (
     RebalanceInProgressError,
 )
 from consumer_group import TopicPartition as GroupTopicPartition
+from kafka_wire.errors import ErrorCode
 from offsets.spec import PartitionOffsets, TopicPartition, tp_str
 
 log = logging.getLogger("connector.group_mode")
@@ -55,6 +71,8 @@ log = logging.getLogger("connector.group_mode")
 # broker commits run on Spark's planning path: never hold a micro-batch for long
 _COMMIT_TIMEOUT_S = 5.0
 _LEAVE_TIMEOUT_S = 5.0
+# consumer protocol: a STALE_MEMBER_EPOCH commit is retried with the new epoch at most this often
+_STALE_EPOCH_RETRIES = 3
 
 RESUME_TABLE = "table"
 RESUME_BROKER = "broker"
@@ -94,6 +112,16 @@ class GroupSession:
         self._broker_committed: PartitionOffsets = {}
         self._store: Any = None
         self._closed = False
+        self.protocol = g.group_protocol
+        # consumer protocol: planning and a revocation exclude each other (a released partition is
+        # never planned); what the last planned batch reads and has not finished yet (its end
+        # offsets), the last finished end of each partition, and what is being revoked
+        self._plan_lock = threading.RLock()
+        self._in_flight: PartitionOffsets = {}
+        self._finished: PartitionOffsets = {}
+        self._revoking: set[TopicPartition] = set()
+        self._revoke_wait_s = g.rebalance_timeout_ms / 2000.0
+        self.refused_commits = 0  # commits the coordinator refused for a fenced member (observability)
         self.member = GroupMember(
             opts.client.bootstrap_servers,
             g.group_id,
@@ -110,14 +138,18 @@ class GroupSession:
             on_partitions_assigned=self._on_assigned,
             on_partitions_revoked=self._on_revoked,
             on_partitions_lost=self._on_lost,
+            group_protocol=g.group_protocol,
+            group_remote_assignor=g.remote_assignor,
         )
 
     # --- lifecycle ------------------------------------------------------------------------------
     def start(self) -> GroupSession:
         self.member.start()
         _register_for_sigterm(self)
-        # a GroupSession exists only with group options
-        log.info("group mode: joining group %r with %s", self.group_id, ", ".join(self.opts.group.assignors))  # type: ignore[union-attr]
+        g = self.opts.group
+        assert g is not None  # a GroupSession exists only with group options
+        how = g.remote_assignor or "the broker's assignor" if self.protocol == "consumer" else ", ".join(g.assignors)
+        log.info("group mode: joining group %r (group.protocol=%s) with %s", self.group_id, self.protocol, how)
         return self
 
     def close(self, timeout: float = _LEAVE_TIMEOUT_S) -> None:
@@ -126,6 +158,7 @@ class GroupSession:
             if self._closed:
                 return
             self._closed = True
+            self._changed.notify_all()  # a revocation waiting for a batch stops waiting: the query stops
         try:
             self.member.close(timeout)
         except Exception:  # closing must never raise into Spark's shutdown path
@@ -147,6 +180,10 @@ class GroupSession:
         # assignment are those of that sync, and only the group thread changes them
         gen = self.member.generation()
         owned = frozenset(TopicPartition(tp.topic, tp.partition) for tp in self.member.assignment())
+        if self.protocol == "consumer":
+            # the consumer protocol's member owns `added` once this callback returns: add them here
+            with self._lock:
+                owned = self._owned | {TopicPartition(tp.topic, tp.partition) for tp in added}
         with self._lock:
             self._generation = gen.generation_id
             self._member_id = gen.member_id
@@ -168,11 +205,17 @@ class GroupSession:
         with self._lock:
             self._owned = self._owned - gone
             self._continuous -= gone
+            self._revoking -= gone
             for tp in gone:
                 self._broker_committed.pop(tp, None)
+                self._in_flight.pop(tp, None)
+                self._finished.pop(tp, None)
         return gone
 
     def _on_revoked(self, revoked: frozenset[GroupTopicPartition]) -> None:
+        if self.protocol == "consumer":
+            self._revoke_after_batch(revoked)
+            return
         gone = self._drop(revoked)
         # a GroupSession exists only with group options
         if not gone or self.opts.group.offsets_table is None:  # type: ignore[union-attr]
@@ -191,6 +234,50 @@ class GroupSession:
         except Exception as e:  # best effort: the table stays the truth for our members
             log.warning("group %s: could not commit revoked partitions' offsets: %s", self.group_id, e)
 
+    def _revoke_after_batch(self, revoked: frozenset[GroupTopicPartition]) -> None:
+        """Consumer protocol: commit before revoke. Stop planning the partitions, let the batch that
+        reads them finish, commit its end offsets (the table's, with `offsetsTable`) at the epoch
+        the member still holds, then release them (this callback returning acknowledges them)."""
+        g = self.opts.group
+        assert g is not None  # a GroupSession exists only with group options
+        gone = {TopicPartition(tp.topic, tp.partition) for tp in revoked}
+        deadline = time.monotonic() + self._revoke_wait_s
+        # the planning lock: a batch being planned now ends before the partitions leave planning
+        # (not waited for when the query stops: SIGTERM may have interrupted that very planning)
+        planning_ended = False
+        while not planning_ended and not self._closed and time.monotonic() < deadline:
+            planning_ended = self._plan_lock.acquire(timeout=0.2)
+        try:
+            with self._lock:
+                self._owned = self._owned - gone
+                self._continuous -= gone
+                self._revoking |= gone
+        finally:
+            if planning_ended:
+                self._plan_lock.release()
+        try:
+            with self._lock:
+                while not self._closed and gone & self._in_flight.keys() and time.monotonic() < deadline:
+                    self._changed.wait(min(1.0, max(0.0, deadline - time.monotonic())))
+                unfinished = sorted(gone & self._in_flight.keys())
+                finished = {tp: self._finished[tp] for tp in gone if tp in self._finished}
+            if unfinished:
+                log.warning(
+                    "group %s: releasing %s while the batch reading them has not finished (%s): their new owner "
+                    "resumes at the last finished batch's end%s",
+                    self.group_id,
+                    [tp_str(tp) for tp in unfinished],
+                    "the query stops" if self._closed else f"waited {self._revoke_wait_s:.0f} s",
+                    "" if g.offsets_table else " and reads that batch's records again",
+                )
+            table = self.table_committed(gone) if g.offsets_table else {}
+            self._commit_owned({**finished, **table}, revoking=True)
+        except Exception as e:  # best effort: the partitions are released whatever happens
+            log.warning("group %s: could not commit revoked partitions' offsets: %s", self.group_id, e)
+        finally:
+            self._drop(revoked)
+            log.info("group %s: released %s", self.group_id, sorted(tp_str(tp) for tp in gone))
+
     def _on_lost(self, lost: frozenset[GroupTopicPartition]) -> None:
         # fenced or evicted: another member may own them already; never commit for them
         gone = self._drop(lost)
@@ -206,7 +293,16 @@ class GroupSession:
         while not self._assigned.is_set() and time.monotonic() < first_deadline:
             if self.member.state is MemberState.FAILED:
                 break
+            if self.protocol == "consumer" and self.member.is_stable():
+                self._assigned.set()  # reconciled to an assignment without partitions (no callback)
+                break
             self._assigned.wait(min(0.2, max(0.0, first_deadline - time.monotonic())))
+        if self.protocol == "consumer":
+            # the member epoch moves without an assign callback too (a revocation, a new group epoch)
+            gen = self.member.generation()
+            with self._lock:
+                if gen.is_valid:
+                    self._generation, self._member_id = gen.generation_id, gen.member_id
         with self._lock:
             while self._assigned.is_set() and not self._owned and time.monotonic() < deadline:
                 self._changed.wait(deadline - time.monotonic())
@@ -218,11 +314,23 @@ class GroupSession:
                 self._assigned.is_set(),
             )
 
-    def planned(self, tps: Iterable[TopicPartition]) -> None:
-        """The reader returned end offsets naming `tps`: the next batch continues them from there,
-        unless they are revoked or lost before it is planned."""
+    @contextlib.contextmanager
+    def planning(self) -> Iterator[None]:
+        """Held while the reader plans a batch (view → end offsets → `planned`): a consumer-protocol
+        revocation takes the partitions out of planning only between two plannings."""
+        with self._plan_lock:
+            yield
+
+    def planned(self, end: Mapping[TopicPartition, int]) -> None:
+        """The reader returned these end offsets: the next batch continues them from there, unless
+        they are revoked or lost before it is planned; until Spark finishes the batch (the next
+        `commit_finished` reaching them), a revocation of its partitions waits for it."""
         with self._lock:
-            self._continuous |= set(tps) & self._owned
+            mine = set(end) & self._owned
+            self._continuous |= mine
+            if self.protocol == "consumer":
+                for tp in mine:
+                    self._in_flight[tp] = end[tp]
 
     def update_subscription(self, topics: Iterable[str]) -> None:
         self.member.subscribe(topics)
@@ -269,6 +377,15 @@ class GroupSession:
         so these offsets never run ahead of the data. The member's current generation fences the
         commit: after a rebalance that moved a partition, the coordinator refuses it.
         """
+        if self.protocol == "consumer":
+            with self._lock:
+                for tp, o in offsets.items():
+                    self._finished[tp] = o
+                    if tp in self._in_flight and o >= self._in_flight[tp]:
+                        del self._in_flight[tp]
+                self._changed.notify_all()  # a revocation waiting for this batch goes on
+            self._commit_owned(offsets)
+            return
         with self._lock:
             mine = {
                 tp: o for tp, o in offsets.items() if tp in self._continuous and self._broker_committed.get(tp) != o
@@ -289,6 +406,64 @@ class GroupSession:
             for tp, o in mine.items():
                 if tp in self._owned:
                     self._broker_committed[tp] = o
+
+    def _commit_owned(self, offsets: Mapping[TopicPartition, int], *, revoking: bool = False) -> None:
+        """Consumer protocol: commit `offsets` of the partitions the member owns (being revoked, with
+        `revoking`) with its current member epoch and id. The filter and the epoch are read
+        together; a STALE_MEMBER_EPOCH refusal (the epoch moved on) re-reads both, so a retry never
+        commits a partition given up meanwhile. A fenced member (UNKNOWN_MEMBER_ID,
+        FENCED_MEMBER_EPOCH) commits nothing: its partitions may be another member's already."""
+        for _ in range(_STALE_EPOCH_RETRIES):
+            with self._lock:
+                allowed = self._revoking if revoking else self._continuous | self._revoking
+                mine = {tp: o for tp, o in offsets.items() if tp in allowed and self._broker_committed.get(tp) != o}
+            gen = self.member.generation()
+            if not mine:
+                return
+            if not gen.is_valid:
+                log.info("group %s: not in a member epoch now (rejoining); %s committed later", self.group_id, mine)
+                return
+            try:
+                self.member.commit(
+                    {GroupTopicPartition(*tp): OffsetAndMetadata(o) for tp, o in mine.items()},
+                    generation=gen,
+                    timeout=_COMMIT_TIMEOUT_S,
+                )
+            except CommitFailedError as e:
+                if e.code == ErrorCode.STALE_MEMBER_EPOCH:
+                    log.info(
+                        "group %s: commit at member epoch %d was stale; retrying", self.group_id, gen.generation_id
+                    )
+                    continue
+                self._refused(mine, gen.generation_id, e)
+                return
+            except GroupError as e:
+                if e.code == ErrorCode.FENCED_MEMBER_EPOCH:
+                    self._refused(mine, gen.generation_id, e)
+                else:
+                    log.warning("group %s: offset commit failed: %s", self.group_id, e)
+                return
+            except (OSError, TimeoutError) as e:
+                log.warning("group %s: offset commit failed: %s", self.group_id, e)
+                return
+            with self._lock:
+                for tp, o in mine.items():
+                    if tp in self._owned or tp in self._revoking:
+                        self._broker_committed[tp] = o
+            return
+        log.warning("group %s: the member epoch kept moving; %s committed with a later batch", self.group_id, offsets)
+
+    def _refused(self, offsets: Mapping[TopicPartition, int], epoch: int, e: Exception) -> None:
+        with self._lock:
+            self.refused_commits += 1
+        log.warning(
+            "group %s: the coordinator fenced member epoch %d; offsets %s not committed (the partitions are "
+            "lost and may be another member's): %s",
+            self.group_id,
+            epoch,
+            {tp_str(tp): o for tp, o in offsets.items()},
+            e,
+        )
 
 
 def write_plan_log(path: str, record: dict[str, Any]) -> None:

@@ -204,6 +204,7 @@ _KAFKA_VALUE_HELP: dict[str, str] = {
     "security.protocol": "PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL",
     "sasl.mechanism": "PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 or OAUTHBEARER",
     "check.crcs": "'true' or 'false'",
+    "group.protocol": "'classic' or 'consumer'",
     "bootstrap.servers": "a comma-separated list of host:port",
 }
 _CLOSE = 0.85  # difflib ratio: one or two letters off in names of this length

@@ -124,6 +124,8 @@ GROUP_ONLY_KAFKA_PARAMS: dict[str, str] = {
     "session.timeout.ms": "kafka.session.timeout.ms",
     "heartbeat.interval.ms": "kafka.heartbeat.interval.ms",
     "max.poll.interval.ms": "kafka.max.poll.interval.ms",
+    "group.protocol": "kafka.group.protocol",
+    "group.remote.assignor": "kafka.group.remote.assignor",
 }
 
 DEFAULT_POLL_TIMEOUT_MS = 120_000
@@ -167,6 +169,18 @@ DEFAULT_HEARTBEAT_INTERVAL_MS = 3_000
 DEFAULT_MAX_POLL_INTERVAL_MS = 300_000
 DEFAULT_METADATA_MAX_AGE_MS = 300_000
 DEFAULT_API_TIMEOUT_MS = 60_000
+# group.protocol: Kafka's classic rebalance protocol, or KIP-848's consumer protocol (the coordinator
+# assigns; partitions move one by one, the other members' partitions never stop)
+GROUP_PROTOCOLS = ("classic", "consumer")
+# Kafka's consumer refuses these with group.protocol=consumer: the broker sets them
+# (group.consumer.session.timeout.ms / heartbeat.interval.ms, group.consumer.assignors)
+CLASSIC_ONLY_KAFKA_PARAMS: dict[str, str] = {
+    "partition.assignment.strategy": "the broker assigns: choose its assignor with 'kafka.group.remote.assignor'",
+    "session.timeout.ms": "the broker's group.consumer.session.timeout.ms (or the group config "
+    "consumer.session.timeout.ms) sets it",
+    "heartbeat.interval.ms": "the broker's group.consumer.heartbeat.interval.ms (or the group config "
+    "consumer.heartbeat.interval.ms) sets it",
+}
 
 
 @dataclass(frozen=True)
@@ -193,6 +207,8 @@ class GroupOptions:
     join_timeout_ms: int = DEFAULT_API_TIMEOUT_MS
     offsets_table: str | None = None
     plan_log: str | None = None
+    group_protocol: str = "classic"  # `kafka.group.protocol`: "classic" or "consumer" (KIP-848)
+    remote_assignor: str | None = None  # `kafka.group.remote.assignor` (consumer protocol only)
 
 
 @dataclass(frozen=True)
@@ -506,6 +522,8 @@ def _group_options(opts: Mapping[str, str], params: Mapping[str, str]) -> GroupO
     def ms(key: str, default: int) -> int:
         return _int_or(params, key, f"kafka.{key}", 1, "a positive number of milliseconds", default)
 
+    protocol, remote_assignor = _group_protocol(params)
+
     session = ms("session.timeout.ms", DEFAULT_SESSION_TIMEOUT_MS)
     heartbeat = ms("heartbeat.interval.ms", DEFAULT_HEARTBEAT_INTERVAL_MS)
     if heartbeat >= session:
@@ -533,7 +551,35 @@ def _group_options(opts: Mapping[str, str], params: Mapping[str, str]) -> GroupO
         join_timeout_ms=ms("default.api.timeout.ms", DEFAULT_API_TIMEOUT_MS),
         offsets_table=table.strip() if table is not None else None,
         plan_log=plan_log.strip() if plan_log is not None else None,
+        group_protocol=protocol,
+        remote_assignor=remote_assignor,
     )
+
+
+def _group_protocol(params: Mapping[str, str]) -> tuple[str, str | None]:
+    """`kafka.group.protocol` (Kafka's values, any case) and `kafka.group.remote.assignor`, refused
+    where Kafka's consumer refuses them (ConsumerConfig: "X cannot be set when group.protocol=...")."""
+    raw = params.get("group.protocol")
+    protocol = "classic" if raw is None else raw.strip().lower()
+    if protocol not in GROUP_PROTOCOLS:
+        raise _err(f"Invalid value {raw!r} for option 'kafka.group.protocol': expected 'classic' or 'consumer'")
+    assignor = params.get("group.remote.assignor")
+    if protocol == "classic":
+        if assignor is not None:
+            raise _err(
+                "Option 'kafka.group.remote.assignor' cannot be set when group.protocol=classic: it names the "
+                "broker-side assignor of 'kafka.group.protocol' = 'consumer'"
+            )
+        return protocol, None
+    for key, why in CLASSIC_ONLY_KAFKA_PARAMS.items():
+        if key in params:
+            raise _err(f"Option 'kafka.{key}' cannot be set when group.protocol=consumer: {why}")
+    if assignor is not None and not assignor.strip():
+        raise _err(
+            "Invalid value '' for option 'kafka.group.remote.assignor': expected a broker-side assignor name "
+            "(e.g. 'uniform' or 'range') or no option"
+        )
+    return protocol, assignor.strip() if assignor is not None else None
 
 
 def _commit_group(opts: Mapping[str, str], group: GroupOptions | None) -> str | None:

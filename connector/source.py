@@ -388,6 +388,12 @@ class PyKafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         return out
 
     def _group_latest_offset(self, start: dict, limit: ReadLimit) -> dict:
+        # a revocation (consumer protocol) waits for this planning to end: no batch names a
+        # partition after its release
+        with self._group_session().planning():
+            return self._group_plan(start, limit)
+
+    def _group_plan(self, start: dict, limit: ReadLimit) -> dict:
         """End offsets of the next batch over the partitions this member owns now.
 
         A partition owned without a break since the previous batch continues at that batch's end; a

@@ -5,8 +5,9 @@ public API of the classic member (assignment, generation, wait_for_assignment, c
 close, the three callbacks), so callers do not change. Commits carry the member epoch
 (OffsetCommit v9's generation_id_or_member_epoch). The single thread loops: take the machine's
 actions, execute them (FindCoordinator, ConsumerGroupHeartbeat, Metadata for topic ids, user
-callbacks) and feed their outcome back; between actions it waits on the condition until the
-machine's next wake-up or a caller's notify. Every decision lives in the machine.
+callbacks, each on its own short-lived thread so the session stays alive while one runs) and feed
+their outcome back; between actions it waits on the condition until the machine's next wake-up or a
+caller's notify. Every decision lives in the machine.
 """
 
 from __future__ import annotations
@@ -75,6 +76,7 @@ class ConsumerProtocolMember(GroupMember):
         self._leave_choice: bool | None = None  # close(leave_group=...): None is the default
         self._close_deadline = float("inf")  # monotonic seconds: leaving gives up after close()'s timeout
         self._conn: Connection | None = None  # the driver thread's coordinator connection
+        self._driver_done = False
 
     # --- public API that differs from the classic member --------------------------------------
 
@@ -157,6 +159,7 @@ class ConsumerProtocolMember(GroupMember):
             if self._conn is not None:
                 self._conn.close()
             with self._cond:
+                self._driver_done = True
                 self._m.assignment = frozenset()
                 self._m.ready = False
                 if self._failure is None:
@@ -197,21 +200,32 @@ class ConsumerProtocolMember(GroupMember):
             with self._cond:
                 m.on_topic_names(names)
         elif isinstance(action, InvokeCallback):
-            callback = {
-                CallbackKind.REVOKED: self.on_partitions_revoked,
-                CallbackKind.ASSIGNED: self.on_partitions_assigned,
-                CallbackKind.LOST: self.on_partitions_lost,
-            }[action.kind]
-            # the callback may commit: it sees the partitions still owned (commit before revoke)
-            self._invoke(callback, f"partitions {action.kind.value}", action.partitions)
-            with self._cond:
-                m.callback_done(_now_ms())
-                self._mirror_locked()
+            # on its own thread, as Kafka's application thread runs them: the driver keeps the
+            # session alive meanwhile (the machine heartbeats while reconciling), so a callback may
+            # take up to the rebalance timeout, e.g. to finish work on revoked partitions and commit
+            threading.Thread(
+                target=self._run_callback, args=(action,), name=f"pykafka-group848-cb-{self.group_id}", daemon=True
+            ).start()
         elif isinstance(action, Fail):
             log.error("group %s: fatal error: %s", self.group_id, action.error)
             with self._cond:
                 self._m.assignment = action.lost
             self._fail(action.error)
+
+    def _run_callback(self, action: InvokeCallback) -> None:
+        callback = {
+            CallbackKind.REVOKED: self.on_partitions_revoked,
+            CallbackKind.ASSIGNED: self.on_partitions_assigned,
+            CallbackKind.LOST: self.on_partitions_lost,
+        }[action.kind]
+        try:
+            # the callback may commit: it sees the partitions still owned (commit before revoke)
+            self._invoke(callback, f"partitions {action.kind.value}", action.partitions)
+        finally:
+            with self._cond:
+                self.machine.callback_done(_now_ms())
+                if not self._driver_done:  # a closed member's view stays closed
+                    self._mirror_locked()
 
     def _coordinator_conn(self) -> Connection:
         with self._cond:

@@ -321,9 +321,19 @@ class ConsumerMemberMachine:
     # --- actions --------------------------------------------------------------------------
 
     def poll(self, now_ms: float) -> list[Action]:
-        """The next actions; call again after each event. Nothing while a callback is out."""
-        if self.done or self._callback is not None:
+        """The next actions; call again after each event.
+
+        While a callback is out (the driver runs it on another thread, as Kafka's application
+        thread runs them) a reconciling member still heartbeats, reporting the partitions it still
+        owns: a revocation may take up to the rebalance timeout (e.g. to finish and commit work on
+        them first) without the session expiring. Nothing else moves until the callback returns.
+        """
+        if self.done:
             return []
+        if self._callback is not None:
+            if self.state is not ConsumerMemberState.RECONCILING:
+                return []
+            return self._keep_alive(now_ms)
         if self.state is ConsumerMemberState.FATAL:
             self._fail_reported = True
             lost, self.owned = self.owned, frozenset()
@@ -345,6 +355,12 @@ class ConsumerMemberMachine:
             step = self._reconcile(now_ms)
             if step is not None:
                 return [step]
+        return self._keep_alive(now_ms)
+
+    # --- internals ------------------------------------------------------------------------
+
+    def _keep_alive(self, now_ms: float) -> list[Action]:
+        """Find the coordinator, or send the heartbeat when it is due."""
         if not self._coordinator_known:
             if self._finding_coordinator or now_ms < self._coordinator_retry_ms:
                 return []
@@ -353,8 +369,6 @@ class ConsumerMemberMachine:
         if self._heartbeat_in_flight or now_ms < self._next_heartbeat_ms:
             return []
         return [self._heartbeat(now_ms)]
-
-    # --- internals ------------------------------------------------------------------------
 
     def _invoke(self, kind: CallbackKind, partitions: frozenset[TopicPartition]) -> InvokeCallback:
         self._callback = InvokeCallback(kind, partitions)
