@@ -305,10 +305,10 @@ class StreamsGroup:
         elif t == STREAMS_GROUP_CURRENT_MEMBER_ASSIGNMENT:
             mid = key.member_id or ""
             if value is None:
-                m = self.members.get(mid)
-                if m is not None:
-                    m.member_epoch, m.previous_member_epoch, m.state = 0, -1, STABLE
-                    m.assigned = m.pending_revocation = EMPTY_TASKS
+                gone = self.members.get(mid)
+                if gone is not None:
+                    gone.member_epoch, gone.previous_member_epoch, gone.state = 0, -1, STABLE
+                    gone.assigned = gone.pending_revocation = EMPTY_TASKS
                 return
             m = self.member_or_new(mid)
             m.member_epoch = value["member_epoch"]
