@@ -39,6 +39,28 @@ class S3ServerMissing(RuntimeError):
     """The versitygw binary is not built (run ./scripts/setup.sh; it needs Go)."""
 
 
+BUILDING_MARKER = S3_DIR / ".building"  # holds the pid of a detached first build (scripts/setup_peers.sh)
+FAILED_MARKER = S3_DIR / ".failed"
+
+
+def _builder_alive() -> bool:
+    try:
+        os.kill(int(BUILDING_MARKER.read_text().strip()), 0)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def wait_for_build(timeout: float = 600.0) -> None:
+    """Wait while the setup's detached first build of the server runs (the whole suite starts its tests
+    without waiting for it); returns at once when no build is running."""
+    deadline = time.monotonic() + timeout
+    while not s3_server_available() and BUILDING_MARKER.exists() and _builder_alive():
+        if time.monotonic() > deadline:
+            raise S3ServerMissing(f"the S3 server's build ({S3_DIR / 'build.log'}) did not finish in {timeout:.0f} s")
+        time.sleep(1.0)
+
+
 def s3_server_available() -> bool:
     return VERSITYGW_BIN.is_file() and os.access(VERSITYGW_BIN, os.X_OK)
 

@@ -14,13 +14,16 @@ from typing import Any
 
 import pytest
 
-from peers.s3 import VERSITYGW_BIN, S3Server, s3_server_available
+from peers.s3 import FAILED_MARKER, VERSITYGW_BIN, S3Server, s3_server_available, wait_for_build
 
 
 @pytest.fixture(scope="session")
 def s3_server() -> Iterator[S3Server]:
+    wait_for_build()
     if not s3_server_available():
         message = f"the S3 server is not built ({VERSITYGW_BIN}): run ./scripts/setup.sh (needs Go)"
+        if FAILED_MARKER.exists():
+            message += f"; its build failed: see {FAILED_MARKER.parent / 'build.log'}"
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
