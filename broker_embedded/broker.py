@@ -35,7 +35,6 @@ from broker_embedded.group.share_state_host import persist_remotely, remote_pers
 from broker_embedded.log.log import Log
 from broker_embedded.log.log_dirs import LogDirs, parse_log_dirs
 from broker_embedded.log.manager import LogManager, PeriodicSchedule
-from broker_embedded.metadata import TopicMetadata, TopicRegistry
 from broker_embedded.network.server import RequestContext, RequestRejected
 from broker_embedded.partition import Partition
 from broker_embedded.producer_ids import ProducerIdManager
@@ -44,6 +43,7 @@ from broker_embedded.quotas.enforce import ClientQuotas, throttle_request
 from broker_embedded.quotas.store import ClientQuotaStore
 from broker_embedded.replication.replica_manager import ReplicaManager
 from broker_embedded.topic_admin import TopicAdmin, TopicConfigs
+from broker_embedded.topic_registry import TopicMetadata, TopicRegistry
 from broker_embedded.txn.coordinator import TransactionCoordinator
 from broker_embedded.versions import advertised_versions
 from kafka_wire.errors import ErrorCode, KafkaError

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from broker_embedded.config import effective_topic_configs, validate_topic_configs
 from broker_embedded.log.config import LogConfig
-from broker_embedded.metadata import TopicMetadata, TopicRegistry, validate_topic_name
+from broker_embedded.topic_registry import TopicMetadata, TopicRegistry, validate_topic_name
 from kafka_wire.errors import ErrorCode, KafkaError
 
 if TYPE_CHECKING:

@@ -20,8 +20,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from consumer_group.protocol import CONSUMER_PROTOCOL_TYPE, decode_assignment
-from kafka_wire.client.cluster import LATEST_TIMESTAMP, KafkaClient
 from kafka_wire.client.config import ClientConfig
+from kafka_wire.client.kafka_client import LATEST_TIMESTAMP, KafkaClient
 from kafka_wire.client.security import SecurityConfig
 from kafka_wire.errors import ErrorCode, KafkaError, ProtocolDecodeError
 from kafka_wire.types import TopicPartition

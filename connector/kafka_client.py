@@ -11,7 +11,7 @@ import threading
 from collections import OrderedDict
 
 from connector.client_config import READ_COMMITTED, READ_UNCOMMITTED, ClientConfig, parse_bootstrap
-from kafka_wire.client.cluster import (
+from kafka_wire.client.kafka_client import (
     EARLIEST_TIMESTAMP,
     LATEST_TIMESTAMP,
     RETRIABLE,

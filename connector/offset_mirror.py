@@ -80,10 +80,10 @@ class GroupOffsetCommitter:
 
     def commit(self, offsets: NextOffsets, metadata: str = "") -> None:
         """Commit `offsets` (partition -> next offset); raises `GroupHasMembersError` when live
-        members refuse it, `kafka_wire.client.cluster.KafkaClientError` for other failures."""
+        members refuse it, `kafka_wire.client.kafka_client.KafkaClientError` for other failures."""
         if not offsets:
             return
-        from kafka_wire.client.cluster import KafkaClient, KafkaClientError
+        from kafka_wire.client.kafka_client import KafkaClient, KafkaClientError
 
         if self._client is None or self._client.closed:
             self._client = KafkaClient(self.config)

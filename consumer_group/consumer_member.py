@@ -31,7 +31,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from consumer_group.structs import Generation, GroupError, TopicPartition
-from kafka_wire.client.cluster import Backoff
+from kafka_wire.client.kafka_client import Backoff
 from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import consumer_group_heartbeat_request as cgh
 

@@ -74,8 +74,8 @@ from consumer_group.structs import (
     RebalanceInProgressError,
     TopicPartition,
 )
-from kafka_wire.client.cluster import Backoff
 from kafka_wire.client.coordinator import find_coordinator_body, find_coordinator_result
+from kafka_wire.client.kafka_client import Backoff
 from kafka_wire.client.security import PLAINTEXT, SecurityConfig
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import metadata_request

@@ -79,7 +79,7 @@ def check_connection(bootstrap: str, timeout: float) -> None:
     unreachable bootstrap fails after `timeout`, where librdkafka retries both until its own timeout
     and then reports a generic transport failure."""
     from kafka_wire.client import KafkaClientError
-    from kafka_wire.client.cluster import ClientAuthenticationError
+    from kafka_wire.client.kafka_client import ClientAuthenticationError
     from kafka_wire.client.security import SecurityConfigError
 
     try:

@@ -16,8 +16,8 @@ from kafka_wire.protocol.messages import alter_configs_response as rs
 
 if TYPE_CHECKING:
     from broker_embedded.broker import Broker
-    from broker_embedded.metadata import TopicMetadata
     from broker_embedded.network.server import RequestContext
+    from broker_embedded.topic_registry import TopicMetadata
 
 API_KEY = 33
 TOPIC_RESOURCE = 2

@@ -6,8 +6,8 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from broker_embedded.apis.create_topics import MAX_PARTITIONS_PER_REQUEST, TOO_MANY_PARTITIONS_MESSAGE
-from broker_embedded.metadata import INTERNAL_TOPICS
 from broker_embedded.security.access import AclOperation, ResourceType, authorize, with_response
+from broker_embedded.topic_registry import INTERNAL_TOPICS
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import create_partitions_request as rq
 from kafka_wire.protocol.messages import create_partitions_response as rs

@@ -6,8 +6,8 @@ import asyncio
 import uuid
 from typing import TYPE_CHECKING, Any
 
-from broker_embedded.metadata import INTERNAL_TOPICS
 from broker_embedded.security.access import AclOperation, ResourceType, authorize, with_response
+from broker_embedded.topic_registry import INTERNAL_TOPICS
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import delete_topics_request as rq
 from kafka_wire.protocol.messages import delete_topics_response as rs

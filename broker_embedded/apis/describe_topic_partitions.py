@@ -16,8 +16,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from broker_embedded.apis.metadata import cluster_topic_response, topic_response
-from broker_embedded.metadata import validate_topic_name
 from broker_embedded.security.access import AclOperation, ResourceType, allowed
+from broker_embedded.topic_registry import validate_topic_name
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import describe_topic_partitions_request as rq
 from kafka_wire.protocol.messages import describe_topic_partitions_response as rs

@@ -14,8 +14,8 @@ from kafka_wire.protocol.messages import incremental_alter_configs_response as r
 
 if TYPE_CHECKING:
     from broker_embedded.broker import Broker
-    from broker_embedded.metadata import TopicMetadata
     from broker_embedded.network.server import RequestContext
+    from broker_embedded.topic_registry import TopicMetadata
 
 API_KEY = 44
 SET, DELETE, APPEND, SUBTRACT = 0, 1, 2, 3

@@ -5,17 +5,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from broker_embedded.log.log_dirs import LogDirs
-from broker_embedded.metadata import INTERNAL_TOPICS
 from broker_embedded.security.access import AclOperation, ResourceType, advertised_address, allowed, authorize
+from broker_embedded.topic_registry import INTERNAL_TOPICS
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import metadata_request as rq
 from kafka_wire.protocol.messages import metadata_response as rs
 
 if TYPE_CHECKING:
     from broker_embedded.broker import Broker
-    from broker_embedded.metadata import TopicMetadata
     from broker_embedded.network.server import RequestContext
     from broker_embedded.replication.controller_client import ClusterImage, TopicImage
+    from broker_embedded.topic_registry import TopicMetadata
 
 API_KEY = 3
 ZERO_UUID = b"\x00" * 16

@@ -32,10 +32,10 @@ from broker_embedded.config import BrokerConfig, ConfigError, effective_topic_co
 from broker_embedded.features import FeatureLevels
 from broker_embedded.group.group_configs import GroupConfigStore
 from broker_embedded.log.config import LogConfig
-from broker_embedded.metadata import validate_topic_name
 from broker_embedded.quotas.store import ClientQuotaStore, QuotaOp, entity_of
 from broker_embedded.security.authorizer import AclBinding, Authorizer, acl_filter_from_json
 from broker_embedded.security.scram import ScramCredential, ScramCredentialStore
+from broker_embedded.topic_registry import validate_topic_name
 from kafka_wire.errors import ErrorCode, KafkaError
 
 log = logging.getLogger(__name__)

@@ -41,7 +41,7 @@ from broker_embedded.purgatory.timing_wheel import monotonic_ms
 from kafka_wire.errors import ErrorCode, KafkaError
 
 if TYPE_CHECKING:
-    from broker_embedded.metadata import TopicRegistry
+    from broker_embedded.topic_registry import TopicRegistry
 
 log = logging.getLogger(__name__)
 

@@ -36,8 +36,8 @@ from kafka_wire.protocol.messages import join_group_response as jrs
 from kafka_wire.protocol.messages import sync_group_response as srs
 
 if TYPE_CHECKING:
-    from broker_embedded.metadata import TopicRegistry
     from broker_embedded.replication.controller_client import ClusterImage
+    from broker_embedded.topic_registry import TopicRegistry
 
 
 log = logging.getLogger(__name__)

@@ -31,11 +31,11 @@ from broker_embedded.share.session import DEFAULT_MAX_SHARE_SESSIONS, ShareSessi
 if TYPE_CHECKING:
     from broker_embedded.group.coordinator import GroupCoordinator
     from broker_embedded.group.group_configs import GroupConfigStore
-    from broker_embedded.metadata import TopicRegistry
     from broker_embedded.partition import Partition
     from broker_embedded.purgatory.purgatory import DelayedOperationPurgatory
     from broker_embedded.purgatory.timing_wheel import Timer
     from broker_embedded.share.cluster_state import ClusterShareState
+    from broker_embedded.topic_registry import TopicRegistry
 
 SWEEP_INTERVAL_MS = 1000
 

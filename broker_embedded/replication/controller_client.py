@@ -23,16 +23,16 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from broker_embedded.config import BrokerConfig, validate_topic_configs
 from broker_embedded.controller.protocol import ProtocolError, encode, read_message
-from broker_embedded.metadata import TopicMetadata
 from broker_embedded.replication.state import BrokerEndpoint, PartitionState
 from broker_embedded.security.client import controller_client_context
+from broker_embedded.topic_registry import TopicMetadata
 from kafka_wire.errors import ErrorCode, KafkaError
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from broker_embedded.metadata import TopicRegistry
     from broker_embedded.replication.replica_manager import ReplicaManager
+    from broker_embedded.topic_registry import TopicRegistry
 
 
 class BrokerRegistration(Protocol):

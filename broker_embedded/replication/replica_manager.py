@@ -33,7 +33,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from broker_embedded.config import ConfigError
 from broker_embedded.log.validator import OffloadRequired, validate_records_for_append
-from broker_embedded.metadata import TopicMetadata, TopicRegistry
 from broker_embedded.network.server import RequestRejected
 from broker_embedded.partition import Partition
 from broker_embedded.purgatory import DelayedOperationPurgatory, Timer, fetch_key, produce_key
@@ -48,6 +47,7 @@ from broker_embedded.replication.delayed_produce import DelayedProduce, ProduceP
 from broker_embedded.replication.fetcher import ReplicaFetcher
 from broker_embedded.replication.state import BrokerEndpoint, PartitionState
 from broker_embedded.replication.throttle import FOLLOWER, LEADER, ReplicationQuota
+from broker_embedded.topic_registry import TopicMetadata, TopicRegistry
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import fetch_request as frq
 from kafka_wire.protocol.messages import fetch_response as frs

@@ -28,8 +28,8 @@ from .records import SNAPSHOT, UPDATE, decode_key, decode_value, encode_key, enc
 from .state import ShareGroupState, ShareGroupStateKey, ShareSnapshotValue, ShareStateStore, ShareUpdateValue
 
 if TYPE_CHECKING:
-    from broker_embedded.metadata import TopicMetadata, TopicRegistry
     from broker_embedded.partition import Partition
+    from broker_embedded.topic_registry import TopicMetadata, TopicRegistry
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 * `connection.BrokerConnection`: one blocking connection, version negotiation (ApiVersions);
 * `bootstrap.parse_bootstrap`: the one `bootstrap.servers` parser;
 * `config.ClientConfig`: settings under Kafka's config names, and the one translation from them;
-* `cluster.KafkaClient`: the metadata and leader cache, Metadata/ListOffsets/Fetch, coordinator
+* `kafka_client.KafkaClient`: the metadata and leader cache, Metadata/ListOffsets/Fetch, coordinator
   lookup, OffsetCommit/OffsetFetch without membership, retries and backoff;
 * `coordinator`: FindCoordinator/OffsetCommit/OffsetFetch bodies shared with `consumer_group`;
 * `security.SecurityConfig` (TLS and SASL settings under Kafka's names, `ClientConfig.security`),
@@ -20,7 +20,9 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from kafka_wire.client.bootstrap import parse_bootstrap
-    from kafka_wire.client.cluster import (
+    from kafka_wire.client.config import READ_COMMITTED, READ_UNCOMMITTED, ClientConfig
+    from kafka_wire.client.connection import BrokerConnection, ConnectionClosedError
+    from kafka_wire.client.kafka_client import (
         EARLIEST_TIMESTAMP,
         LATEST_TIMESTAMP,
         ClientAuthenticationError,
@@ -32,8 +34,6 @@ if TYPE_CHECKING:
         TopicInfo,
         UnknownTopicOrPartitionError,
     )
-    from kafka_wire.client.config import READ_COMMITTED, READ_UNCOMMITTED, ClientConfig
-    from kafka_wire.client.connection import BrokerConnection, ConnectionClosedError
     from kafka_wire.client.security import AuthenticationError, SecurityConfig, SslAuthenticationError
 
 _WHERE = {
@@ -43,16 +43,16 @@ _WHERE = {
     "ClientConfig": "config",
     "READ_COMMITTED": "config",
     "READ_UNCOMMITTED": "config",
-    "EARLIEST_TIMESTAMP": "cluster",
-    "LATEST_TIMESTAMP": "cluster",
-    "ClusterMetadata": "cluster",
-    "KafkaClient": "cluster",
-    "KafkaClientError": "cluster",
-    "PartitionFetch": "cluster",
-    "PendingFetch": "cluster",
-    "TopicInfo": "cluster",
-    "UnknownTopicOrPartitionError": "cluster",
-    "ClientAuthenticationError": "cluster",
+    "EARLIEST_TIMESTAMP": "kafka_client",
+    "LATEST_TIMESTAMP": "kafka_client",
+    "ClusterMetadata": "kafka_client",
+    "KafkaClient": "kafka_client",
+    "KafkaClientError": "kafka_client",
+    "PartitionFetch": "kafka_client",
+    "PendingFetch": "kafka_client",
+    "TopicInfo": "kafka_client",
+    "UnknownTopicOrPartitionError": "kafka_client",
+    "ClientAuthenticationError": "kafka_client",
     "AuthenticationError": "security",
     "SecurityConfig": "security",
     "SslAuthenticationError": "security",

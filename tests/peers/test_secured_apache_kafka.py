@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from kafka_wire.client.cluster import ClientAuthenticationError, KafkaClient, KafkaClientError
 from kafka_wire.client.config import ClientConfig
 from kafka_wire.client.connection import BrokerConnection, ConnectionClosedError
+from kafka_wire.client.kafka_client import ClientAuthenticationError, KafkaClient, KafkaClientError
 from kafka_wire.client.librdkafka import OAUTH_CALLBACK_HANDLER, to_librdkafka
 from kafka_wire.client.sasl import unsecured_token
 from kafka_wire.client.security import SecurityConfig

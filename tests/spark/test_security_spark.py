@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from kafka_wire.client.cluster import KafkaClient
 from kafka_wire.client.config import ClientConfig
+from kafka_wire.client.kafka_client import KafkaClient
 from kafka_wire.client.librdkafka import to_librdkafka
 from kafka_wire.types import TopicPartition
 from tests.peers.fixtures import (  # noqa: F401 - the fixture

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from kafka_wire.client import ClientConfig, KafkaClient, KafkaClientError
-from kafka_wire.client.cluster import Backoff
+from kafka_wire.client.kafka_client import Backoff
 from kafka_wire.errors import ErrorCode
 
 
@@ -55,7 +55,7 @@ def test_throttle_time_delays_the_next_request_to_that_broker() -> None:
 
 
 def test_reconnect_backoff_grows_per_address(monkeypatch: pytest.MonkeyPatch) -> None:
-    import kafka_wire.client.cluster as cluster
+    import kafka_wire.client.kafka_client as cluster
 
     def refuse(*a: Any, **kw: Any) -> Any:
         raise ConnectionRefusedError("refused")

@@ -14,8 +14,8 @@ from broker_embedded.log.checkpoint import (
     write_high_watermarks,
 )
 from broker_embedded.log.manager import PeriodicSchedule
-from broker_embedded.metadata import validate_topic_name
 from broker_embedded.purgatory import ManualClock
+from broker_embedded.topic_registry import validate_topic_name
 from kafka_wire.errors import ErrorCode, KafkaError
 from tests.unit.test_log_helpers import FakeClock, batch, crash
 
