@@ -144,11 +144,12 @@ echo
 echo "================ tests/spark (shared session) + tests/peers ================"
 cat "$spark_log"
 # CI keeps only the tail of this output: repeat every run's failing tests here, last
+summary_line() { grep -aE '[0-9]+ (passed|failed|errors?|skipped)' "$1" | tail -n 1 || true; }  # JVM logs may follow it
 echo
 echo "================ failures of the three runs ================"
-echo "tests/unit + tests/integration: $(tail -n 1 "$rest_log")"; grep -E '^(FAILED|ERROR) ' "$rest_log" | head -40 || true
-echo "notebooks + Spark child drivers + cluster differential: $(tail -n 1 "$children_log")"; grep -E '^(FAILED|ERROR) ' "$children_log" | head -40 || true
-echo "tests/spark + tests/peers: $(tail -n 1 "$spark_log")"; grep -E '^(FAILED|ERROR) ' "$spark_log" | head -40 || true
+echo "tests/unit + tests/integration: $(summary_line "$rest_log")"; grep -aE '^(FAILED|ERROR) ' "$rest_log" | head -40 || true
+echo "notebooks + Spark child drivers + cluster differential: $(summary_line "$children_log")"; grep -aE '^(FAILED|ERROR) ' "$children_log" | head -40 || true
+echo "tests/spark + tests/peers: $(summary_line "$spark_log")"; grep -aE '^(FAILED|ERROR) ' "$spark_log" | head -40 || true
 echo "disk after the tests: $(disk_free)"
 check_rc "$rc_rest" "tests/unit tests/integration"
 check_rc "$rc_children" "notebooks + Spark child drivers"
