@@ -8,10 +8,7 @@ streams throughout: it keeps going without an error, and every acknowledged reco
 
 from __future__ import annotations
 
-import errno
-import os
 import shutil
-import subprocess
 import uuid
 from pathlib import Path
 
@@ -20,27 +17,7 @@ import pytest
 from kafka_wire.errors import ErrorCode
 from tests.integration import wire_util as w
 from tests.integration.cluster_util import StreamingProducer, cluster, create_topic, wait_full_isr
-
-
-def _mount_tmpfs(path: Path, size: str) -> bool:
-    path.mkdir(parents=True, exist_ok=True)
-    try:
-        r = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)], capture_output=True)
-    except OSError:
-        return False
-    return r.returncode == 0
-
-
-def _fill(path: Path) -> None:
-    fd = os.open(path / "filler", os.O_WRONLY | os.O_CREAT, 0o644)
-    try:
-        chunk = b"\0" * 65536
-        while True:
-            os.write(fd, chunk)
-    except OSError as e:
-        assert e.errno == errno.ENOSPC, e
-    finally:
-        os.close(fd)
+from tests.integration.disk_util import fill_until_full, mount_tmpfs, unmount
 
 
 def test_leadership_moves_off_a_failed_log_dir() -> None:
@@ -49,7 +26,7 @@ def test_leadership_moves_off_a_failed_log_dir() -> None:
     try:
         for b in c.broker_ids:
             d = c.broker_log_dirs(b)[0]
-            if not _mount_tmpfs(d, "8m"):
+            if not mount_tmpfs(d, "8m"):
                 pytest.skip("failing a log dir for real needs a tmpfs mount (root)")
             mounted.append(d)
         with c:
@@ -62,7 +39,7 @@ def test_leadership_moves_off_a_failed_log_dir() -> None:
             producer = StreamingProducer(bootstrap, topic).start()
             try:
                 producer.wait_for_acks(300, 30)
-                _fill(c.broker_log_dirs(leader)[0])
+                fill_until_full(c.broker_log_dirs(leader)[0])
                 c.wait_for(
                     lambda: c.leader(topic, 0) not in (leader, -1) and leader not in c.isr(topic, 0),
                     timeout=30,
@@ -87,5 +64,5 @@ def test_leadership_moves_off_a_failed_log_dir() -> None:
                 assert leader in p.replica_nodes and leader not in p.isr_nodes and list(p.offline_replicas) == [leader]
     finally:
         for d in mounted:
-            subprocess.run(["umount", "-l", str(d)], capture_output=True)
+            unmount(d)
         shutil.rmtree(c.log_dir, ignore_errors=True)

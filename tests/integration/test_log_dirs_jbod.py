@@ -8,11 +8,8 @@ broker with its records intact. One 2-dir Apache broker is started for the whole
 
 from __future__ import annotations
 
-import errno
 import json
-import os
 import shutil
-import subprocess
 import tempfile
 import uuid
 from collections.abc import Iterator
@@ -29,18 +26,9 @@ from kafka_wire.protocol.messages import describe_log_dirs_request as dldq
 from kafka_wire.records import build_batch
 from tests.integration import wire_util as w
 from tests.integration.clients_util import wait_until
+from tests.integration.disk_util import fill_until_full, mount_tmpfs, unmount
 
 REASSIGN = "org.apache.kafka.tools.reassign.ReassignPartitionsCommand"
-
-
-def _mount_tmpfs(path: Path, size: str) -> bool:
-    """A small tmpfs at `path` (root only): filling it fails the log dir for real (ENOSPC)."""
-    path.mkdir(parents=True)
-    try:
-        r = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)], capture_output=True)
-    except OSError:
-        return False
-    return r.returncode == 0
 
 
 @pytest.fixture(scope="module", params=["ours", "apache"])
@@ -48,7 +36,7 @@ def jbod_broker(request: pytest.FixtureRequest) -> Iterator[tuple[str, Any, list
     """(kind, broker, [dir a, dir b], whether b is a tmpfs) of a broker with log.dirs=a,b."""
     tmp = Path(tempfile.mkdtemp(prefix="jbod-"))
     dirs = [str(tmp / "a"), str(tmp / "b")]
-    tmpfs = _mount_tmpfs(Path(dirs[1]), "4m")
+    tmpfs = mount_tmpfs(Path(dirs[1]), "4m")
     try:
         if request.param == "ours":
             b = EmbeddedBroker(**{"log.dirs": ",".join(dirs)}).start()
@@ -65,7 +53,7 @@ def jbod_broker(request: pytest.FixtureRequest) -> Iterator[tuple[str, Any, list
                 yield "apache", kafka, dirs, tmpfs
     finally:
         if tmpfs:
-            subprocess.run(["umount", "-l", dirs[1]], capture_output=True)
+            unmount(dirs[1])
         shutil.rmtree(tmp, ignore_errors=True)
 
 
@@ -140,19 +128,6 @@ def test_log_dirs_describe_and_move_with_kafka_tools(
     assert [v for _, _, _, v in got] == [f"v0-{i}".encode() * 10 for i in range(20)] + [b"after"]
 
 
-def _fill(path: Path) -> None:
-    """Write zeros into `path` until its file system is full."""
-    fd = os.open(path / "filler", os.O_WRONLY | os.O_CREAT, 0o644)
-    try:
-        chunk = b"\0" * 65536
-        while True:
-            os.write(fd, chunk)
-    except OSError as e:
-        assert e.errno == errno.ENOSPC, e
-    finally:
-        os.close(fd)
-
-
 def _partition_shape(p: Any) -> tuple[int, int, list[int], list[int], list[int]]:
     return p.error_code, p.leader_id, list(p.replica_nodes), list(p.isr_nodes), list(p.offline_replicas)
 
@@ -176,7 +151,7 @@ def test_a_failed_dir_takes_only_its_partitions_offline(jbod_broker: tuple[str, 
         on_a, on_b = sorted(placed[dirs[0]]), sorted(placed[dirs[1]])
         assert on_a and on_b, placed  # fewest partitions first spreads them over both dirs
         node = w.metadata(conn, [topic]).brokers[0].node_id
-        _fill(Path(dirs[1]))
+        fill_until_full(Path(dirs[1]))
         r = w.produce(conn, topic, on_b[0], build_batch(w.records(20)))
         assert r.error_code == ErrorCode.KAFKA_STORAGE_ERROR, r
 
