@@ -120,8 +120,8 @@ def task_level(bootstrap: str, sizes: list[int], reps: int, value_size: int) -> 
     import pyarrow as pa
     from pyspark.sql.types import BinaryType, StructField, StructType
 
-    from connector.sink import parse_sink_options, produce_batches, validate_sink_schema
-    from connector.transactional_sink import parse_exactly_once_options, write_task_transaction
+    from connector.sink.transactional import parse_exactly_once_options, write_task_transaction
+    from connector.sink.writer import parse_sink_options, produce_batches, validate_sink_schema
 
     topic = f"bench-eos-task-{uuid.uuid4().hex[:8]}"
     _create(bootstrap, topic)

@@ -98,7 +98,7 @@ def _records_in(bootstrap: str, topic: str) -> int:
 
 
 def _sink_producer_config(bootstrap: str, extra: dict[str, str]) -> dict[str, Any]:
-    from connector.sink import _FIXED_PRODUCER_SETTINGS, parse_sink_options
+    from connector.sink.writer import _FIXED_PRODUCER_SETTINGS, parse_sink_options
 
     opts = {"kafka.bootstrap.servers": bootstrap, **{f"kafka.{k}": v for k, v in extra.items()}}
     return {**parse_sink_options(opts).producer_dict(), **_FIXED_PRODUCER_SETTINGS}

@@ -8,13 +8,13 @@ embedded broker running as its own process, `python -m broker_embedded`), it mea
 
 * **decode path** (the bar of issues 5 and 17): records → Arrow `RecordBatch` in Spark's Kafka schema,
   from data already in memory. Ours: raw Fetch responses (fetched beforehand over `kafka_wire`)
-  through `connector.partition_reader.records_to_arrow` (the C record loop
+  through `connector.source.partition_reader.records_to_arrow` (the C record loop
   `kafka_wire._columnar_ext` when built; also measured without it, the pure-Python fallback). Theirs: the
   `Message` objects confluent-kafka returned (consumed beforehand), through the loop a Python
   source on librdkafka would run: `key()`, `value()`, `offset()`, `timestamp()` per message into
   lists, then `pyarrow.array` per column.
 * **consume → Arrow, in process**: the same two paths including the network and the broker:
-  `connector.source.read_partition` over every partition vs `Consumer.consume()` + the loop.
+  `connector.source.reader.read_partition` over every partition vs `Consumer.consume()` + the loop.
 * **Spark**: `spark.read.format("pykafka")...load().count()` and a streaming query to the `noop`
   sink with `Trigger.AvailableNow`, local[2], records/s from submit to result.
 
@@ -142,7 +142,7 @@ _SCHEMA = None
 
 def confluent_to_arrow(msgs: list[Any]) -> pa.RecordBatch:
     """What a Python source on confluent-kafka does per poll: lists per column, then Arrow."""
-    from connector.arrow import ARROW_SCHEMA, TIMESTAMP_TYPE
+    from connector.source.arrow import ARROW_SCHEMA, TIMESTAMP_TYPE
 
     keys, values, topics, parts, offsets, stamps, types = [], [], [], [], [], [], []
     for m in msgs:
@@ -169,8 +169,8 @@ def confluent_to_arrow(msgs: list[Any]) -> pa.RecordBatch:
 
 
 def ours_to_arrow(topic: str, partition: int, data: bytes) -> pa.RecordBatch:
-    """The source's per-Fetch-response path (`connector.source.records_to_arrow`)."""
-    from connector.partition_reader import records_to_arrow
+    """The source's per-Fetch-response path (`connector.source.reader.records_to_arrow`)."""
+    from connector.source.partition_reader import records_to_arrow
 
     batch, _ = records_to_arrow(
         data, topic, partition, 0, 1 << 62, verify_crc=True, aborted=None, include_headers=False
@@ -206,7 +206,7 @@ def decode_confluent(chunks: list[list[Any]]) -> int:
 
 def consume_ours(bootstrap: str, topic: str) -> int:
     from connector.kafka_client import ClientConfig, KafkaClient
-    from connector.partition_reader import KafkaInputPartition, ReadSpec, read_partition
+    from connector.source.partition_reader import KafkaInputPartition, ReadSpec, read_partition
 
     cfg = ClientConfig(bootstrap_servers=bootstrap)
     client = KafkaClient(cfg)
@@ -362,14 +362,15 @@ def render(results: dict[str, Any], info: dict[str, str], argv: list[str], load_
         "",
         "- *decode path* is the bar of issues 5 and 17: both sides start from data already in memory (our raw "
         "Fetch responses; confluent's `Message` objects) and end with the same `pyarrow.RecordBatch` (Spark's "
-        "Kafka schema). Ours (`connector.partition_reader.records_to_arrow`) finds the batches in Python and, with "
+        "Kafka schema). Ours (`connector.source.partition_reader.records_to_arrow`) finds the batches in Python "
+        "and, with "
         "the C record loop built (`kafka_wire/_columnar_ext.c`, an optional extension `pip install` compiles), "
         "decodes every record in one pass straight into Arrow buffers from Arrow's memory pool "
         "(`kafka_wire.columnar.decode_to_buffers`), checking each uncompressed batch's CRC-32C just before its "
         "records are copied; anything it does not fully understand goes to the exact Python decoder. Without the "
         "extension (the *pure-Python fallback* row, which is the path before issue 17): the record boundaries are "
         "walked in the interpreter (one length varint per record, `scan_records`) and everything else is decoded "
-        "with ~50 Arrow kernel calls per response (`connector.arrow.index_to_record_batch`). The confluent loop "
+        "with ~50 Arrow kernel calls per response (`connector.source.arrow.index_to_record_batch`). The confluent loop "
         "makes 7 method calls per message and `pyarrow.array` copies the `bytes` objects librdkafka created; "
         "librdkafka's parsing runs in its background thread and is not counted (nor does it check CRCs: "
         "`check.crcs` is false by default, ours is on as in Kafka's Java consumer).",

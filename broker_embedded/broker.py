@@ -53,7 +53,7 @@ from kafka_wire.protocol.messages import api_versions_response
 # the controller client (cluster mode) and tiered storage are imported when configured: a single
 # broker without them starts faster (issue 17: start -> ready)
 if TYPE_CHECKING:
-    from broker_embedded.replication.controller_client import ClusterImage, ControllerClient
+    from broker_embedded.controller.controller_client import ClusterImage, ControllerClient
     from broker_embedded.tiered import RemoteLogManager
 
 log = logging.getLogger(__name__)
@@ -123,7 +123,7 @@ class Broker:
         self.replica_manager.txn_verifier = self.txn_coordinator.verify_partition
         self.controller_client: ControllerClient | None = None
         if controller:
-            from broker_embedded.replication.controller_client import ControllerClient
+            from broker_embedded.controller.controller_client import ControllerClient
 
             self.controller_client = ControllerClient(
                 controller,

@@ -22,9 +22,9 @@ from broker_embedded.topic_registry import TopicMetadata, TopicRegistry, validat
 from kafka_wire.errors import ErrorCode, KafkaError
 
 if TYPE_CHECKING:
+    from broker_embedded.controller.controller_client import ControllerClient
     from broker_embedded.log.log_dirs import LogDirs
     from broker_embedded.log.manager import LogManager
-    from broker_embedded.replication.controller_client import ControllerClient
     from broker_embedded.replication.replica_manager import ReplicaManager
 
 log = logging.getLogger(__name__)

@@ -1,6 +1,6 @@
 """The `pykafka` Spark data source (Python Data Source API, pyspark >= 4.2).
 
-Kept small on purpose: the source lives in `connector.source`, the sink in `connector.sink`; this
+Kept small on purpose: the source lives in `connector.source.reader`, the sink in `connector.sink.writer`; this
 class only validates options and hands out readers/writers. Spark creates it in short-lived
 driver workers, so nothing here holds connections.
 """
@@ -21,7 +21,7 @@ from connector.schema import spark_schema
 
 
 class PyKafkaDataSource(DataSource):
-    """`spark.read/readStream.format("pykafka")` (and `write/writeStream`, see connector.sink)."""
+    """`spark.read/readStream.format("pykafka")` (and `write/writeStream`, see connector.sink.writer)."""
 
     @classmethod
     def name(cls) -> str:
@@ -44,7 +44,7 @@ class PyKafkaDataSource(DataSource):
             )
 
     def reader(self, schema: StructType) -> DataSourceReader:
-        from connector.source import PyKafkaBatchReader
+        from connector.source.reader import PyKafkaBatchReader
 
         opts = self._source_options()
         validate_batch(opts)
@@ -52,7 +52,7 @@ class PyKafkaDataSource(DataSource):
         return PyKafkaBatchReader(opts)
 
     def streamReader(self, schema: StructType) -> DataSourceStreamReader:
-        from connector.source import PyKafkaStreamReader
+        from connector.source.reader import PyKafkaStreamReader
 
         opts = self._source_options()
         validate_stream(opts)
@@ -61,13 +61,13 @@ class PyKafkaDataSource(DataSource):
 
     def writer(self, schema: StructType, overwrite: bool) -> DataSourceWriter:
         # df.write: options and columns are checked here, on the driver, so save() fails early
-        from connector.sink import create_batch_writer
+        from connector.sink.writer import create_batch_writer
 
         return create_batch_writer(self.options, schema, overwrite)
 
     def streamWriter(self, schema: StructType, overwrite: bool) -> DataSourceStreamWriter:
         # df.writeStream: Spark calls this when planning each micro-batch (not at start())
-        from connector.sink import create_stream_writer
+        from connector.sink.writer import create_stream_writer
 
         return create_stream_writer(self.options, schema, overwrite)
 

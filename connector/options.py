@@ -101,7 +101,7 @@ _SOURCE_OPTIONS = {
     "fetchoffset.retryintervalms",
     "groupidprefix",
     "path",
-    # group mode (connector.group_mode)
+    # group mode (connector.source.group_mode)
     "groupmode",
     "offsetstable",
     "groupplanlog",
@@ -230,7 +230,7 @@ class SourceOptions:
     group_id_prefix: str = "spark-kafka-source"
     group_id: str | None = None
     ending_given: tuple[str, ...] = ()  # which ending options were set (streams refuse them)
-    group: GroupOptions | None = None  # group mode (`groupMode`), see connector.group_mode
+    group: GroupOptions | None = None  # group mode (`groupMode`), see connector.source.group_mode
     commit_group: str | None = None  # `commitOffsetsToGroup`: finished batches' offsets go to this group
     checkpoint_location: str | None = None  # only names the query in those commits' metadata
 
@@ -625,8 +625,8 @@ def validate_batch(opts: SourceOptions) -> None:
         # when the partitions are planned would commit offsets of a job that may still fail
         raise _err(
             "Option 'commitOffsetsToGroup' is only valid in streaming queries: a batch read cannot know that "
-            "its job succeeded. Pin the ending offsets with connector.lag.pin_ending_offsets(options), run the "
-            "job, then call connector.lag.commit_batch_offsets(options, group) (see the README's 'Lag and "
+            "its job succeeded. Pin the ending offsets with connector.source.lag.pin_ending_offsets(options), run the "
+            "job, then call connector.source.lag.commit_batch_offsets(options, group) (see the README's 'Lag and "
             "monitoring')"
         )
     if isinstance(end, SpecificOffsetsSpec):

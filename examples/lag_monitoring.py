@@ -23,7 +23,7 @@ from kafka.admin import KafkaAdminClient
 
 from broker_embedded import EmbeddedBroker
 from connector.group_lag import group_lag
-from connector.lag import LagListener
+from connector.source.lag import LagListener
 
 
 def _produce(bootstrap: str, topic: str, n: int, tag: str) -> None:

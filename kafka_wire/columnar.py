@@ -9,7 +9,7 @@ Bounds are stored as a flat run ``[start0, end0, start1, end1, ...]`` of int32 p
 `Columns.data`. Because records are laid out in order, that run is non-decreasing: read as Arrow
 *binary offsets* it describes an array whose even elements are the keys (or values) and whose odd
 elements are the record framing in between; taking the even elements is then one C-level copy
-(see `connector.arrow`). A null key/value has ``start == end`` and is flagged in `key_nulls` /
+(see `connector.source.arrow`). A null key/value has ``start == end`` and is flagged in `key_nulls` /
 `value_nulls`.
 
 Control batches (transaction markers) are skipped, as is every batch of an aborted transaction
@@ -306,7 +306,7 @@ class RecordIndex:
     `positions[i]` is where record i (its length varint) starts in `data`; the records of data
     batch j are `counts[j]` consecutive entries and end exactly at `ends[j]`. Everything inside a
     record (deltas, key, value, headers) is left to the caller, which can decode it for all
-    records at once (`connector.arrow.index_to_record_batch` does, with Arrow compute kernels).
+    records at once (`connector.source.arrow.index_to_record_batch` does, with Arrow compute kernels).
     """
 
     data: bytes = b""

@@ -2,7 +2,7 @@
 
 Spark's Kafka source reports `minOffsetsBehindLatest` / `maxOffsetsBehindLatest` /
 `avgOffsetsBehindLatest` in its progress metrics; a Python source cannot fill those, so the
-pykafka source logs the same numbers and `connector.lag` recomputes them from the progress's
+pykafka source logs the same numbers and `connector.source.lag` recomputes them from the progress's
 `endOffset` and `latestOffset`.
 """
 

@@ -107,7 +107,7 @@ def _warm_up(spark: Any) -> None:
 
     def load(x: int) -> int:
         import connector.delta.datasource  # noqa: F401
-        import connector.source  # noqa: F401
+        import connector.source.reader  # noqa: F401
 
         return x
 

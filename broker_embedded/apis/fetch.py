@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from broker_embedded.quotas.enforce import cap_fetch_max_bytes, throttle_fetch
-from broker_embedded.replication.delayed_fetch import fetch_replica_id
+from broker_embedded.replication.fetch_read import fetch_replica_id
 from broker_embedded.security.access import AclOperation, ResourceType, authorize, with_response
 from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import fetch_request as rq

@@ -18,8 +18,8 @@ from kafka_wire.protocol.messages import initialize_share_group_state_response a
 
 if TYPE_CHECKING:
     from broker_embedded.broker import Broker
+    from broker_embedded.controller.controller_client import ControllerClient
     from broker_embedded.network.server import RequestContext
-    from broker_embedded.replication.controller_client import ControllerClient
 
 API_KEY = 83
 

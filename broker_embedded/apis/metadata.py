@@ -13,8 +13,8 @@ from kafka_wire.protocol.messages import metadata_response as rs
 
 if TYPE_CHECKING:
     from broker_embedded.broker import Broker
+    from broker_embedded.controller.controller_client import ClusterImage, TopicImage
     from broker_embedded.network.server import RequestContext
-    from broker_embedded.replication.controller_client import ClusterImage, TopicImage
     from broker_embedded.topic_registry import TopicMetadata
 
 API_KEY = 3

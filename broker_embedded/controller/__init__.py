@@ -1,4 +1,5 @@
-"""The cluster controller: a dedicated process, plus standbys (KRaft's dedicated-controller shape, without Raft).
+"""The cluster controller: a dedicated process with standbys, or a Raft quorum of controllers (KRaft's
+dedicated-controller shape).
 
 What it does
 ------------
@@ -25,17 +26,19 @@ What it does
 
 Not implemented (said plainly)
 ------------------------------
-- No Raft quorum of controllers. Failover is active/standby on one machine: several controller
-  processes share the state directory, each on its own port; the one holding an exclusive `flock` on
-  `controller.lock` there is active (the OS releases it when the process dies, even by SIGKILL). A
-  standby answers every request with NOT_CONTROLLER and closes the connection, and polls the lock
-  every 75 ms; once it has it, it reloads the persisted state, gives every registered broker a fresh
-  session, and resumes elections and admin. Brokers get every controller address in
-  `controller.quorum.bootstrap.servers` and move to the next one on connection loss or
-  NOT_CONTROLLER, re-registering there. The shared directory plus the lock is what makes this safe
-  without a replicated metadata log (only the lock holder writes); it does not span machines. With
-  no controller at all the brokers keep serving with their last image (leaders stay leaders,
-  followers keep fetching, acks=all keeps working as long as the ISR does not need to change); ISR
+- Two quorum modes. `EmbeddedCluster(quorum="raft")` (issue 32) runs the controllers as a Raft quorum
+  (`broker_embedded/raft/`: the replicated `__cluster_metadata` log, Vote/BeginQuorumEpoch/Fetch, snapshots),
+  with brokers registering and heartbeating through BrokerRegistration/BrokerHeartbeat
+  (`controller/broker_lifecycle.py`). The default mode has no Raft: failover is active/standby on one machine:
+  several controller processes share the state directory, each on its own port; the one holding an exclusive
+  `flock` on `controller.lock` there is active (the OS releases it when the process dies, even by SIGKILL). A
+  standby answers every request with NOT_CONTROLLER and closes the connection, and polls the lock every 75 ms;
+  once it has it, it reloads the persisted state, gives every registered broker a fresh session, and resumes
+  elections and admin. Brokers get every controller address in `controller.quorum.bootstrap.servers` and move
+  to the next one on connection loss or NOT_CONTROLLER, re-registering there. The shared directory plus the
+  lock is what makes this safe without a replicated metadata log (only the lock holder writes); it does not
+  span machines. With no controller at all the brokers keep serving with their last image (leaders stay
+  leaders, followers keep fetching, acks=all keeps working as long as the ISR does not need to change); ISR
   changes, elections and topic admin wait (admin requests answer REQUEST_TIMED_OUT / NOT_CONTROLLER).
 - AlterPartition does not carry broker epochs (KIP-903); it is not needed for process kills on one
   machine (the page cache survives a SIGKILL), only for disk loss.

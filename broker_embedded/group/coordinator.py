@@ -36,7 +36,7 @@ from kafka_wire.protocol.messages import join_group_response as jrs
 from kafka_wire.protocol.messages import sync_group_response as srs
 
 if TYPE_CHECKING:
-    from broker_embedded.replication.controller_client import ClusterImage
+    from broker_embedded.controller.controller_client import ClusterImage
     from broker_embedded.topic_registry import TopicRegistry
 
 

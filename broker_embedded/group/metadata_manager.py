@@ -36,8 +36,8 @@ from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.records import ControlRecordType, build_batch, decode_batch, decode_control_record, iter_batches
 
 if TYPE_CHECKING:
+    from broker_embedded.controller.controller_client import ClusterImage
     from broker_embedded.partition import Partition
-    from broker_embedded.replication.controller_client import ClusterImage
     from broker_embedded.topic_registry import TopicMetadata, TopicRegistry
 
 

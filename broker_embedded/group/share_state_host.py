@@ -23,8 +23,8 @@ from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import find_coordinator_request as fc
 
 if TYPE_CHECKING:
+    from broker_embedded.controller.controller_client import ControllerClient
     from broker_embedded.group.share_coordinator import ShareCoordinator
-    from broker_embedded.replication.controller_client import ControllerClient
 
 _create_lock = threading.Lock()
 

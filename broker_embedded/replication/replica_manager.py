@@ -36,14 +36,9 @@ from broker_embedded.log.validator import OffloadRequired, validate_records_for_
 from broker_embedded.network.server import RequestRejected
 from broker_embedded.partition import Partition
 from broker_embedded.purgatory import DelayedOperationPurgatory, Timer, fetch_key, produce_key
-from broker_embedded.replication.delayed_fetch import (
-    DelayedFetch,
-    FetchPartitionStatus,
-    FetchResult,
-    fetch_replica_id,
-    read_partitions,
-)
+from broker_embedded.replication.delayed_fetch import DelayedFetch
 from broker_embedded.replication.delayed_produce import DelayedProduce, ProducePartitionStatus
+from broker_embedded.replication.fetch_read import FetchPartitionStatus, FetchResult, fetch_replica_id, read_partitions
 from broker_embedded.replication.fetcher import ReplicaFetcher
 from broker_embedded.replication.state import BrokerEndpoint, PartitionState
 from broker_embedded.replication.throttle import FOLLOWER, LEADER, ReplicationQuota

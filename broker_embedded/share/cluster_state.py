@@ -36,9 +36,9 @@ from .state import ShareGroupStateKey
 from .state_service import ShareStateService
 
 if TYPE_CHECKING:
+    from broker_embedded.controller.controller_client import ControllerClient
     from broker_embedded.partition import Partition
     from broker_embedded.purgatory.purgatory import DelayedOperationPurgatory
-    from broker_embedded.replication.controller_client import ControllerClient
     from broker_embedded.topic_registry import TopicRegistry
 
 DEFAULT_REPLICATION_FACTOR = 3  # share.coordinator.state.topic.replication.factor

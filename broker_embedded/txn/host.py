@@ -13,10 +13,10 @@ import asyncio
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from broker_embedded.controller.controller_client import ControllerClient
     from broker_embedded.group.txn_offsets import GroupTxnOffsets
     from broker_embedded.partition import Partition
     from broker_embedded.purgatory import DelayedOperationPurgatory
-    from broker_embedded.replication.controller_client import ControllerClient
     from broker_embedded.topic_registry import TopicMetadata, TopicRegistry
     from kafka_wire.errors import ErrorCode
 

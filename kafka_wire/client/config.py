@@ -44,7 +44,7 @@ class ClientConfig:
     fetch_min_bytes: int = 1
     fetch_max_bytes: int = 52_428_800
     # Kafka's consumer default is 1 MiB; a Spark task reads a single partition, and bigger fetches
-    # amortize the fixed cost of the vectorized decoder (connector.arrow), so 8 MiB here
+    # amortize the fixed cost of the vectorized decoder (connector.source.arrow), so 8 MiB here
     max_partition_fetch_bytes: int = 8_388_608
     isolation_level: int = READ_UNCOMMITTED
     check_crcs: bool = True

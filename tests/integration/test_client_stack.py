@@ -155,11 +155,11 @@ def test_broker_down_longer_than_default_api_timeout_names_partitions_brokers_ti
 
 
 def test_executor_read_moves_on_after_a_restart_and_names_the_cause_when_it_cannot(tmp_path: Path) -> None:
-    """`connector.source.read_partition` (one Spark task) keeps reading from the same offset after
+    """`connector.source.reader.read_partition` (one Spark task) keeps reading from the same offset after
     its broker was SIGKILLed and restarted; with the broker gone for good it fails after
     `kafkaConsumer.pollTimeoutMs`, naming the partition, range, brokers tried and the last error."""
     pytest.importorskip("pyspark")
-    from connector.partition_reader import KafkaInputPartition, ReadSpec, read_partition
+    from connector.source.partition_reader import KafkaInputPartition, ReadSpec, read_partition
 
     proc = w.BrokerProcess(log_dir=tmp_path / "logs", port=_free_port()).start()
     try:

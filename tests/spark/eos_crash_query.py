@@ -51,7 +51,7 @@ def traced_source(trace_path: str, delay_s: float) -> type[PyKafkaDataSource]:
 
     class TracedDataSource(PyKafkaDataSource):
         def streamWriter(self, schema: StructType, overwrite: bool) -> DataSourceStreamWriter:  # noqa: N802
-            from connector.transactional_sink import create_exactly_once_stream_writer, exactly_once_requested
+            from connector.sink.transactional import create_exactly_once_stream_writer, exactly_once_requested
 
             if exactly_once_requested(self.options):
                 return create_exactly_once_stream_writer(self.options, schema, Trace())

@@ -25,9 +25,9 @@ from kafka import TopicPartition as KpTopicPartition
 from broker_embedded import EmbeddedBroker
 from connector.client_config import ClientConfig
 from connector.group_lag import GroupLagError, group_lag
-from connector.lag import LagListener, commit_batch_offsets, pin_ending_offsets
 from connector.offset_mirror import FinishedBatchCommits, GroupHasMembersError
 from connector.options import SourceOptionError, parse_source_options, validate_batch, validate_stream
+from connector.source.lag import LagListener, commit_batch_offsets, pin_ending_offsets
 from peers import jvm
 from tests.spark.source_helpers import create_topic, produce, wait_until
 

@@ -1,4 +1,4 @@
-"""Options of the pykafka sink's exactly-once mode (connector.transactional_sink), driver side only:
+"""Options of the pykafka sink's exactly-once mode (connector.sink.transactional), driver side only:
 no Spark job, no broker (librdkafka validates the settings without connecting)."""
 
 from __future__ import annotations
@@ -7,19 +7,19 @@ import pyarrow as pa
 import pytest
 from pyspark.sql.types import BinaryType, StringType, StructField, StructType
 
-from connector.sink import (
-    KafkaSinkWriteError,
-    PykafkaStreamWriter,
-    SinkOptionError,
-    create_batch_writer,
-    create_stream_writer,
-)
-from connector.transactional_sink import (
+from connector.sink.transactional import (
     ExactlyOnceCommitMessage,
     ExactlyOnceStreamWriter,
     _first_rows,
     exactly_once_requested,
     parse_exactly_once_options,
+)
+from connector.sink.writer import (
+    KafkaSinkWriteError,
+    PykafkaStreamWriter,
+    SinkOptionError,
+    create_batch_writer,
+    create_stream_writer,
 )
 
 BOOT = {"kafka.bootstrap.servers": "127.0.0.1:9"}  # never contacted: options only

@@ -1,4 +1,4 @@
-"""The pykafka sink's exactly-once mode (connector.transactional_sink) against a real transaction
+"""The pykafka sink's exactly-once mode (connector.sink.transactional) against a real transaction
 coordinator (Apache Kafka, the session's JVM peer), read back with read_committed consumers.
 
 * Spark: a stream whose last micro-batch is replayed (its entry in the checkpoint's commit log is
@@ -24,8 +24,8 @@ import pytest
 from confluent_kafka import KafkaException, Producer
 from pyspark.sql.types import BinaryType, StructField, StructType
 
-from connector.sink import KafkaSinkWriteError, validate_sink_schema
-from connector.transactional_sink import parse_exactly_once_options, write_task_transaction
+from connector.sink.transactional import parse_exactly_once_options, write_task_transaction
+from connector.sink.writer import KafkaSinkWriteError, validate_sink_schema
 from tests.spark.eos_helpers import committed_marker, create_topics, key_counts, produce_keyed, read_to_end
 
 pytest.importorskip("confluent_kafka")

@@ -22,7 +22,6 @@ from pyspark.sql.streaming.datasource import ReadAllAvailable, ReadMaxRows
 
 from broker_embedded import EmbeddedBroker
 from connector.group_lag import group_lag
-from connector.group_mode import GroupSession
 from connector.options import (
     ASSIGNMENT_STRATEGIES,
     SourceOptionError,
@@ -30,7 +29,8 @@ from connector.options import (
     validate_batch,
     validate_stream,
 )
-from connector.source import KafkaInputPartition, PyKafkaStreamReader, read_partition
+from connector.source.group_mode import GroupSession
+from connector.source.reader import KafkaInputPartition, PyKafkaStreamReader, read_partition
 from consumer_group import ASSIGNORS, CommitFailedError, GroupMember, TopicPartition
 from offsets.group_offsets import (
     GROUP_KEY,
@@ -518,7 +518,7 @@ def test_available_now_drains_its_share_and_leaves_the_group(
 LEAVE_SCRIPT = """
 import sys, time
 from connector.options import parse_source_options
-from connector.source import PyKafkaStreamReader
+from connector.source.reader import PyKafkaStreamReader
 from pyspark.sql.streaming.datasource import ReadAllAvailable
 opts = parse_source_options({
     "kafka.bootstrap.servers": sys.argv[1], "subscribe": sys.argv[2], "kafka.group.id": sys.argv[3],

@@ -22,7 +22,7 @@ from pyspark.sql.streaming.datasource import ReadAllAvailable
 
 from broker_embedded import EmbeddedBroker
 from connector.options import parse_source_options, validate_stream
-from connector.source import PyKafkaStreamReader, read_partition
+from connector.source.reader import PyKafkaStreamReader, read_partition
 from consumer_group import CommitFailedError, Generation, GroupMember, TopicPartition
 from kafka_wire.errors import ErrorCode
 from offsets.group_offsets import decode_group_offsets

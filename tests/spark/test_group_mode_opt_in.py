@@ -19,7 +19,7 @@ from pyspark.sql.streaming.datasource import ReadAllAvailable
 from broker_embedded import EmbeddedBroker
 from connector.group_lag import GroupLagError, group_lag
 from connector.options import SourceOptionError, parse_source_options, validate_batch, validate_stream
-from connector.source import PyKafkaStreamReader
+from connector.source.reader import PyKafkaStreamReader
 from offsets.group_offsets import GroupMark, encode_group_offsets
 from tests.spark.source_helpers import create_topic, produce, wait_until
 

@@ -14,7 +14,7 @@ from pyspark.sql.types import (
     StructType,
 )
 
-from connector.sink import (
+from connector.sink.writer import (
     SinkColumns,
     SinkOptionError,
     SinkSchemaError,

@@ -13,8 +13,8 @@ import pyarrow as pa
 import pytest
 
 from broker_embedded import EmbeddedBroker
-from connector import sink
-from connector.sink import KafkaSinkWriteError, SinkColumns, parse_sink_options, produce_batches
+from connector.sink import writer as sink
+from connector.sink.writer import KafkaSinkWriteError, SinkColumns, parse_sink_options, produce_batches
 
 pytest.importorskip("confluent_kafka")
 

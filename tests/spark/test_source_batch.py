@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from broker_embedded import EmbeddedBroker
-from connector.arrow import spark_schema
+from connector.source.arrow import spark_schema
 from kafka_wire.records import build_batch, build_control_batch
 from tests.spark.source_helpers import (
     CODECS,

@@ -265,7 +265,7 @@ def test_librdkafka_sasl_translation() -> None:
 
 
 def test_sink_config_repr_hides_secrets(pki: tuple[certs.StoreFiles, certs.Certificate], tmp_path: Path) -> None:
-    from connector.sink import parse_sink_options
+    from connector.sink.writer import parse_sink_options
 
     files, _ = pki
     cfg = parse_sink_options(

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from broker_embedded.config import BrokerConfig
+from broker_embedded.controller.controller_client import ClusterImage
 from broker_embedded.controller.state import ControllerState
-from broker_embedded.replication.controller_client import ClusterImage
 from kafka_wire.errors import ErrorCode, KafkaError
 
 LIMITS = {"max.broker.partitions": 10}

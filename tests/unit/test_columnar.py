@@ -1,5 +1,5 @@
 """kafka_wire.columnar (bulk decode into columns) against kafka_wire.records (the per-record oracle),
-and connector.arrow (columns → Arrow in Spark's exact schema)."""
+and connector.source.arrow (columns → Arrow in Spark's exact schema)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from connector.arrow import ARROW_SCHEMA, ARROW_SCHEMA_WITH_HEADERS, spark_schema, to_record_batch
+from connector.source.arrow import ARROW_SCHEMA, ARROW_SCHEMA_WITH_HEADERS, spark_schema, to_record_batch
 from kafka_wire.columnar import LOG_APPEND_TIME, decode_columns, scan_records
 from kafka_wire.errors import CorruptRecordError
 from kafka_wire.records import build_batch, build_control_batch, decode_batches
@@ -153,7 +153,7 @@ def test_all_null_keys_and_empty() -> None:
 @given(fetch_buffers(), st.data(), st.booleans())
 @settings(max_examples=150, deadline=None)
 def test_vectorized_decoder_matches_python_decoder(buf: bytes, data: st.DataObject, headers: bool) -> None:
-    from connector.arrow import index_to_record_batch
+    from connector.source.arrow import index_to_record_batch
 
     cols = decode_columns(buf, headers=headers)
     offsets = list(cols.offsets)
@@ -170,7 +170,7 @@ def test_vectorized_decoder_matches_python_decoder(buf: bytes, data: st.DataObje
 
 
 def test_records_to_arrow_falls_back_on_inconsistent_records() -> None:
-    from connector.partition_reader import records_to_arrow
+    from connector.source.partition_reader import records_to_arrow
 
     recs = [(1000 + i, b"k%d" % i, b"v" * 300, None) for i in range(300)]
     buf = build_batch(recs, base_offset=0)
@@ -186,7 +186,7 @@ def test_records_to_arrow_falls_back_on_inconsistent_records() -> None:
 
 
 def test_vectorized_multi_byte_varints() -> None:
-    from connector.arrow import index_to_record_batch
+    from connector.source.arrow import index_to_record_batch
 
     # 20 KB values (3-byte lengths), timestamps far apart (long deltas), offset deltas > 63
     recs = [(10**12 + i * 10**9, b"k" * (i % 200), b"x" * 20_000 if i % 2 else None, None) for i in range(400)]
@@ -200,8 +200,8 @@ def test_vectorized_multi_byte_varints() -> None:
 @settings(max_examples=50, deadline=None)
 def test_scan_in_place_within_a_frame(buf: bytes, prefix: bytes, suffix: bytes) -> None:
     """A records section given as (frame, start, stop) decodes like the section on its own."""
-    from connector.arrow import index_to_record_batch
-    from connector.partition_reader import _in_place
+    from connector.source.arrow import index_to_record_batch
+    from connector.source.partition_reader import _in_place
 
     frame = prefix + buf + suffix
     view = memoryview(frame)[len(prefix) : len(prefix) + len(buf)]

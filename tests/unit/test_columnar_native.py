@@ -1,6 +1,6 @@
 """The C record loop (kafka_wire/_columnar_ext.c, `decode_to_buffers`) against the all-Python decoder.
 
-`connector.partition_reader.records_to_arrow` uses the C loop when it is built and the pure-Python
+`connector.source.partition_reader.records_to_arrow` uses the C loop when it is built and the pure-Python
 paths (`scan_records` + Arrow kernels, `decode_columns`) otherwise: both must give the same
 RecordBatch on every input, and the same CorruptRecordError on corrupt input.
 """
@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import kafka_wire.columnar as columnar
-from connector.arrow import allocate, buffers_to_record_batch, to_record_batch, trim
-from connector.partition_reader import records_to_arrow
+from connector.source.arrow import allocate, buffers_to_record_batch, to_record_batch, trim
+from connector.source.partition_reader import records_to_arrow
 from kafka_wire.columnar import NativeDecodeError, decode_columns, decode_to_buffers, native_decoder_available
 from kafka_wire.errors import CorruptRecordError
 from kafka_wire.records import build_batch, build_control_batch

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from connector.group_mode import GroupSession
 from connector.options import SourceOptionError, parse_source_options
+from connector.source.group_mode import GroupSession
 from consumer_group import CommitFailedError, Generation, GroupError, OffsetAndMetadata
 from consumer_group import TopicPartition as GroupTopicPartition
 from kafka_wire.errors import ErrorCode
@@ -186,7 +186,7 @@ def test_a_fenced_member_commits_nothing_and_says_so(
     s, member = session
     s.planned({P0: 10, P1: 10})
     member.answers = [refusal]
-    with caplog.at_level(logging.WARNING, logger="connector.group_mode"):
+    with caplog.at_level(logging.WARNING, logger="connector.source.group_mode"):
         s.commit_finished({P0: 10, P1: 10})
     assert len(member.commits) == 1 and s.refused_commits == 1  # no retry: P0/P1 may be another's now
     assert s._broker_committed == {}

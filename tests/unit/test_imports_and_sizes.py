@@ -141,6 +141,8 @@ NO_BROKER_AT_ALL = (
     "broker_embedded/topic_admin.py",
     "broker_embedded/group/",
     "broker_embedded/replication/",
+    "broker_embedded/controller/controller_client.py",
+    "broker_embedded/controller/broker_lifecycle.py",
     "broker_embedded/purgatory/",
     "broker_embedded/log/validator.py",
     "broker_embedded/txn/",

@@ -11,13 +11,13 @@ import uuid
 from pathlib import Path
 
 from broker_embedded.config import BrokerConfig
-from broker_embedded.controller.quorum_controller import QuorumControllerServer
-from broker_embedded.replication.broker_lifecycle import (
+from broker_embedded.controller.broker_lifecycle import (
     STARTING_HEARTBEAT_S,
     BrokerLifecycle,
     BrokerLifecycleManager,
     BrokerState,
 )
+from broker_embedded.controller.quorum_controller import QuorumControllerServer
 from kafka_wire.errors import ErrorCode
 from tests.unit.test_raft_controller import RAFT, free_ports, until
 

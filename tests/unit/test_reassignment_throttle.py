@@ -102,7 +102,7 @@ def test_leader_side_throttle_holds_a_catching_up_follower() -> None:
     """Kafka's shouldLeaderThrottle in the fetch read: once the leader quota is exceeded a listed,
     out-of-sync follower gets no records (so its long poll waits instead of spinning); an in-sync
     follower always does; the bytes sent for listed replicas are recorded."""
-    from broker_embedded.replication.delayed_fetch import FetchPartitionStatus, read_partitions
+    from broker_embedded.replication.fetch_read import FetchPartitionStatus, read_partitions
     from kafka_wire.protocol.messages import fetch_request as frq
 
     now = [0]

@@ -1,7 +1,7 @@
 """The stream reader's driver process imports only what planning needs.
 
 Spark starts a fresh Python process for every streaming query's reader (pyspark's
-python_streaming_source_runner); whatever `connector.datasource` and `connector.source` import is
+python_streaming_source_runner); whatever `connector.datasource` and `connector.source.reader` import is
 paid at every query start, before the first trigger. The executor's decoder (pyarrow.compute,
 crc32c, and pandas, which pyarrow loads at the decoder's first `pa.array`) cost ~1 s there.
 """
@@ -13,12 +13,12 @@ import subprocess
 import sys
 
 HEAVY = [
-    "connector.partition_reader",
-    "connector.arrow",
+    "connector.source.partition_reader",
+    "connector.source.arrow",
     "kafka_wire.columnar",
     "pandas",
     "pyarrow.compute",
-    "connector.group_mode",
+    "connector.source.group_mode",
     "connector.offset_mirror",
     "consumer_group.membership",
 ]
@@ -38,9 +38,10 @@ def test_driver_side_reader_does_not_import_the_decoder() -> None:
 
 
 def test_read_partition_is_still_exported_by_the_source() -> None:
-    # tests and scripts import it from connector.source; it loads the read path on first use
-    from connector import partition_reader, source
-    from connector.input_partition import KafkaInputPartition, ReadSpec
+    # tests and scripts import it from connector.source.reader; it loads the read path on first use
+    from connector.source import partition_reader
+    from connector.source import reader as source
+    from connector.source.input_partition import KafkaInputPartition, ReadSpec
 
     assert partition_reader.KafkaInputPartition is KafkaInputPartition
     assert partition_reader.ReadSpec is ReadSpec

@@ -1,10 +1,10 @@
-"""minOffsetsPerTrigger + maxTriggerDelay on a fake clock (connector.trigger_delay, Spark's delayBatch rule)."""
+"""minOffsetsPerTrigger + maxTriggerDelay on a fake clock (connector.source.trigger_delay, Spark's delayBatch rule)."""
 
 from __future__ import annotations
 
 import pickle
 
-from connector.trigger_delay import TriggerDelay
+from connector.source.trigger_delay import TriggerDelay
 
 
 class FakeClock:

@@ -14,8 +14,8 @@ import sys
 CODE = """
 import gc, json
 from connector.client_config import ClientConfig
-from connector.input_partition import KafkaInputPartition, ReadSpec
-from connector.partition_reader import freeze_gc_once, read_partition
+from connector.source.input_partition import KafkaInputPartition, ReadSpec
+from connector.source.partition_reader import freeze_gc_once, read_partition
 
 before = len(gc.get_objects())
 spec = ReadSpec(ClientConfig(bootstrap_servers="127.0.0.1:1"), False, True, 1000, 0, 10)
@@ -53,7 +53,7 @@ def test_first_read_freezes_once_and_later_garbage_is_collected() -> None:
 SINK_CODE = """
 import gc, json
 from pyspark.sql.types import BinaryType, StructField, StructType
-from connector.sink import PykafkaBatchWriter, parse_sink_options, validate_sink_schema
+from connector.sink.writer import PykafkaBatchWriter, parse_sink_options, validate_sink_schema
 
 config = parse_sink_options({"kafka.bootstrap.servers": "127.0.0.1:1", "topic": "t"})
 columns = validate_sink_schema(StructType([StructField("value", BinaryType())]), "t")

@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from pyspark.sql.datasource import DataSourceStreamArrowWriter, WriterCommitMessage
 from pyspark.sql.types import StructType
 
-from connector.sink import (
+from connector.sink.writer import (
     KAFKA_PREFIX,
     TOPIC_OPTION,
     KafkaSinkWriteError,

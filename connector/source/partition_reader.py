@@ -3,7 +3,7 @@
 Everything a task needs travels in the pickled `KafkaInputPartition` (client settings, offsets,
 read options); it fetches from the partition's leader with a per-process cached client, one
 Fetch ahead of decoding, and skips gaps (compaction, transaction markers, aborted records under
-read_committed). The task's `KafkaInputPartition` and `ReadSpec` live in `connector.input_partition`
+read_committed). The task's `KafkaInputPartition` and `ReadSpec` live in `connector.source.input_partition`
 (the driver plans with them without importing this decoder) and are re-exported here.
 """
 
@@ -15,15 +15,6 @@ from collections.abc import Callable, Iterator
 
 import pyarrow as pa
 
-from connector.arrow import (
-    VectorDecodeError,
-    allocate,
-    buffers_to_record_batch,
-    index_to_record_batch,
-    to_record_batch,
-    trim,
-)
-from connector.input_partition import KafkaInputPartition, ReadSpec
 from connector.kafka_client import (
     READ_COMMITTED,
     KafkaClient,
@@ -32,7 +23,16 @@ from connector.kafka_client import (
     drop_shared_client,
     shared_client,
 )
-from connector.source_offsets import OffsetFetcher, report_data_loss
+from connector.source.arrow import (
+    VectorDecodeError,
+    allocate,
+    buffers_to_record_batch,
+    index_to_record_batch,
+    to_record_batch,
+    trim,
+)
+from connector.source.input_partition import KafkaInputPartition, ReadSpec
+from connector.source.offsets import OffsetFetcher, report_data_loss
 from connector.worker_gc import freeze_gc_once  # re-exported: the read path calls it first
 from kafka_wire.client.bootstrap import format_addrs
 from kafka_wire.columnar import (

@@ -34,7 +34,7 @@ from pyspark.sql.streaming import StreamingQueryListener
 from offsets.lag import LagStats, compute_lag
 from offsets.spec import PartitionOffsets, TopicPartition, format_partition_offsets, from_offset_json
 
-log = logging.getLogger("connector.lag")
+log = logging.getLogger("connector.source.lag")
 
 
 def _get(obj: Any, name: str) -> Any:
@@ -247,7 +247,13 @@ def pin_ending_offsets(options: Mapping[str, str]) -> dict[str, str]:
     `endingOffsets` they resolve to now (`latest` by default), so the job reads exactly up to
     offsets `commit_batch_offsets` can commit after the job succeeded."""
     from connector.options import batch_ending, parse_source_options, validate_batch
-    from connector.source import KafkaClient, OffsetFetcher, _ending_option, resolve_offsets, subscribed_partitions
+    from connector.source.reader import (
+        KafkaClient,
+        OffsetFetcher,
+        _ending_option,
+        resolve_offsets,
+        subscribed_partitions,
+    )
 
     opts = parse_source_options(options)
     validate_batch(opts)
@@ -287,7 +293,7 @@ def commit_batch_offsets(options: Mapping[str, str], group: str, *, timeout_ms: 
     if not isinstance(end, SpecificOffsetsSpec) or any(o < 0 for o in end.offsets.values()):
         raise SourceOptionError(
             "commit_batch_offsets needs option 'endingOffsets' pinned to concrete offsets (no 'latest', -1 or -2): "
-            "build the read's options with connector.lag.pin_ending_offsets(options), run the job with them, "
+            "build the read's options with connector.source.lag.pin_ending_offsets(options), run the job with them, "
             "then commit"
         )
     committer = GroupOffsetCommitter(group.strip(), opts.client, timeout_ms)

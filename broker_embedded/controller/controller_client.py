@@ -317,8 +317,8 @@ class ControllerClient:
         await self.metadata_observer.start()
 
     def _start_lifecycle(self, voters_text: str) -> None:
+        from broker_embedded.controller.broker_lifecycle import BrokerLifecycleManager
         from broker_embedded.controller.quorum_controller import parse_voters
-        from broker_embedded.replication.broker_lifecycle import BrokerLifecycleManager
 
         observer = self.metadata_observer
         session_s = self.controller_silence_s * 3

@@ -27,7 +27,7 @@ record was not acknowledged, so the task fails with the Kafka error in its messa
 task or micro-batch may write some records twice; nothing acknowledged to Spark is lost.
 With ``exactlyOnce=true`` (streaming only) each task writes in a Kafka transaction whose
 batch-id marker makes replays no-ops: exactly once for read_committed readers
-(``connector.transactional_sink``).
+(``connector.sink.transactional``).
 
 Where pyspark's Python Data Source API differs from Spark's Kafka sink:
 
@@ -111,7 +111,7 @@ _FORBIDDEN_PRODUCER_OPTIONS = {
     "value.serializer": "values are serialized as bytes (binary column, or UTF-8 of a string column)",
     "interceptor.classes": "Java producer interceptors cannot run in a Python (librdkafka) producer",
     "transactional.id": "the pykafka sink is at-least-once like Spark's Kafka sink unless option "
-    "'exactlyOnce' is 'true', which derives one transactional id per task (connector.transactional_sink)",
+    "'exactlyOnce' is 'true', which derives one transactional id per task (connector.sink.transactional)",
 }
 
 # Java's default is murmur2 for keyed records and sticky spread for null keys; librdkafka's own
@@ -672,7 +672,7 @@ def create_batch_writer(options: Mapping[str, str], schema: StructType, overwrit
             "truncated. Allowed: Append, i.e. df.write.format('pykafka').mode('append') (Spark "
             "itself refuses ErrorIfExists and Ignore for Python data sources)"
         )
-    from connector.transactional_sink import exactly_once_requested, parse_exactly_once_options
+    from connector.sink.transactional import exactly_once_requested, parse_exactly_once_options
 
     if exactly_once_requested(options):
         parse_exactly_once_options(options, streaming=False)  # raises: streaming writes only
@@ -686,10 +686,10 @@ def create_stream_writer(options: Mapping[str, str], schema: StructType, overwri
     ``overwrite`` is True for output mode complete, which Kafka's sink accepts: each trigger
     appends the full result again.
     """
-    from connector.transactional_sink import create_exactly_once_stream_writer, exactly_once_requested
+    from connector.sink.transactional import create_exactly_once_stream_writer, exactly_once_requested
 
     if exactly_once_requested(options):
-        # exactlyOnce=true: one Kafka transaction per task and micro-batch (connector.transactional_sink)
+        # exactlyOnce=true: one Kafka transaction per task and micro-batch (connector.sink.transactional)
         return create_exactly_once_stream_writer(options, schema)  # type: ignore[return-value]
     config = parse_sink_options(options)
     return PykafkaStreamWriter(config, validate_sink_schema(schema, config.topic))

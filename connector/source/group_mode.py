@@ -66,7 +66,7 @@ from consumer_group import TopicPartition as GroupTopicPartition
 from kafka_wire.errors import ErrorCode
 from offsets.spec import PartitionOffsets, TopicPartition, tp_str
 
-log = logging.getLogger("connector.group_mode")
+log = logging.getLogger("connector.source.group_mode")
 
 # broker commits run on Spark's planning path: never hold a micro-batch for long
 _COMMIT_TIMEOUT_S = 5.0

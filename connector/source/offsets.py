@@ -1,8 +1,8 @@
 """The source's driver side of offsets: the partitions a subscription names, offset specs resolved
 to offsets by ListOffsets (with the source's retry options), and data loss reported as Spark does.
 
-Used by the stream and batch readers (`connector.source`), the executor-side read when a fetch
-offset is out of range (`connector.partition_reader`) and the lag view (`connector.lag`).
+Used by the stream and batch readers (`connector.source.reader`), the executor-side read when a fetch
+offset is out of range (`connector.source.partition_reader`) and the lag view (`connector.source.lag`).
 """
 
 from __future__ import annotations

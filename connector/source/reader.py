@@ -13,7 +13,7 @@ Where things run (see `reference/research/spark_sources.md` §1.3):
   them; offsets live in the query's checkpoint. The source commits to Kafka only when asked: with
   `commitOffsetsToGroup` each finished batch's end offsets go to that group without membership
   (`connector.offset_mirror.FinishedBatchCommits`, for Kafka's lag tooling); in group mode
-  (`groupMode` with `kafka.group.id`, `connector.group_mode`) the stream reader is a member of the
+  (`groupMode` with `kafka.group.id`, `connector.source.group_mode`) the stream reader is a member of the
   consumer group, plans only the partitions it owns and commits finished batches to the group.
 
 Offsets are `{"topic": {"partition": next_offset}}` with keys sorted as strings (plus a `@group`
@@ -37,7 +37,6 @@ from pyspark.sql.streaming.datasource import (
     SupportsTriggerAvailableNow,
 )
 
-from connector.input_partition import KafkaInputPartition, ReadSpec, make_partitions, read_spec_from
 from connector.kafka_client import (
     KafkaClient,
 )
@@ -48,7 +47,8 @@ from connector.options import (
     batch_starting,
     stream_starting,
 )
-from connector.source_offsets import (
+from connector.source.input_partition import KafkaInputPartition, ReadSpec, make_partitions, read_spec_from
+from connector.source.offsets import (
     DataLossError,
     OffsetFetcher,
     OffsetResolutionError,
@@ -56,7 +56,7 @@ from connector.source_offsets import (
     resolve_offsets,
     subscribed_partitions,
 )
-from connector.trigger_delay import TriggerDelay
+from connector.source.trigger_delay import TriggerDelay
 from offsets.group_offsets import GROUP_KEY, GroupMark, batch_starts, decode_group_offsets, encode_group_offsets
 from offsets.lag import LagStats, compute_lag
 from offsets.ranges import OffsetRange
@@ -75,22 +75,22 @@ from offsets.spec import (
 if TYPE_CHECKING:
     import pyarrow as pa
 
-    from connector.group_mode import GroupSession
     from connector.offset_mirror import FinishedBatchCommits
+    from connector.source.group_mode import GroupSession
 
 log = logging.getLogger("connector.source")
 
 # The stream reader runs in a Python process Spark starts for each query (pyspark's
 # python_streaming_source_runner), and what this module imports is paid at every query start,
 # before the first trigger. So the driver side imports only what planning needs: the executor's
-# read path (`connector.partition_reader`: decoder, pyarrow.compute, crc32c, and pandas, which
+# read path (`connector.source.partition_reader`: decoder, pyarrow.compute, crc32c, and pandas, which
 # pyarrow loads at the decoder's first `pa.array`), group mode and the group-offset mirror are
 # imported where they are used.
 
 
 def read_partition(part: KafkaInputPartition) -> Iterator[pa.RecordBatch]:
-    """`connector.partition_reader.read_partition`, imported on first use (executors only)."""
-    from connector.partition_reader import read_partition as read
+    """`connector.source.partition_reader.read_partition`, imported on first use (executors only)."""
+    from connector.source.partition_reader import read_partition as read
 
     return read(part)
 
@@ -226,7 +226,7 @@ class PyKafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
 
     def _group_session(self) -> GroupSession:
         if self._group is None or self._group.closed:
-            from connector.group_mode import GroupSession
+            from connector.source.group_mode import GroupSession
 
             topics = sorted({t for t, _ in self._partitions_now()})
             self._group = GroupSession(self.opts, topics).start()
@@ -482,7 +482,7 @@ class PyKafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         )
 
     def reportLatestOffset(self) -> dict | None:
-        # shows up as `latestOffset` in the query progress: connector.lag derives the lag from it
+        # shows up as `latestOffset` in the query progress: connector.source.lag derives the lag from it
         return format_partition_offsets(self._latest) if self._latest is not None else None
 
     # --- planning ------------------------------------------------------------------------------
@@ -540,7 +540,7 @@ class PyKafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
             [f"{r.topic}-{r.partition}[{r.from_offset},{r.until_offset})" for r in ranges],
         )
         if g is not None and g.plan_log:
-            from connector.group_mode import write_plan_log
+            from connector.source.group_mode import write_plan_log
 
             write_plan_log(
                 g.plan_log,

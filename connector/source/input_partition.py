@@ -1,7 +1,7 @@
 """What the driver plans and pickles for the source's tasks: `KafkaInputPartition` (one task's
 offset range) with its `ReadSpec` (client settings and read options).
 
-Kept apart from the read path (`connector.partition_reader`: Fetch loop, Arrow decode) so that the
+Kept apart from the read path (`connector.source.partition_reader`: Fetch loop, Arrow decode) so that the
 driver never imports the decoder: Spark starts a fresh Python process for every streaming query's
 reader (pyspark's python_streaming_source_runner) and its imports are part of every query's start,
 before the first trigger (the decoder's pyarrow.compute, crc32c and pandas, which pyarrow loads
