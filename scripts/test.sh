@@ -33,7 +33,8 @@ if [ "$whole_suite" = 0 ]; then
 fi
 
 # The whole suite as three pytest runs side by side:
-#   1. the Spark tests that share one SparkSession, and the JVM peers' own tests (tests/peers);
+#   1. the Spark tests that share one SparkSession, and the JVM peers' own tests (tests/peers), then the
+#      latency-bound group files of AFTER_SPARK;
 #   2. the notebooks (each starts its own kernel and Spark), the Spark tests that run their queries
 #      in child drivers (crash tests, spark-submit, a standalone cluster, separate drivers) and the
 #      cluster-level differential tests of wave 3: none needs the shared session;
@@ -71,11 +72,20 @@ CLUSTER_DIFFERENTIAL=(
     tests/integration/test_eos_cluster_churn.py
     tests/integration/test_consumer_group_client.py
 )
+# latency-bound group files of the integration run that start no Spark: they run after tests/spark and
+# tests/peers, in the Spark run's idle tail. Session 13's run A (cold, green): unit + integration 30.5 min,
+# Spark + peers 18.2, child drivers 19.5; these files' tests of >= 10 s alone summed ~4.5 min.
+AFTER_SPARK=(
+    tests/integration/test_kip848_*.py
+    tests/integration/test_streams_group*.py
+    tests/integration/test_replication_fault.py
+    tests/integration/test_groups_failure.py
+)
 shopt -u nullglob
 ignore_child_drivers=()
 for f in "${SPARK_CHILD_DRIVERS[@]}"; do ignore_child_drivers+=("--ignore=$f"); done
 ignore_rest=(--ignore="$NOTEBOOKS")
-for f in "${CLUSTER_DIFFERENTIAL[@]}"; do ignore_rest+=("--ignore=$f"); done
+for f in "${CLUSTER_DIFFERENTIAL[@]}" "${AFTER_SPARK[@]}"; do ignore_rest+=("--ignore=$f"); done
 DURATIONS=(--durations=0 --durations-min=10)
 # Every Spark JVM the tests start through spark-submit (the shared session, child drivers, notebooks'
 # kernels, the Delta peer) runs with C1-only JIT and the serial GC: these JVMs live seconds to
@@ -116,7 +126,7 @@ children_log="$(mktemp -t pykafka-child-driver-tests.XXXXXX)"
 rest_log="$(mktemp -t pykafka-rest-tests.XXXXXX)"
 trap 'rm -f "$spark_log" "$children_log" "$rest_log"' EXIT
 set +e
-in_cgroup "$cg_spark" .venv/bin/python -m pytest tests/spark tests/peers "${ignore_child_drivers[@]}" \
+in_cgroup "$cg_spark" .venv/bin/python -m pytest tests/spark tests/peers "${AFTER_SPARK[@]}" "${ignore_child_drivers[@]}" \
     "${DURATIONS[@]}" "$@" >"$spark_log" 2>&1 &
 spark_pid=$!
 in_cgroup "$cg_children" .venv/bin/python -m pytest "$NOTEBOOKS" "${SPARK_CHILD_DRIVERS[@]}" \
@@ -141,7 +151,7 @@ echo
 echo "================ $NOTEBOOKS + Spark tests with child drivers + cluster differential tests ================"
 cat "$children_log"
 echo
-echo "================ tests/spark (shared session) + tests/peers ================"
+echo "================ tests/spark (shared session) + tests/peers + AFTER_SPARK ================"
 cat "$spark_log"
 # CI keeps only the tail of this output: repeat every run's failing tests here, last
 summary_line() { grep -aE '[0-9]+ (passed|failed|errors?|skipped)' "$1" | tail -n 1 || true; }  # JVM logs may follow it
