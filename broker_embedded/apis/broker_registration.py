@@ -5,13 +5,16 @@ RegisterBrokerRecord in `__cluster_metadata`, answered once committed. As in Kaf
   (a BrokerHeartbeat unfences it once its metadata offset reached the record);
 - the same incarnation again (a retry, or a new leader) amends the registration: epoch and fencing kept;
 - a new incarnation while the old one's session is alive is DUPLICATE_BROKER_REGISTRATION (another process
-  holds the id); once that session expired the old one was fenced, and the new one takes the id."""
+  holds the id); once that session expired the old one was fenced, and the new one takes the id;
+- a new incarnation's log dirs are online again (KIP-858): replicas it reported offline count again, and a
+  partition they left without a leader gets it back (controller/log_dir_failures.py), in the same commit."""
 
 from __future__ import annotations
 
 import uuid
 from typing import Any, Protocol
 
+from broker_embedded.controller.log_dir_failures import directories_online_again
 from broker_embedded.raft.codecs import broker_registration_request as rq
 from broker_embedded.raft.codecs import broker_registration_response as rs
 from kafka_wire.errors import ErrorCode
@@ -71,6 +74,8 @@ async def serve(
         epoch, fenced = controller.next_metadata_offset(), True
     s.register_broker(body.broker_id, first.host, int(first.port), body.rack, incarnation, listeners,
                       fenced=fenced, epoch=epoch)  # fmt: skip
+    if existing is None or existing.incarnation != incarnation:
+        directories_online_again(s, body.broker_id)  # a restart: its log dirs are online again (KIP-858)
     controller.last_heartbeat[body.broker_id] = now
     if await controller.commit_appended() is None:
         return rs.BrokerRegistrationResponse(error_code=int(ErrorCode.REQUEST_TIMED_OUT), broker_epoch=-1)

@@ -76,3 +76,51 @@ def test_log_dirs_report_a_failed_dir_once_and_keep_it_offline(tmp_path: Path) -
         assert not state.probe() and not state.online
     finally:
         dirs.shutdown()
+
+
+def test_raft_mode_registration_of_a_new_incarnation_brings_its_dirs_back(tmp_path: Path) -> None:
+    """Raft mode registers by BrokerRegistration (62): a restarted broker (new incarnation) gets back the ISR
+    its failed dir left empty, as the lock mode's register op does; it leads once unfenced."""
+    import asyncio
+    import uuid
+    from typing import Any
+
+    from broker_embedded.apis import broker_registration as reg_api
+    from broker_embedded.raft.codecs import broker_registration_request as rq
+
+    s = make(tmp_path)
+    p = s.create_topic("t", -1, -1, {}, [[2, 1]]).partitions[0]
+    s.alter_partition(2, "t", 0, p.leader_epoch, [2], p.partition_epoch)
+    assert handle_directories_offline(s, 2, [("t", 0)])
+    assert (p.leader, p.isr, p.offline_replicas) == (-1, [], [2])
+
+    class Controller:
+        active = True
+        state = s
+        last_heartbeat: dict[int, float] = {2: -100.0}  # its old session expired long ago
+        session_timeout_s = 9.0
+
+        def push(self) -> None:
+            pass
+
+        def next_metadata_offset(self) -> int:
+            return 50
+
+        async def commit_appended(self) -> int | None:
+            return 50
+
+    def register(incarnation: str) -> Any:
+        listener = rq.Listener(name="PLAINTEXT", host="127.0.0.1", port=9002, security_protocol=0)
+        body = rq.BrokerRegistrationRequest(
+            broker_id=2, cluster_id=s.cluster_id, incarnation_id=uuid.UUID(incarnation).bytes, listeners=[listener]
+        )
+        return asyncio.run(reg_api.serve(Controller(), body, 0.0))
+
+    new = str(uuid.uuid4())
+    assert register(new).error_code == 0
+    assert (p.isr, p.offline_replicas) == ([2], [])  # registered fenced: no leader until unfenced
+    assert s.unfence(2) and p.leader == 2
+    # the same incarnation again (a retry) changes nothing; a later failure is not undone by it
+    assert handle_directories_offline(s, 2, [("t", 0)])
+    assert register(new).error_code == 0
+    assert p.offline_replicas == [2]
