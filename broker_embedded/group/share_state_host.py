@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from broker_embedded.security.listeners import ListenerConfig
 from broker_embedded.share.cluster_state import ClusterShareState
 from broker_embedded.share.manager import share_key
+from broker_embedded.share.persister import SharePersister
 from broker_embedded.share.remote_persister import RemotePersister
 from broker_embedded.share.state import ShareGroupStateKey
 from broker_embedded.share.state_service import ShareStateService, StateResult, not_coordinator
@@ -55,7 +56,7 @@ def serve(
     replicated (a future then)."""
     if cluster is None:
         persister = share.partitions.persister
-        if persister is None:
+        if not isinstance(persister, SharePersister):  # a single broker's own state, or none
             return [not_coordinator(operation) for _ in keys]
         service = ShareStateService(persister)
         return [call(service, i) for i in range(len(keys))]

@@ -29,6 +29,7 @@ from .partition import (
     AcknowledgementBatch,
     AcquiredRecords,
     AutoOffsetReset,
+    PartitionConfig,
     SharePartition,
     SharePartitionError,
     parse_auto_offset_reset,
@@ -192,7 +193,7 @@ class SharePartitionManager:
                 offset_for_timestamp=offset_for_timestamp,
             )
             # the group's settings now (apply_settings follows later changes)
-            config: dict[str, int | bool] = {
+            config: PartitionConfig = {
                 "record_lock_duration_ms": settings.record_lock_duration_ms,
                 "delivery_count_limit": settings.delivery_count_limit,
                 "max_in_flight_records": settings.max_in_flight_records,
@@ -209,7 +210,7 @@ class SharePartitionManager:
                 if remote:
                     sp.leader_epoch = max(sp.leader_epoch, partition.leader_epoch)
             else:
-                sp = SharePartition(self.timer, start, leader_epoch=partition.leader_epoch, **config)  # type: ignore[arg-type]
+                sp = SharePartition(self.timer, start, leader_epoch=partition.leader_epoch, **config)
                 if self.persister is not None:
                     now = int(time.time() * 1000)
                     self.persister.initialize(state_key, sp.snapshot(now, now))
@@ -364,9 +365,9 @@ class SharePartitionManager:
             pending = [(k, start) for k, start in self._reset_starts.items() if k[0] == group_id]
         for (_, tid, index), start in pending:
             out[(tid, index)] = OffsetSummary(start, 0, 0)
-        for key, sp in live:
-            tid = uuid.UUID(self._state_keys[key].topic_id).bytes
-            out[(tid, key[2])] = OffsetSummary(sp.start_offset, sp.leader_epoch, sp.delivery_complete_count)
+        for live_key, sp in live:
+            tid = uuid.UUID(self._state_keys[live_key].topic_id).bytes
+            out[(tid, live_key[2])] = OffsetSummary(sp.start_offset, sp.leader_epoch, sp.delivery_complete_count)
         return out
 
     def _drop(self, group_id: str, topic: str, index: int) -> None:
@@ -409,8 +410,9 @@ class SharePartitionManager:
         and the next fetch starts from share.auto.offset.reset again."""
         with self._lock:
             dropped = [k for k in self.share_partitions if k[0] == group_id and (topic is None or k[1] == topic)]
-            for k in [k for k in self._reset_starts if k[0] == group_id and (topic_id is None or k[1] == topic_id)]:
-                del self._reset_starts[k]
+            resets = [r for r in self._reset_starts if r[0] == group_id and (topic_id is None or r[1] == topic_id)]
+            for reset_key in resets:
+                del self._reset_starts[reset_key]
         for k in dropped:
             self._drop(*k)
         if self.persister is not None:

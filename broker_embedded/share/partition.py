@@ -30,6 +30,7 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum, IntEnum
+from typing import TypedDict, TypeVar, Unpack
 
 from kafka_wire.errors import ErrorCode
 
@@ -140,9 +141,22 @@ class AcquisitionLock(TimerTask):
         self.partition._on_lock_expired(self)
 
 
-def _ranges(offsets: Iterable[int], key: Callable[[int], object]) -> list[tuple[int, int, object]]:
+_K = TypeVar("_K")
+
+
+class PartitionConfig(TypedDict, total=False):
+    """The settings a SharePartition takes as keywords (a share group's configs)."""
+
+    record_lock_duration_ms: int
+    delivery_count_limit: int
+    max_in_flight_records: int
+    renew_acknowledge_enable: bool
+    persist_acquisitions: bool
+
+
+def _ranges(offsets: Iterable[int], key: Callable[[int], _K]) -> list[tuple[int, int, _K]]:
     """Group sorted offsets into contiguous runs with equal ``key``."""
-    out: list[tuple[int, int, object]] = []
+    out: list[tuple[int, int, _K]] = []
     for o in offsets:
         k = key(o)
         if out and out[-1][1] == o - 1 and out[-1][2] == k:
@@ -221,7 +235,7 @@ class SharePartition:
         return offset_for_timestamp(now_ms - duration_ms)
 
     @classmethod
-    def from_state(cls, timer: Timer, state: ShareGroupState, **config: int | bool) -> SharePartition:
+    def from_state(cls, timer: Timer, state: ShareGroupState, **config: Unpack[PartitionConfig]) -> SharePartition:
         """Rebuild from ReadShareGroupState's answer (a new leader, a restart).
 
         Persisted AVAILABLE records keep their delivery counts; offsets between persisted batches
@@ -233,7 +247,7 @@ class SharePartition:
             state_epoch=state.state_epoch,
             leader_epoch=state.leader_epoch,
             snapshot_epoch=state.snapshot_epoch,
-            **config,  # type: ignore[arg-type]
+            **config,
         )
         for b in state.state_batches:
             if b.last_offset < sp._start:
@@ -386,8 +400,7 @@ class SharePartition:
                     self._records[a].lock = lock
             self._emit(changed if self.persist_acquisitions else [], op_start)
             result = [
-                AcquiredRecords(lo, hi, int(k))  # type: ignore[call-overload]
-                for lo, hi, k in _ranges(acquired, lambda x: self._records[x].delivery_count)
+                AcquiredRecords(lo, hi, k) for lo, hi, k in _ranges(acquired, lambda x: self._records[x].delivery_count)
             ]
         if lock is not None:
             self.timer.add(lock)  # outside our lock: an already-due task runs inline
@@ -579,8 +592,7 @@ class SharePartition:
         for o in changed:
             self._records[o].persisted = self._batch_of(o)
         batches = tuple(
-            PersisterStateBatch(lo, hi, k[0], k[1])  # type: ignore[index]
-            for lo, hi, k in _ranges(sorted(changed), self._batch_of)
+            PersisterStateBatch(lo, hi, k[0], k[1]) for lo, hi, k in _ranges(sorted(changed), self._batch_of)
         )
         self._advance_start()
         start = self._start if self._start != old_start else -1
@@ -598,10 +610,9 @@ class SharePartition:
     def persisted_batches(self) -> tuple[PersisterStateBatch, ...]:
         """The state batches as written so far (what the coordinator holds once the outbox is written)."""
         with self._lock:
-            written = sorted(o for o, r in self._records.items() if r.persisted is not None)
+            written = {o: r.persisted for o, r in self._records.items() if r.persisted is not None}
             return coalesce(
-                PersisterStateBatch(lo, hi, k[0], k[1])  # type: ignore[index]
-                for lo, hi, k in _ranges(written, lambda o: self._records[o].persisted)
+                PersisterStateBatch(lo, hi, k[0], k[1]) for lo, hi, k in _ranges(sorted(written), written.__getitem__)
             )
 
     @property

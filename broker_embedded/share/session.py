@@ -107,9 +107,9 @@ class ShareSessionCache:
                         ShareErrorCode.SHARE_SESSION_LIMIT_REACHED,
                         "The limit of share sessions has been reached.",
                     )
-                session = ShareSession(group_id, member_id, next_epoch(INITIAL_EPOCH), connection_id)
-                session.partitions.update(dict.fromkeys(fetch))
-                self._sessions[key] = session
+                opened = ShareSession(group_id, member_id, next_epoch(INITIAL_EPOCH), connection_id)
+                opened.partitions.update(dict.fromkeys(fetch))
+                self._sessions[key] = opened
                 self._connections[connection_id] = key
                 return ShareFetchContext(ContextKind.FULL, epoch, tuple(fetch))
             session = self._sessions.get(key)
