@@ -36,10 +36,18 @@ def add_parsers(sub: Any) -> None:
     c.add_argument(
         "-o",
         "--offset",
-        default="beginning",
-        help="beginning | end | N (absolute) | -N (N from the end) | s@MILLIS (first offset at/after the timestamp)",
+        default=None,
+        help="beginning (default) | end | N (absolute) | -N (N from the end) | s@MILLIS (first offset at/after "
+        "the timestamp)",
     )
     c.add_argument("-G", "--group", default=None, help="consume as a member of this group (subscribe, commit)")
+    c.add_argument(
+        "--share-group",
+        default=None,
+        metavar="GROUP",
+        help="consume as a member of this share group (KIP-932, a queue): each record is acknowledged once "
+        "written; --json adds its delivery_count",
+    )
     c.add_argument("-e", "--exit", action="store_true", help="exit at the end of every partition")
     c.add_argument("-c", "--count", type=int, default=None, help="exit after this many records")
     c.add_argument("-f", "--format", default=None, help=r"kcat format: %%t %%p %%o %%k %%s %%T %%h %%S %%K \n \t")
@@ -180,7 +188,7 @@ def render(fmt: str | None, msg: Any) -> str:
     return "".join(out)
 
 
-def _record_json(msg: Any) -> str:
+def _record_json(msg: Any, **extra: Any) -> str:
     return json.dumps(
         {
             "topic": msg.topic(),
@@ -190,6 +198,7 @@ def _record_json(msg: Any) -> str:
             "key": None if msg.key() is None else _text(msg.key()),
             "value": None if msg.value() is None else _text(msg.value()),
             "headers": {k: _text(v) for k, v in (msg.headers() or [])},
+            **extra,
         }
     )
 
@@ -197,6 +206,11 @@ def _record_json(msg: Any) -> str:
 def consume(args: argparse.Namespace) -> int:
     from confluent_kafka import Consumer, KafkaError, TopicPartition
 
+    if args.share_group is not None:
+        from pykafka_cli.share import consume_share
+
+        return consume_share(args, render, lambda msg: _record_json(msg, delivery_count=msg.delivery_count()))
+    args.offset = args.offset or "beginning"
     conf = {
         "bootstrap.servers": args.bootstrap_server,
         "group.id": args.group or "pykafka-cli",

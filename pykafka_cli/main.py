@@ -5,6 +5,7 @@
     pykafka -b HOST:PORT topics list|create|describe|alter|delete
     pykafka -b HOST:PORT produce TOPIC [FILES] [-k KEY | -K DELIM] [-H N=V] [-p P]
     pykafka -b HOST:PORT consume TOPIC [-o beginning|end|N|-N|s@MILLIS] [-G GROUP] [-e] [-f FMT]
+    pykafka -b HOST:PORT consume TOPIC --share-group GROUP [-c N] [--idle-timeout S] [-f FMT]
     pykafka -b HOST:PORT groups list|describe|reset-offsets|delete
     pykafka -b HOST:PORT lag --checkpoint DIR [--table PATH]
     pykafka offsets TABLE
