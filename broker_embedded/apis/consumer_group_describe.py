@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from broker_embedded.features import group_protocol_enabled
 from broker_embedded.group.consumer_records import Assignment
 from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from kafka_wire.errors import ErrorCode
@@ -30,6 +31,10 @@ def _assignment(assignment: Assignment, names: dict[bytes, str]) -> rs.Assignmen
 def handle(
     broker: Broker, ctx: RequestContext, request: rq.ConsumerGroupDescribeRequest
 ) -> rs.ConsumerGroupDescribeResponse:
+    if not group_protocol_enabled(broker):  # group.version 0: every group UNSUPPORTED_VERSION, as Kafka answers
+        return rs.ConsumerGroupDescribeResponse(
+            groups=[rs.DescribedGroup(group_id=g, error_code=ErrorCode.UNSUPPORTED_VERSION) for g in request.group_ids]
+        )
     coordinator = broker.group_coordinator
     names = {t.topic_id: t.name for t in broker.topics}
     out = []

@@ -12,6 +12,7 @@ import logging
 import uuid
 from typing import TYPE_CHECKING, Any
 
+from broker_embedded.features import group_protocol_enabled
 from broker_embedded.group.consumer_heartbeat import HeartbeatInput
 from broker_embedded.group.consumer_migration import CONSUMER_PROTOCOL_TYPE, hand_over_classic_group, upgrade_enabled
 from broker_embedded.group.consumer_records import Assignment
@@ -41,6 +42,8 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.ConsumerGroupHeartbe
     def error(code: ErrorCode, message: str | None = None) -> rs.ConsumerGroupHeartbeatResponse:
         return rs.ConsumerGroupHeartbeatResponse(error_code=code, error_message=message, member_epoch=-1)
 
+    if not group_protocol_enabled(broker):  # group.version 0 (or "consumer" not configured), before the ACLs
+        return rs.ConsumerGroupHeartbeatResponse(error_code=ErrorCode.UNSUPPORTED_VERSION)
     if denied := authorize(ctx, AclOperation.READ, ResourceType.GROUP, request.group_id):
         return error(denied)
     # as Kafka's KafkaApis: a member may subscribe by name only to topics it may describe

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from broker_embedded.features import UNSUPPORTED, share_groups_enabled
 from broker_embedded.group.share_admin import ShareGroupAdmin
 from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from kafka_wire.errors import ErrorCode
@@ -20,6 +21,10 @@ API_KEY = 92
 def handle(
     broker: Broker, ctx: RequestContext, request: rq.DeleteShareGroupOffsetsRequest
 ) -> rs.DeleteShareGroupOffsetsResponse:
+    if not share_groups_enabled(broker):  # share.version 0, before the ACLs (Kafka's KafkaApis)
+        return rs.DeleteShareGroupOffsetsResponse(
+            error_code=ErrorCode.UNSUPPORTED_VERSION, error_message=UNSUPPORTED, responses=[]
+        )
     code = authorize(ctx, AclOperation.DELETE, ResourceType.GROUP, request.group_id)
     code = code or broker.group_coordinator.coordinator_error(request.group_id)
     if code != ErrorCode.NONE:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from broker_embedded.features import share_groups_enabled
 from broker_embedded.group.share_admin import ShareGroupAdmin
 from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from kafka_wire.errors import ErrorCode
@@ -23,6 +24,13 @@ def handle(
     admin = ShareGroupAdmin(broker.share_coordinator)
     out = []
     for group in request.groups:
+        if not share_groups_enabled(broker):  # share.version 0, before the ACLs (Kafka's KafkaApis)
+            out.append(
+                rs.DescribeShareGroupOffsetsResponseGroup(
+                    group_id=group.group_id, topics=[], error_code=ErrorCode.UNSUPPORTED_VERSION
+                )
+            )
+            continue
         code = authorize(ctx, AclOperation.DESCRIBE, ResourceType.GROUP, group.group_id)
         code = code or broker.group_coordinator.coordinator_error(group.group_id)
         if code != ErrorCode.NONE:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from broker_embedded.apis.share_fetch import after_state_written, apply_acknowledgements
+from broker_embedded.features import share_groups_enabled
 from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from broker_embedded.share.partition import SharePartitionError
 from kafka_wire.errors import ErrorCode
@@ -26,6 +27,8 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.ShareAcknowledgeRequ
     def error(code: ErrorCode, message: str | None = None) -> rs.ShareAcknowledgeResponse:
         return rs.ShareAcknowledgeResponse(error_code=code, error_message=message, responses=[], node_endpoints=[])
 
+    if not share_groups_enabled(broker):  # share.version 0, before any other check (Kafka's KafkaApis)
+        return error(ErrorCode.UNSUPPORTED_VERSION)
     group_id, member_id = request.group_id, request.member_id
     if not group_id or not member_id:
         return error(ErrorCode.INVALID_REQUEST, "GroupId and MemberId are required.")

@@ -17,6 +17,7 @@ import threading
 from collections.abc import Hashable, Iterable
 from typing import TYPE_CHECKING, Any
 
+from broker_embedded.features import share_groups_enabled
 from broker_embedded.purgatory.callback import DelayedCallback
 from broker_embedded.purgatory.keys import fetch_key
 from broker_embedded.security.access import AclOperation, ResourceType, authorize
@@ -91,6 +92,8 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.ShareFetchRequest) -
     def error(code: ErrorCode, message: str | None = None) -> rs.ShareFetchResponse:
         return rs.ShareFetchResponse(error_code=code, error_message=message, responses=[], node_endpoints=[])
 
+    if not share_groups_enabled(broker):  # share.version 0, before any other check (Kafka's KafkaApis)
+        return error(ErrorCode.UNSUPPORTED_VERSION)
     group_id, member_id = request.group_id, request.member_id
     if not group_id or not member_id:
         return error(ErrorCode.INVALID_REQUEST, "GroupId and MemberId are required.")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from broker_embedded.features import share_groups_enabled
 from broker_embedded.group.share_group import ASSIGNOR_NAME, Assignment
 from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from kafka_wire.errors import ErrorCode
@@ -29,6 +30,10 @@ def _assignment(assignment: Assignment, names: dict[bytes, str]) -> rs.Assignmen
 
 
 def handle(broker: Broker, ctx: RequestContext, request: rq.ShareGroupDescribeRequest) -> rs.ShareGroupDescribeResponse:
+    if not share_groups_enabled(broker):  # share.version 0: every group UNSUPPORTED_VERSION, as Kafka answers
+        return rs.ShareGroupDescribeResponse(
+            groups=[rs.DescribedGroup(group_id=g, error_code=ErrorCode.UNSUPPORTED_VERSION) for g in request.group_ids]
+        )
     share = broker.share_coordinator
     share.groups.expire(share.clock())
     names = {t.topic_id: t.name for t in broker.topics}

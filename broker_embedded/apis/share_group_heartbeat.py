@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
+from broker_embedded.features import share_groups_enabled
 from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import share_group_heartbeat_request as rq
@@ -27,6 +28,8 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.ShareGroupHeartbeatR
     def error(code: ErrorCode, message: str | None = None) -> rs.ShareGroupHeartbeatResponse:
         return rs.ShareGroupHeartbeatResponse(error_code=code, error_message=message, member_epoch=-1)
 
+    if not share_groups_enabled(broker):  # share.version 0, before the ACLs (Kafka's KafkaApis)
+        return rs.ShareGroupHeartbeatResponse(error_code=ErrorCode.UNSUPPORTED_VERSION)
     if denied := authorize(ctx, AclOperation.READ, ResourceType.GROUP, request.group_id):
         return error(denied)
     for topic in request.subscribed_topic_names or []:

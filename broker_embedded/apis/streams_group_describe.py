@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from broker_embedded.features import streams_protocol_enabled
 from broker_embedded.group.streams_group import StreamsGroup, TasksTuple, configure_topology
 from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from kafka_wire.errors import ErrorCode
@@ -69,6 +70,10 @@ def _topology(broker: Broker, group: StreamsGroup) -> rs.Topology | None:
 def handle(
     broker: Broker, ctx: RequestContext, request: rq.StreamsGroupDescribeRequest
 ) -> rs.StreamsGroupDescribeResponse:
+    if not streams_protocol_enabled(broker):  # streams.version 0: every group UNSUPPORTED_VERSION, as Kafka answers
+        return rs.StreamsGroupDescribeResponse(
+            groups=[rs.DescribedGroup(group_id=g, error_code=ErrorCode.UNSUPPORTED_VERSION) for g in request.group_ids]
+        )
     coordinator = broker.group_coordinator
     out = []
     for group_id in request.group_ids or []:

@@ -11,6 +11,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
+from broker_embedded.features import streams_protocol_enabled
 from broker_embedded.group.streams_coordinator import StreamsHeartbeatInput
 from broker_embedded.group.streams_group import TasksTuple, tasks_from_record
 from broker_embedded.security.access import AclOperation, ResourceType, authorize
@@ -78,6 +79,8 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.StreamsGroupHeartbea
     def error(code: ErrorCode, message: str | None = None) -> rs.StreamsGroupHeartbeatResponse:
         return rs.StreamsGroupHeartbeatResponse(error_code=code, error_message=message, member_epoch=0, status=None)
 
+    if not streams_protocol_enabled(broker):  # streams.version 0 (or "streams" not configured), before the ACLs
+        return rs.StreamsGroupHeartbeatResponse(error_code=ErrorCode.UNSUPPORTED_VERSION, status=None)
     if denied := authorize(ctx, AclOperation.READ, ResourceType.GROUP, request.group_id):
         return error(denied)
     topology = topology_value(request.topology) if request.topology is not None else None
