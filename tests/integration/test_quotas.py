@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from confluent_kafka import Producer
+from confluent_kafka import Consumer, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 
 from kafka_wire.client import BrokerConnection
@@ -199,30 +199,52 @@ QUOTA = 100_000  # bytes/s
 RUN_S = 10.5  # Kafka measures a new client over (quota.window.num - 1) windows: 10 s by default
 
 
+FILLED = 3_000_000  # bytes a throttled consumer could read at once: 3x what its quota lets through
+
+
 @pytest.fixture()
-def throttled_client(either_broker: Any) -> Iterator[tuple[str, str, str]]:
+def throttled_client(either_broker: Any) -> Iterator[tuple[str, str, str, str, str]]:
+    """(bootstrap, producer client id, its topic, consumer client id, a topic filled for it): both
+    client ids held to QUOTA bytes/s (producer_byte_rate, consumer_byte_rate)."""
     bootstrap = either_broker.bootstrap_servers
-    client, topic = _name("noisy"), _name("quota")
+    client, topic, reader, filled = _name("noisy"), _name("quota"), _name("reader"), _name("filled")
     admin = AdminClient({"bootstrap.servers": bootstrap})
-    admin.create_topics([NewTopic(topic, 1, 1)])[topic].result(30)
+    for f in admin.create_topics([NewTopic(topic, 1, 1), NewTopic(filled, 1, 1)]).values():
+        f.result(30)
+    fill = Producer({"bootstrap.servers": bootstrap, "linger.ms": 20, "batch.size": 1 << 20, "acks": 1})
+    for _ in range(FILLED // 10_000):
+        fill.produce(filled, b"r" * 10_000)
+    assert fill.flush(30) == 0
     conn = w.connect(bootstrap)
     try:
         assert _alter(conn, [("client-id", client)], producer_byte_rate=float(QUOTA)).error_code == ErrorCode.NONE
+        assert _alter(conn, [("client-id", reader)], consumer_byte_rate=float(QUOTA)).error_code == ErrorCode.NONE
         wait_until(
-            lambda: _found(_describe(conn, [("client-id", EXACT, client)])) != {},
+            lambda: (
+                len(
+                    _found(_describe(conn, [("client-id", SPECIFIED, None)])).keys()
+                    & {frozenset([("client-id", client)]), frozenset([("client-id", reader)])}
+                )
+                == 2
+            ),
             timeout=10,
-            what="the quota is in place",
+            what="the quotas are in place",
         )
-        yield bootstrap, client, topic
+        yield bootstrap, client, topic, reader, filled
     finally:
         _alter(conn, [("client-id", client)], producer_byte_rate=None)
+        _alter(conn, [("client-id", reader)], consumer_byte_rate=None)
         conn.close()
 
 
-def test_producer_held_at_its_byte_rate_quota(throttled_client: tuple[str, str, str]) -> None:
+def test_producer_and_consumer_held_at_their_byte_rate_quotas(
+    throttled_client: tuple[str, str, str, str, str],
+) -> None:
     """A producer offering 10x its quota gets ~the quota through over Kafka's window, is told so
-    (librdkafka's throttle_cb and its stats), and a bystander on the same broker is not slowed."""
-    bootstrap, client, topic = throttled_client
+    (librdkafka's throttle_cb and its stats), and a bystander on the same broker is not slowed. At the
+    same time a consumer that could read 3x its consumer_byte_rate at once reads ~its quota and is told
+    so too (throttle_cb)."""
+    bootstrap, client, topic, reader, filled = throttled_client
     throttles: list[int] = []
     delivered: list[tuple[float, int]] = []
     errors: list[str] = []
@@ -268,8 +290,32 @@ def test_producer_held_at_its_byte_rate_quota(throttled_client: tuple[str, str, 
             p.flush(10)
             time.sleep(0.05)
 
+    consumed: list[tuple[float, int]] = []
+    reader_throttles: list[int] = []
+
+    def consume() -> None:
+        c = Consumer(
+            {
+                "bootstrap.servers": bootstrap,
+                "group.id": _name("quota-g"),
+                "client.id": reader,
+                "enable.auto.commit": False,
+                "throttle_cb": lambda e: reader_throttles.append(int(e.throttle_time * 1000)),
+            }
+        )
+        c.assign([TopicPartition(filled, 0, 0)])  # no group join: reading starts with the producer
+        try:
+            while not stop.is_set():
+                m = c.poll(0.05)
+                if m is not None and m.error() is None:
+                    consumed.append((time.monotonic(), len(m.value() or b"")))
+        finally:
+            c.close()
+
     helper = threading.Thread(target=bystander, daemon=True)
     helper.start()
+    reading = threading.Thread(target=consume, daemon=True)
+    reading.start()
     payload = b"x" * 10_000
     start = time.monotonic()
     offered = 0
@@ -285,6 +331,7 @@ def test_producer_held_at_its_byte_rate_quota(throttled_client: tuple[str, str, 
     end = time.monotonic()
     stop.set()
     helper.join(15)
+    reading.join(15)
     noisy.purge()
     noisy.flush(5)
     assert not errors[:1] or all("purge" in e.lower() for e in errors), errors[:3]
@@ -300,7 +347,14 @@ def test_producer_held_at_its_byte_rate_quota(throttled_client: tuple[str, str, 
     latencies = sorted(bystander_latency)
     assert len(latencies) >= 20
     p99 = latencies[int(0.99 * (len(latencies) - 1))]
+    print(f"bystander produce p99 {p99 * 1000:.1f} ms over {len(latencies)}")
     assert p99 < 0.25, latencies[-5:]
+    # the consumer: ~its quota over the same window (Kafka caps a fetch at one window's worth), told so
+    read = sum(n for t, n in consumed if t <= end)
+    read_rate = read / (end - start)
+    print(f"consumer held at {read_rate:.0f} B/s, throttle max {max(reader_throttles or [0])} ms")
+    assert 0.8 * QUOTA <= read_rate <= 1.2 * QUOTA, (read_rate, read)
+    assert reader_throttles and max(reader_throttles) > 0, "the consumer's throttle_cb"
 
 
 def test_throttled_connection_is_muted_and_fetch_is_throttled(either_broker: Any) -> None:
