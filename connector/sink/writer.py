@@ -120,6 +120,7 @@ _DEFAULT_PARTITIONER = "murmur2_random"
 _DEFAULT_MAX_BLOCK_MS = 60_000  # Java producer's max.block.ms
 _DEFAULT_DELIVERY_TIMEOUT_MS = 120_000  # Java producer's delivery.timeout.ms
 _PRODUCER_IDLE_TIMEOUT_S = 600.0  # like spark.kafka.producer.cache.timeout (10m)
+_PRODUCER_EVICTOR_INTERVAL_S = 60.0  # like spark.kafka.producer.cache.evictorThreadRunInterval (1m)
 _UNASSIGNED_PARTITION = -1  # librdkafka RD_KAFKA_PARTITION_UA: let the partitioner choose
 
 
@@ -383,6 +384,7 @@ class _ProducerHandle:
         self.errors: list[tuple[str, int, Any]] = []
         self.failed = 0
         self.last_used = time.monotonic()
+        self.in_use = False  # a task is producing with it: never evicted then, however long the task
         self.auth_error: Any = None
         kafka = _confluent_kafka()
         self.producer = kafka.Producer(
@@ -424,23 +426,58 @@ def _close_producer(producer: Any) -> None:
         pass
 
 
-def _acquire_producer(config: SinkConfig) -> _ProducerHandle:
-    now = time.monotonic()
+def evict_idle_producers(now: float, timeout_s: float = _PRODUCER_IDLE_TIMEOUT_S) -> int:
+    """Close the cached producers no task has used for `timeout_s` (at time `now`, monotonic); returns
+    how many. Their queues are empty: every task flushes before it ends. A producer a task holds is kept."""
     with _PRODUCERS_LOCK:
-        # Close producers idle for long (their queues are empty: every write() flushes).
-        for key, h in list(_PRODUCERS.items()):
-            if key != config.producer_config and now - h.last_used > _PRODUCER_IDLE_TIMEOUT_S:
-                del _PRODUCERS[key]
-                _close_producer(h.producer)
+        idle = [(key, h) for key, h in _PRODUCERS.items() if not h.in_use and now - h.last_used > timeout_s]
+        for key, _ in idle:
+            del _PRODUCERS[key]
+    for _, h in idle:
+        _close_producer(h.producer)
+    return len(idle)
+
+
+_evictor_started = False
+
+
+def _start_evictor() -> None:
+    """Once per Python worker: a daemon thread closes idle producers, as Spark's producer cache does, so a
+    reused worker does not keep connections (and librdkafka's reconnect attempts) to a cluster its queries
+    stopped writing to until some later task happens to acquire a producer."""
+    global _evictor_started
+    with _PRODUCERS_LOCK:
+        if _evictor_started:
+            return
+        _evictor_started = True
+
+    def run() -> None:
+        while True:
+            time.sleep(_PRODUCER_EVICTOR_INTERVAL_S)
+            evict_idle_producers(time.monotonic())
+
+    threading.Thread(target=run, name="pykafka-producer-evictor", daemon=True).start()
+
+
+def _acquire_producer(config: SinkConfig) -> _ProducerHandle:
+    _start_evictor()
+    with _PRODUCERS_LOCK:
         handle = _PRODUCERS.get(config.producer_config)
         if handle is None:
             handle = _ProducerHandle(config.producer_dict())
             _PRODUCERS[config.producer_config] = handle
+        handle.in_use = True
     handle.errors.clear()
     handle.failed = 0
     handle.auth_error = None
-    handle.last_used = now
+    handle.last_used = time.monotonic()
     return handle
+
+
+def _release_producer(handle: _ProducerHandle) -> None:
+    with _PRODUCERS_LOCK:
+        handle.last_used = time.monotonic()
+        handle.in_use = False
 
 
 def _discard_producer(config: SinkConfig, handle: _ProducerHandle) -> None:
@@ -590,7 +627,7 @@ def produce_batches(config: SinkConfig, columns: SinkColumns, batches: Iterable[
     except BaseException:
         _discard_producer(config, handle)
         raise
-    handle.last_used = time.monotonic()
+    _release_producer(handle)
     return records
 
 
