@@ -145,7 +145,7 @@ def build_cluster_parser() -> argparse.ArgumentParser:
         "--controllers",
         type=int,
         default=2,
-        help="controller processes sharing one state dir: one active, the others standbys (default 2)",
+        help="controller processes: one active, the others standbys (default 2; 3 or more form a Raft quorum)",
     )
     p.add_argument(
         "--log-dir", default=None, help="directory for controller/ and broker-<id>/ (default: temporary, deleted)"
@@ -155,8 +155,9 @@ def build_cluster_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--quorum",
         choices=("lock", "raft"),
-        default="lock",
-        help="lock: controllers share a state dir and a file lock (default); raft: a Raft quorum, one dir each",
+        default=None,
+        help="lock: controllers share a state dir and a file lock; raft: a Raft quorum, one dir each "
+        "(default: raft for 3 or more controllers, else lock)",
     )
     return p
 

@@ -129,16 +129,19 @@ class _Child:
 
 
 class ControllerHost(NamedTuple):
-    """Where a controller runs when it is not on 127.0.0.1: its own address, and the argv prefix that starts
-    a process there (a network namespace: `ip netns exec NAME`; testsupport/netns.py makes them)."""
+    """Where a controller (or a broker: `broker_hosts`) runs when it is not on 127.0.0.1: its own address, and
+    the argv prefix that starts a process there (a network namespace: `ip netns exec NAME`; testsupport/netns.py
+    makes them)."""
 
     address: str
     argv_prefix: tuple[str, ...] = ()
 
 
 class EmbeddedCluster:
-    """`controllers` controller processes sharing one state directory (the one holding its flock is
-    active, the others are standbys) plus `brokers` broker processes (node ids 1..N) on 127.0.0.1."""
+    """`controllers` controller processes plus `brokers` broker processes (node ids 1..N) on 127.0.0.1. With
+    `quorum="lock"` (the default for 1 or 2 controllers) the controllers share one state directory (the one
+    holding its flock is active, the others are standbys); with `quorum="raft"` (the default for 3 or more) they
+    form a Raft quorum on the `__cluster_metadata` log, each with its own directory, as KRaft's do."""
 
     def __init__(
         self,
@@ -149,14 +152,17 @@ class EmbeddedCluster:
         controllers: int = 2,
         secure: bool = False,
         acls: bool = False,
-        quorum: str = "lock",
+        quorum: str | None = None,
         controller_hosts: dict[int, ControllerHost] | None = None,
         log_dirs_per_broker: int = 1,
+        broker_hosts: dict[int, ControllerHost] | None = None,
         **configs: Any,
     ) -> None:
+        if quorum is None:  # three or more controllers form a Raft quorum, as KRaft's do (issue 32)
+            quorum = "raft" if controllers >= 3 else "lock"
         if quorum not in ("lock", "raft"):
             raise ValueError(f"quorum must be 'lock' (shared directory + flock) or 'raft', got {quorum!r}")
-        # opt-in (issue 32): quorum="raft" runs the controllers as a Raft quorum, each with its own directory
+        # quorum="raft" runs the controllers as a Raft quorum, each with its own directory (issue 32)
         self.quorum = quorum
         if brokers < 1:
             raise ValueError(f"brokers must be at least 1, got {brokers}")
@@ -202,6 +208,10 @@ class EmbeddedCluster:
             raise ValueError(f"controller_hosts names unknown controllers: {sorted(self.controller_hosts)}")
         if quorum == "raft":
             self.raft_ports = {i: _free_port() for i in self.controller_ids}
+        # broker id -> its own host (issue 32: brokers on separate test hosts too); default 127.0.0.1
+        self.broker_hosts = dict(broker_hosts or {})
+        if set(self.broker_hosts) - set(self.broker_ids):
+            raise ValueError(f"broker_hosts names unknown brokers: {sorted(self.broker_hosts)}")
 
     # --- processes -------------------------------------------------------------------------------
     def _overrides(self) -> list[str]:
@@ -317,21 +327,29 @@ class EmbeddedCluster:
     def _spawn_broker(self, broker_id: int) -> _Child:
         # quorum="raft": each broker also observes __cluster_metadata (fetches it from the quorum leader)
         observe = ["--override", f"controller.quorum.voters={self._raft_voters()}"] if self.raft_ports else []
-        argv = self._base_argv() + [
-            "--node-id",
-            str(broker_id),
-            "--controller",
-            self.controller_address,
-            "--port",
-            str(self.ports.get(broker_id, 0)),
-            "--log-dir",
-            str(self.log_dir / f"broker-{broker_id}"),
-            "--log-level",
-            self.log_level,
-            "--exit-on-stdin-eof",
-            *self._overrides(),
-            *observe,
-        ]
+        host = self.broker_hosts.get(broker_id)
+        placed = [*host.argv_prefix] if host else []
+        placed_on = ["--host", host.address] if host else []
+        argv = (
+            placed
+            + self._base_argv()
+            + [
+                "--node-id",
+                str(broker_id),
+                "--controller",
+                self.controller_address,
+                "--port",
+                str(self.ports.get(broker_id, 0)),
+                "--log-dir",
+                str(self.log_dir / f"broker-{broker_id}"),
+                "--log-level",
+                self.log_level,
+                "--exit-on-stdin-eof",
+                *placed_on,
+                *self._overrides(),
+                *observe,
+            ]
+        )
         if self.log_dirs_per_broker > 1:
             argv += ["--override", "log.dirs=" + ",".join(str(d) for d in self.broker_log_dirs(broker_id))]
         return _Child(
@@ -441,10 +459,11 @@ class EmbeddedCluster:
     # --- addresses and the controller's view ------------------------------------------------------
     @property
     def bootstrap_servers(self) -> str:
-        return ",".join(f"127.0.0.1:{self.ports[b]}" for b in self.broker_ids if b in self.ports)
+        return ",".join(self.bootstrap(b) for b in self.broker_ids if b in self.ports)
 
     def bootstrap(self, broker_id: int) -> str:
-        return f"127.0.0.1:{self.ports[broker_id]}"
+        host = self.broker_hosts.get(broker_id)
+        return f"{'127.0.0.1' if host is None else host.address}:{self.ports[broker_id]}"
 
     def _controller_request(self, op: str, timeout: float = 5.0) -> dict[str, Any]:
         """Ask the active controller (standbys answer NOT_CONTROLLER and are skipped). The one that answered last
@@ -542,7 +561,7 @@ def run_cluster_cli(
     overrides: dict[str, str],
     log_level: str,
     controllers: int = 2,
-    quorum: str = "lock",
+    quorum: str | None = None,
 ) -> int:
     """`python -m broker_embedded cluster`: start everything, print the bootstrap line, wait for SIGTERM."""
     stop = threading.Event()

@@ -6,12 +6,18 @@ private bridge, so a test can cut one process off the network for real (Jepsen r
         argv = hosts.wrap("c0", [sys.executable, "-m", ...])   # run inside c0's namespace
         hosts.isolate("c0")                  # c0's link down: every packet to or from it is dropped
         hosts.heal("c0")
+        hosts.cut("c0", "c1")                # only c0 <-> c1 dropped (a bridge, majority/minority groups)
+        hosts.heal()                         # every isolation and cut undone
 
 Layout: a bridge `pk<tag>b` in the root namespace holds 198.18.N.1/24 (RFC 2544's benchmark range, never
 routed), so processes left in the root namespace (brokers, the test's clients) reach every host through it;
 host i is namespace `pk<tag>-<name>` with 198.18.N.(10+i) on a veth whose other end is a bridge port.
 Isolating a host sets that bridge port down: frames to and from it are dropped silently (TCP sees
-silence, not resets), the host's own processes keep running and keep their state.
+silence, not resets), the host's own processes keep running and keep their state. Cutting two hosts apart
+(`cut`) gives each, inside its namespace, a permanent neighbour entry with an unused MAC address for the
+other's address: their frames to each other go nowhere (the bridge floods them to no taker), both directions
+silent, while both still reach every other host and the root namespace. (The machine has no iptables/nft,
+and tc's drop action is not in its kernel.)
 
 Cleanup: `close()` (also on `__exit__`, and at interpreter exit) deletes the namespaces (which removes
 their veths) and the bridge. Names carry the creating process's pid, so a later run deletes what a killed
@@ -27,6 +33,7 @@ import subprocess
 from pathlib import Path
 
 PREFIX = "pk"
+_NOWHERE = "02:00:00:00:00:00"  # a locally administered MAC no interface has: frames to it are dropped
 NETNS_DIR = Path("/var/run/netns")
 
 
@@ -105,6 +112,7 @@ class TestHosts:
         self._addresses = {name: f"198.18.{self.subnet}.{10 + i}" for i, name in enumerate(names)}
         self._ports = {name: f"{self.tag}h{i}" for i, name in enumerate(names)}  # bridge-side veth (<= 15 chars)
         self.isolated: set[str] = set()
+        self.cuts: set[frozenset[str]] = set()
         self._closed = False
         atexit.register(self.close)
         try:
@@ -151,12 +159,40 @@ class TestHosts:
         _ip("link", "set", self._ports[name], "down")
         self.isolated.add(name)
 
+    def cut(self, a: str, b: str) -> None:
+        """Drop every packet between hosts `a` and `b` (both directions); each still reaches the others."""
+        if a == b:
+            raise ValueError(f"cannot cut host {a!r} from itself")
+        for x, y in ((a, b), (b, a)):
+            dev = f"{self.tag}n{self.names.index(x)}"
+            neigh = [self.address(y), "lladdr", _NOWHERE, "dev", dev, "nud", "permanent"]
+            _ip("-n", self.namespace(x), "neigh", "replace", *neigh)
+        self.cuts.add(frozenset((a, b)))
+
+    def mend(self, a: str, b: str) -> None:
+        """Undo `cut(a, b)`: the neighbour entries go, ARP finds the real addresses again."""
+        for x, y in ((a, b), (b, a)):
+            dev = f"{self.tag}n{self.names.index(x)}"
+            _ip("-n", self.namespace(x), "neigh", "del", self.address(y), "dev", dev, check=False)
+        self.cuts.discard(frozenset((a, b)))
+
+    def partition(self, *groups: list[str]) -> None:
+        """Cut every host from every host of another group (hosts in no group keep all their links)."""
+        for i, g in enumerate(groups):
+            for other in groups[i + 1 :]:
+                for a in g:
+                    for b in other:
+                        self.cut(a, b)
+
     def heal(self, name: str | None = None) -> None:
-        """Reconnect one host, or every isolated one."""
+        """Reconnect one host, or every isolated one and every cut."""
         for n in [name] if name is not None else sorted(self.isolated):
             self.namespace(n)
             _ip("link", "set", self._ports[n], "up")
             self.isolated.discard(n)
+        if name is None:
+            for pair in list(self.cuts):
+                self.mend(*sorted(pair))
 
     def close(self) -> None:
         if self._closed:
