@@ -74,8 +74,21 @@ def _found(response: Any) -> dict[frozenset[tuple[str, str | None]], dict[str, f
 @pytest.mark.slow  # Kafka's own tool, a JVM per command
 def test_kafka_configs_users_and_clients(either_broker: Any, java_client: Any) -> None:
     bootstrap = either_broker.bootstrap_servers
-    user = _name("qu")
+    user, client = _name("qu"), _name("qc")
     try:
+        # a user + client-id pair in one command: the clients entity type and the combination
+        assert _configs(
+            java_client,
+            bootstrap,
+            *("--alter", "--entity-type", "users", "--entity-name", user),
+            *("--entity-type", "clients", "--entity-name", client, "--add-config", "request_percentage=50"),
+        ) == (0, f"Completed updating config for user {user}.\n")  # Kafka 4.3.1's text names the user only
+        assert _configs(
+            java_client,
+            bootstrap,
+            *("--describe", "--entity-type", "users", "--entity-name", user),
+            *("--entity-type", "clients", "--entity-name", client),
+        ) == (0, f"Quota configs for user-principal '{user}', client-id '{client}' are request_percentage=50.0\n")
         assert _configs(
             java_client,
             bootstrap,
@@ -90,6 +103,7 @@ def test_kafka_configs_users_and_clients(either_broker: Any, java_client: Any) -
         conn = w.connect(bootstrap)
         try:
             _alter(conn, [("user", user)], producer_byte_rate=None, consumer_byte_rate=None)
+            _alter(conn, [("user", user), ("client-id", client)], request_percentage=None)
             # Apache answers DescribeClientQuotas from its broker's metadata image, which follows
             # the controller's commit a moment later: poll
             wait_until(lambda: _found(_describe(conn, [("user", EXACT, user)])) == {}, timeout=10, what="removed")
