@@ -411,10 +411,11 @@ class SharePartition:
     def acknowledge(self, member_id: str, batches: Sequence[AcknowledgementBatch]) -> None:
         """Apply a member's acknowledgements; all or nothing.
 
-        Raises ``SharePartitionError`` with INVALID_REQUEST for malformed batches (reversed,
-        overlapping or unsorted ranges, a types list of the wrong length, an unknown type) or
-        offsets past the fetched records, and INVALID_RECORD_STATE for offsets not ACQUIRED by
-        this member, a batch wholly below the SPSO, or RENEW while the group disables it.
+        Raises ``SharePartitionError`` with INVALID_REQUEST for malformed batches (reversed, a
+        batch starting before the previous one ended, a types list of the wrong length, an unknown
+        type) or offsets past the fetched records, and INVALID_RECORD_STATE for offsets not ACQUIRED
+        by this member (an offset acknowledged twice in the request included), a batch wholly below
+        the SPSO, or RENEW while the group disables it.
         """
         with self._lock:
             plan = self._validate(member_id, batches)
@@ -446,7 +447,11 @@ class SharePartition:
             self.timer.add(lock)
 
     def _validate(self, member_id: str, batches: Sequence[AcknowledgementBatch]) -> list[tuple[int, AcknowledgeType]]:
-        plan: list[tuple[int, AcknowledgeType]] = []
+        # Kafka's order: the request's batches are checked as a whole first (KafkaApis: reversed, a
+        # batch starting before the previous one ended, the types), then the share-partition walks
+        # them against its records. A batch starting at the previous one's last offset passes the
+        # first check; its first offset is then acknowledged twice: INVALID_RECORD_STATE (as
+        # Apache Kafka 4.3.1 answers on the wire).
         prev_last: int | None = None
         known = {int(t) for t in AcknowledgeType}
         for b in batches:
@@ -454,7 +459,7 @@ class SharePartition:
                 raise SharePartitionError(
                     ShareErrorCode.INVALID_REQUEST, f"first offset {b.first_offset} > last offset {b.last_offset}"
                 )
-            if prev_last is not None and b.first_offset <= prev_last:
+            if prev_last is not None and b.first_offset < prev_last:
                 raise SharePartitionError(ShareErrorCode.INVALID_REQUEST, "acknowledgement batches overlap or unsorted")
             prev_last = b.last_offset
             n = b.last_offset - b.first_offset + 1
@@ -465,6 +470,10 @@ class SharePartition:
                 )
             if any(t not in known for t in types):
                 raise SharePartitionError(ShareErrorCode.INVALID_REQUEST, f"invalid acknowledge type in {list(types)}")
+        plan: list[tuple[int, AcknowledgeType]] = []
+        planned: set[int] = set()
+        for b in batches:
+            types = b.acknowledge_types
             if not self._records or b.last_offset < self._start:
                 raise SharePartitionError(
                     ShareErrorCode.INVALID_RECORD_STATE,
@@ -481,7 +490,7 @@ class SharePartition:
             for o in range(max(b.first_offset, self._start), b.last_offset + 1):
                 raw = types[0] if len(types) == 1 else types[o - b.first_offset]
                 r = self._records[o]
-                if r.state != RecordState.ACQUIRED:
+                if r.state != RecordState.ACQUIRED or o in planned:
                     raise SharePartitionError(
                         ShareErrorCode.INVALID_RECORD_STATE,
                         f"The offset {o} cannot be acknowledged. The offset is not acquired.",
@@ -495,6 +504,7 @@ class SharePartition:
                         ShareErrorCode.INVALID_RECORD_STATE, "Renewing acquisition locks is not enabled for the group."
                     )
                 plan.append((o, AcknowledgeType(raw)))
+                planned.add(o)
         return plan
 
     # ---- releases -----------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from tests.integration.test_kip848_consumer_group import create_topic
 from tests.integration.test_share_groups import _name, _produce, _share_group
 
 HEARTBEAT, DESCRIBE, FETCH, ACK = 76, 77, 78, 79
-ACCEPT = 1
+ACCEPT, RELEASE, REJECT = 1, 2, 3
 
 
 @pytest.fixture(scope="module", params=["ours", "apache"])
@@ -114,6 +114,12 @@ def _fetch(
 
 
 def _ack(conn: BrokerConnection, group: str, member: str, epoch: int, tid: bytes, first: int, last: int) -> Any:
+    return _ack_batches(conn, group, member, epoch, tid, [(first, last, [ACCEPT])])
+
+
+def _ack_batches(
+    conn: BrokerConnection, group: str, member: str, epoch: int, tid: bytes, batches: list[tuple[int, int, list[int]]]
+) -> Any:
     body = ack_rq.ShareAcknowledgeRequest(
         group_id=group,
         member_id=member,
@@ -125,9 +131,8 @@ def _ack(conn: BrokerConnection, group: str, member: str, epoch: int, tid: bytes
                     ack_rq.AcknowledgePartition(
                         partition_index=0,
                         acknowledgement_batches=[
-                            ack_rq.AcknowledgementBatch(
-                                first_offset=first, last_offset=last, acknowledge_types=[ACCEPT]
-                            )
+                            ack_rq.AcknowledgementBatch(first_offset=f, last_offset=last, acknowledge_types=types)
+                            for f, last, types in batches
                         ],
                     )
                 ],
@@ -191,10 +196,40 @@ def test_acknowledgements_of_records_not_acquired(broker: Any, conn: BrokerConne
     assert _ack(conn, group, b, 0, tid, 0, 0).error_code == ErrorCode.INVALID_SHARE_SESSION_EPOCH
     assert _ack(conn, group, b, 9, tid, 0, 0).error_code == ErrorCode.INVALID_SHARE_SESSION_EPOCH
     assert _ack(conn, group, _member(), 1, tid, 0, 0).error_code == ErrorCode.SHARE_SESSION_NOT_FOUND
-    # the owner's records were left alone: a accepts all three
-    accepted = _ack(conn, group, a, epoch, tid, 0, 2)
-    assert accepted.error_code == ErrorCode.NONE
-    assert _partition(accepted).error_code == ErrorCode.NONE
+    # the owner's own malformed acknowledgements: overlapping, unsorted or reversed ranges, offsets
+    # past what it fetched, a type per offset that does not fit the range, an unknown type -- each
+    # refused for the partition, nothing applied. A batch that starts at the previous batch's last
+    # offset passes Kafka's request check and acknowledges that offset twice: INVALID_RECORD_STATE.
+    malformed = [
+        ([(0, 1, [ACCEPT]), (1, 2, [ACCEPT])], ErrorCode.INVALID_RECORD_STATE),
+        ([(0, 0, [ACCEPT]), (0, 0, [ACCEPT])], ErrorCode.INVALID_RECORD_STATE),
+        ([(0, 2, [ACCEPT]), (1, 2, [ACCEPT])], ErrorCode.INVALID_REQUEST),
+        ([(2, 2, [ACCEPT]), (0, 0, [ACCEPT])], ErrorCode.INVALID_REQUEST),
+        ([(0, 0, [ACCEPT]), (1, 1, [RELEASE]), (2, 2, [REJECT]), (1, 1, [ACCEPT])], ErrorCode.INVALID_REQUEST),
+        ([(2, 0, [ACCEPT])], ErrorCode.INVALID_REQUEST),
+        ([(0, 0, [ACCEPT]), (5, 5, [ACCEPT])], ErrorCode.INVALID_REQUEST),
+        ([(0, 5, [ACCEPT])], ErrorCode.INVALID_REQUEST),
+        ([(0, 2, [ACCEPT, ACCEPT])], ErrorCode.INVALID_REQUEST),
+        ([(0, 0, [9])], ErrorCode.INVALID_REQUEST),
+    ]
+    for batches, code in malformed:
+        response = _ack_batches(conn, group, a, epoch, tid, batches)
+        epoch += 1
+        got = response.error_code or _partition(response).error_code
+        assert got == code, (batches, ErrorCode(got).name)
+    # the owner's records were left alone: a releases all three (one of them accepted by a refused
+    # request would make this fail), and b gets all three back on their second delivery
+    released = _ack_batches(conn, group, a, epoch, tid, [(0, 2, [RELEASE])])
+    assert released.error_code == ErrorCode.NONE
+    assert _partition(released).error_code == ErrorCode.NONE
+    again: list[tuple[int, int, int]] = []
+    b_epoch, deadline = 2, time.monotonic() + 15
+    while not again and time.monotonic() < deadline:
+        response = _fetch(conn, group, b, b_epoch, tid)
+        b_epoch += 1
+        if response.responses:
+            again = [(r.first_offset, r.last_offset, r.delivery_count) for r in _partition(response).acquired_records]
+    assert again == [(0, 2, 2)]
 
 
 def test_closed_connection_releases_its_sessions_records(broker: Any, conn: BrokerConnection) -> None:

@@ -76,7 +76,20 @@ def test_acknowledge_errors_leave_state_unchanged() -> None:
         ("m2", [ack(0, 1, AcknowledgeType.ACCEPT)], ShareErrorCode.INVALID_RECORD_STATE),  # another member's
         ("m1", [ack(3, 5, AcknowledgeType.ACCEPT)], ShareErrorCode.INVALID_RECORD_STATE),  # 5 is m2's
         ("m1", [ack(3, 6, AcknowledgeType.ACCEPT)], ShareErrorCode.INVALID_REQUEST),  # 6 past the fetched records
-        ("m1", [ack(0, 1, AcknowledgeType.ACCEPT), ack(1, 2, AcknowledgeType.ACCEPT)], ShareErrorCode.INVALID_REQUEST),
+        ("m1", [ack(0, 2, AcknowledgeType.ACCEPT), ack(1, 2, AcknowledgeType.ACCEPT)], ShareErrorCode.INVALID_REQUEST),
+        # starting at the previous batch's last offset passes Kafka's request check; offset 1 is then
+        # acknowledged twice (Apache Kafka 4.3.1 on the wire: INVALID_RECORD_STATE, nothing applied)
+        (
+            "m1",
+            [ack(0, 1, AcknowledgeType.ACCEPT), ack(1, 2, AcknowledgeType.ACCEPT)],
+            ShareErrorCode.INVALID_RECORD_STATE,
+        ),
+        # the request check comes first: a reversed batch after an offset acknowledged twice
+        (
+            "m1",
+            [ack(0, 0, AcknowledgeType.ACCEPT), ack(0, 0, AcknowledgeType.ACCEPT), ack(3, 1, AcknowledgeType.ACCEPT)],
+            ShareErrorCode.INVALID_REQUEST,
+        ),
         ("m1", [ack(2, 3, AcknowledgeType.ACCEPT), ack(0, 1, AcknowledgeType.ACCEPT)], ShareErrorCode.INVALID_REQUEST),
         ("m1", [ack(3, 1, AcknowledgeType.ACCEPT)], ShareErrorCode.INVALID_REQUEST),
         ("m1", [AcknowledgementBatch(0, 2, (1, 1))], ShareErrorCode.INVALID_REQUEST),
