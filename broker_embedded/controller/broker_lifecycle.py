@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import enum
 import logging
+import ssl
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -161,8 +162,10 @@ class BrokerLifecycleManager:
         registration_timeout_s: float,
         on_change: Callable[[], None] = lambda: None,
         rack: str | None = None,
+        tls: ssl.SSLContext | None = None,
     ) -> None:
         self.node_id = node_id
+        self.tls = tls  # the controller listener on SSL: BrokerRegistration/BrokerHeartbeat over TLS
         self.incarnation = incarnation
         self.voters = dict(voters)
         self.cluster_id = cluster_id
@@ -297,7 +300,10 @@ class BrokerLifecycleManager:
     async def _exchange(self, api_key: int, body: Any) -> Any:
         if self._writer is None or self._writer.is_closing():
             host, port = self.voters[self._target]
-            self._reader, self._writer = await asyncio.open_connection(host, port)
+            tls = self.tls
+            self._reader, self._writer = await asyncio.open_connection(
+                host, port, ssl=tls, server_hostname=host if tls is not None else None
+            )
         assert self._reader is not None and self._writer is not None
         version = wire.served_range(api_key)
         assert version is not None

@@ -336,6 +336,7 @@ class ControllerClient:
             request_timeout_s=self.controller_silence_s,
             registration_timeout_s=min(session_s, self.connect_timeout_s),
             on_change=self._on_lifecycle_change,
+            tls=self._tls,
         )
         self.lifecycle.start()
 

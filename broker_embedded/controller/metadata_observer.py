@@ -24,6 +24,7 @@ from broker_embedded.controller.quorum_controller import MetadataImage
 from broker_embedded.controller.state import ControllerState
 from broker_embedded.raft import LogEntry, OffsetAndEpoch, RaftConfig
 from broker_embedded.raft.driver import RaftDriver
+from broker_embedded.security.client import controller_client_context
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +59,7 @@ class MetadataObserver:
             cluster_id=config["cluster.id"],
             on_apply=self._on_apply,
             on_load_snapshot=self._on_load_snapshot,
+            client_tls=controller_client_context(config),  # the controllers' listener on SSL: fetch over TLS
         )
 
     async def start(self) -> None:

@@ -39,6 +39,7 @@ from broker_embedded.raft import LogEntry, OffsetAndEpoch, RaftConfig, Role
 from broker_embedded.raft.driver import RaftDriver
 from broker_embedded.raft.file_log import atomic_write
 from broker_embedded.raft.node import NotLeaderError
+from broker_embedded.security.client import controller_client_context, controller_server_context
 
 log = logging.getLogger(__name__)
 
@@ -133,6 +134,10 @@ class QuorumControllerServer(ControllerServer):
             on_apply=self._on_apply,
             on_load_snapshot=self._on_load_snapshot,
             on_leader_change=self._on_leader_change,
+            # controller.listener.names on SSL: the Raft listener (Vote, Fetch, 62/63, DescribeQuorum...) serves
+            # mutual TLS as the JSON one does, and voters reach each other over TLS
+            server_tls=controller_server_context(config),
+            client_tls=controller_client_context(config),
         )
         self.driver.cluster_id_source = self._cluster_id
         # BrokerRegistration (62) / BrokerHeartbeat (63) on the Raft listener, as KRaft brokers send them to the

@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import logging
 import random
+import ssl
 import struct
 import time
 from collections.abc import Awaitable, Callable, Iterable
@@ -98,8 +99,13 @@ class RaftDriver:
         clock: Callable[[], int] = monotonic_ms,
         rng: random.Random | None = None,
         listeners: dict[int, tuple[str, int]] | None = None,
+        server_tls: ssl.SSLContext | None = None,
+        client_tls: ssl.SSLContext | None = None,
     ) -> None:
         self.node_id = node_id
+        # the controller listener's TLS (controller.listener.names mapped to SSL): the listener serves TLS only,
+        # and every connection to another voter or leader is TLS (as KRaft's CONTROLLER listener on SSL)
+        self.server_tls, self.client_tls = server_tls, client_tls
         # voters' listeners, plus `listeners`: controllers that are no voter yet (KIP-853: an observer with a
         # listener, caught up, becomes a voter by AddRaftVoter), so every node can reach them once they vote
         self.endpoints = {**(listeners or {}), **voters}
@@ -138,7 +144,9 @@ class RaftDriver:
 
     async def start(self) -> None:
         if self.node_id in self.endpoints:
-            self._server = await asyncio.start_server(self._serve, self.host, self.port, reuse_address=True)
+            self._server = await asyncio.start_server(
+                self._serve, self.host, self.port, reuse_address=True, ssl=self.server_tls
+            )
         self.running = True
         self._process(self.node.start())
         self._timer = asyncio.get_running_loop().create_task(self._run_timer())
@@ -335,7 +343,9 @@ class RaftDriver:
     async def _connect(self, dest: int, peer: _Peer) -> None:
         host, port = self.endpoints[dest]
         try:
-            reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), 1.0)
+            tls = self.client_tls
+            connect = asyncio.open_connection(host, port, ssl=tls, server_hostname=host if tls is not None else None)
+            reader, writer = await asyncio.wait_for(connect, 1.0)
         except (OSError, TimeoutError):
             peer.queue.clear()
             peer.inflight.clear()

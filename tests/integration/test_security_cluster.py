@@ -177,3 +177,40 @@ def test_metadata_names_every_broker_on_the_clients_listener(tmp_path: Path) -> 
                     break
                 time.sleep(0.2)
             assert reports == [None], (part, reports)
+
+
+def test_raft_controllers_serve_their_listener_on_mutual_tls_only(tmp_path: Path) -> None:
+    """controllers=3 (a Raft quorum, issue 32) with the controller listener on SSL: the voters replicate
+    `__cluster_metadata` to each other and to the broker's observer, and the broker registers and heartbeats
+    (62/63), all over mutual TLS (the broker would never be unfenced otherwise). A plaintext Kafka request and a
+    TLS connection without the cluster's certificate get no answer; one with it is served (DescribeQuorum)."""
+    import socket
+    import ssl
+
+    with EmbeddedCluster(1, log_dir=tmp_path, secure=True, controllers=3, **FAST) as c:
+        assert c.quorum == "raft" and c.secure is not None
+        assert c.live_brokers() == [1]  # registered, caught up on the log and unfenced: all over TLS
+        # ApiVersions v0 (header v1), correlation id 7: served on the Raft listener to a client with the certificate
+        frame = (18).to_bytes(2, "big") + (0).to_bytes(2, "big") + (7).to_bytes(4, "big") + (4).to_bytes(2, "big")
+        frame = len(frame + b"test").to_bytes(4, "big") + frame + b"test"
+
+        def answer(port: int, ctx: ssl.SSLContext | None) -> bytes:
+            got = b""
+            with socket.create_connection(("127.0.0.1", port), timeout=3) as raw:
+                try:
+                    s = raw if ctx is None else ctx.wrap_socket(raw, server_hostname="127.0.0.1")
+                    s.sendall(frame)
+                    while len(got) < 8:
+                        chunk = s.recv(8 - len(got))
+                        if not chunk:
+                            break
+                        got += chunk
+                except (ssl.SSLError, ConnectionError, TimeoutError):
+                    pass
+            return got
+
+        no_cert = ssl.create_default_context(cafile=str(c.secure.ca_pem))
+        for i, port in c.raft_ports.items():
+            assert answer(port, None) == b"", f"controller {i}: a plaintext request was answered"
+            assert answer(port, no_cert) == b"", f"controller {i}: a client without the certificate was answered"
+            assert answer(port, c.secure.controller_client_context())[4:8] == (7).to_bytes(4, "big"), i
