@@ -104,7 +104,6 @@ class Broker:
             self.topic_admin.create_topic,
             self._cluster_image if controller else None,
         )
-        self.group_coordinator.load()
         # share groups (KIP-932): groups, share sessions and the share-partitions this broker leads
         self.share_coordinator = ShareCoordinator(
             self.topics,
@@ -116,6 +115,10 @@ class Broker:
             max_share_sessions=int(config.get("group.share.max.share.sessions", DEFAULT_MAX_SHARE_SESSIONS)),
             other_group_exists=other_protocol_group(self.group_coordinator),
         )
+        # share group membership is replayed with the other groups (Kafka's records in __consumer_offsets)
+        self.share_coordinator.store_groups_in(self.group_coordinator)
+        self.group_coordinator.load()
+        self.share_coordinator.heartbeat_seen()  # members read back time out like live ones
         if not controller:  # share-partition state in __share_group_state (a cluster needs RPCs 83-86)
             self.share_coordinator.persist_to(self.topic_admin.create_topic, config.get)
         # transactions (broker_embedded.txn): loaded below, once the controller client exists

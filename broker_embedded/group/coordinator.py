@@ -37,6 +37,7 @@ from kafka_wire.protocol.messages import sync_group_response as srs
 
 if TYPE_CHECKING:
     from broker_embedded.controller.controller_client import ClusterImage
+    from broker_embedded.group.share_group import ShareGroups
     from broker_embedded.topic_registry import TopicRegistry
 
 
@@ -85,6 +86,8 @@ class GroupCoordinator(GroupOffsets):
         # what transactional offset commits use of the groups (txn.offsets)
         self.txn_offsets = GroupTxnOffsets(self.groups, self.storage)
         self.txn_offsets.member_groups = [self.consumer_groups, self.streams_groups]
+        # share groups (KIP-932), set by the broker before `load`: their records are replayed here too
+        self.share_groups: ShareGroups | None = None
 
     # --- __consumer_offsets (stored by the GroupMetadataManager) -----------------------------
     @property
@@ -126,6 +129,8 @@ class GroupCoordinator(GroupOffsets):
         n = self.num_offsets_partitions
         self.consumer_groups.unload(index, n)
         self.streams_groups.unload(index, n)
+        if self.share_groups is not None:
+            self.share_groups.unload(index, n)
         for group_id in [g for g in self.groups if partition_for_group(g, n) == index]:
             group = self.groups.pop(group_id)
             for member in list(group.members.values()):
@@ -139,11 +144,14 @@ class GroupCoordinator(GroupOffsets):
         """Groups and offsets back from __consumer_offsets (single node: every partition at
         startup; cluster mode: each partition when this broker becomes its leader)."""
         consumer, streams = self.consumer_groups.replay_raw, self.streams_groups.replay_raw
-        replayed = self.storage.replay(partitions, lambda k, v: consumer(k, v) or streams(k, v))
+        share = self.share_groups.replay_raw if self.share_groups is not None else lambda _k, _v: False
+        replayed = self.storage.replay(partitions, lambda k, v: consumer(k, v) or streams(k, v) or share(k, v))
         if replayed is None:
             return
         self.consumer_groups.after_load()
         self.streams_groups.after_load()
+        if self.share_groups is not None:
+            self.share_groups.after_load(_now_ms())
         offsets, loaded_groups, open_txns = replayed
         self.txn_offsets.add_replayed(open_txns)
         for key, ov in offsets.items():

@@ -97,7 +97,7 @@ class ShareGroupAdmin:
             group = self.share.groups.groups.get(group_id)
             if group is None or group.members:
                 return ErrorCode.NON_EMPTY_GROUP if group is not None else ErrorCode.GROUP_ID_NOT_FOUND
-            del self.share.groups.groups[group_id]
+            self.share.groups.delete(group_id)  # its records' tombstones too
         self.share.partitions.delete_state(group_id, None, None)
         return ErrorCode.NONE
 

@@ -6,9 +6,11 @@
 acquired records released at once (Kafka's share-group listener), not after their locks expire.
 Member session timeouts are swept on the broker's timer every second while a group has members.
 
-A single broker keeps share-partition state in ``__share_group_state`` (``persist_to``,
-``broker_embedded.share.persister``); in a cluster the share-partition leaders send it to the share
-coordinators (RPCs 83-86, ``broker_embedded.share.remote_persister``, set up by the broker).
+Membership is written to ``__consumer_offsets`` as Kafka's share group records (``store_groups_in``,
+share_records.py) and replayed with the group coordinator's partitions. A single broker keeps
+share-partition state in ``__share_group_state`` (``persist_to``, ``broker_embedded.share.persister``);
+in a cluster the share-partition leaders send it to the share coordinators (RPCs 83-86,
+``broker_embedded.share.remote_persister``, set up by the broker).
 """
 
 from __future__ import annotations
@@ -113,6 +115,12 @@ class ShareCoordinator:
         replayed = persister.load()
         self.partitions.persister = persister
         return replayed
+
+    def store_groups_in(self, coordinator: GroupCoordinator) -> None:
+        """Share group membership as Kafka keeps it: records in the group's __consumer_offsets
+        partition, replayed when the group coordinator loads it (call before its `load`)."""
+        self.groups.append = coordinator.storage.append
+        coordinator.share_groups = self.groups
 
     @property
     def group_configs(self) -> GroupConfigStore | None:

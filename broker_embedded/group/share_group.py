@@ -6,8 +6,12 @@ member moves to its target assignment at once and its epoch becomes the group ep
 assignment is Kafka's "simple" assignor's shape: with fewer members than partitions each partition
 has one member; with more members than partitions every member gets one and partitions are shared.
 
-Not kept durably yet (Kafka writes ShareGroupMetadata/Member records to __consumer_offsets): a
-restart starts the groups empty and members rejoin with epoch 0 after UNKNOWN_MEMBER_ID.
+Kept as Kafka keeps it: with ``append`` set (the group coordinator's ``__consumer_offsets`` append),
+every change of a group is written as share group records (share_records.py: member metadata,
+group epoch, target assignment, current member assignment; tombstones when a member or the group
+goes) before the heartbeat is answered, and ``replay_raw`` + ``after_load`` rebuild the groups when
+the coordinator loads the partition (a restart, or a coordinator move in a cluster). What is
+written is the difference between the group and what the log already holds for it.
 """
 
 from __future__ import annotations
@@ -16,6 +20,24 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from broker_embedded.group.offsets_topic import partition_for_group
+from broker_embedded.group.share_records import (
+    CURRENT_MEMBER_ASSIGNMENT,
+    GROUP_METADATA,
+    MEMBER_METADATA,
+    MEMBER_STATE_STABLE,
+    TARGET_ASSIGNMENT_MEMBER,
+    TARGET_ASSIGNMENT_METADATA,
+    ShareCurrentMemberAssignmentValue,
+    ShareGroupKey,
+    ShareGroupMetadataValue,
+    ShareGroupRecord,
+    ShareMemberMetadataValue,
+    ShareTargetAssignmentMemberValue,
+    ShareTargetAssignmentMetadataValue,
+    decode_record,
+    encode_record,
+)
 from kafka_wire.errors import ErrorCode, KafkaError
 
 DEFAULT_SESSION_TIMEOUT_MS = 45_000  # group.share.session.timeout.ms
@@ -27,6 +49,8 @@ ASSIGNOR_NAME = "simple"
 Assignment = dict[bytes, frozenset[int]]
 # topic name -> (topic id, partition count), None when the topic does not exist
 TopicLookup = Callable[[str], "tuple[bytes, int] | None"]
+# the group coordinator's write to the group's __consumer_offsets partition: (key, value or None)
+Append = Callable[[str, list[tuple[bytes, bytes | None]]], None]
 
 
 @dataclass(slots=True)
@@ -61,6 +85,76 @@ class HeartbeatResult:
     member_epoch: int
     heartbeat_interval_ms: int
     assignment: Assignment | None  # None: unchanged since the member's last heartbeat
+
+
+@dataclass(frozen=True, slots=True)
+class _Written:
+    """What the log holds for a group: its epochs and, per member, (metadata, target, member epoch)."""
+
+    group_epoch: int
+    assignment_epoch: int
+    members: dict[str, tuple[ShareMemberMetadataValue, Assignment, int]]
+
+
+def _written_view(group: ShareGroup) -> _Written:
+    return _Written(
+        group.group_epoch,
+        group.assignment_epoch,
+        {
+            m.member_id: (
+                ShareMemberMetadataValue(m.rack_id, m.client_id, m.client_host, m.subscribed_topic_names),
+                dict(m.assignment),
+                m.member_epoch,
+            )
+            for m in group.members.values()
+        },
+    )
+
+
+def records_between(group_id: str, before: _Written | None, after: _Written | None) -> list[ShareGroupRecord]:
+    """The records that take the log from `before` to `after` (None: no group), in Kafka's order:
+    a leaving member's current assignment, target and metadata tombstones; new member metadata;
+    the group epoch; targets and the assignment epoch; members' current assignments; a deleted
+    group's assignment metadata and group metadata tombstones last."""
+    old = before.members if before is not None else {}
+    new = after.members if after is not None else {}
+    out: list[ShareGroupRecord] = []
+    for mid in old.keys() - new.keys():
+        out += [
+            (ShareGroupKey(CURRENT_MEMBER_ASSIGNMENT, group_id, mid), None),
+            (ShareGroupKey(TARGET_ASSIGNMENT_MEMBER, group_id, mid), None),
+            (ShareGroupKey(MEMBER_METADATA, group_id, mid), None),
+        ]
+    if after is None:
+        if before is not None:
+            out += [
+                (ShareGroupKey(TARGET_ASSIGNMENT_METADATA, group_id), None),
+                (ShareGroupKey(GROUP_METADATA, group_id), None),
+            ]
+        return out
+    for mid, (meta, _target, _epoch) in new.items():
+        if mid not in old or old[mid][0] != meta:
+            out.append((ShareGroupKey(MEMBER_METADATA, group_id, mid), meta))
+    if before is None or before.group_epoch != after.group_epoch:
+        out.append((ShareGroupKey(GROUP_METADATA, group_id), ShareGroupMetadataValue(after.group_epoch)))
+    for mid, (_meta, target, _epoch) in new.items():
+        if mid not in old or old[mid][1] != target:
+            out.append(
+                (ShareGroupKey(TARGET_ASSIGNMENT_MEMBER, group_id, mid), ShareTargetAssignmentMemberValue(target))
+            )
+    if before is None or before.assignment_epoch != after.assignment_epoch:
+        out.append(
+            (
+                ShareGroupKey(TARGET_ASSIGNMENT_METADATA, group_id),
+                ShareTargetAssignmentMetadataValue(after.assignment_epoch),
+            )
+        )
+    for mid, (_meta, target, epoch) in new.items():
+        if mid not in old or old[mid][2] != epoch:
+            previous = old[mid][2] if mid in old else 0
+            value = ShareCurrentMemberAssignmentValue(epoch, previous, MEMBER_STATE_STABLE, target)
+            out.append((ShareGroupKey(CURRENT_MEMBER_ASSIGNMENT, group_id, mid), value))
+    return out
 
 
 def compute_assignment(members: dict[str, ShareMember], topics: dict[str, tuple[bytes, int]]) -> dict[str, Assignment]:
@@ -118,6 +212,9 @@ class ShareGroups:
         self.other_group_exists = other_group_exists
         self.groups: dict[str, ShareGroup] = {}
         self._lock = threading.RLock()
+        # set by the broker: where the groups' records go (None: kept in memory only)
+        self.append: Append | None = None
+        self._written: dict[str, _Written] = {}
 
     # ---- heartbeat ----------------------------------------------------------------------------
 
@@ -160,6 +257,7 @@ class ShareGroups:
                         f"Member {member_id} is not a member of group {group_id}.", ErrorCode.UNKNOWN_MEMBER_ID
                     )
                 self._remove(group, member_id)
+                self._persist(group_id)
                 return HeartbeatResult(member_id, -1, self.timeouts(group_id)[1], None)
             member = group.members.get(member_id)
             if member is None:
@@ -195,6 +293,7 @@ class ShareGroups:
             if changed:
                 member.member_epoch = group.assignment_epoch
             assignment = dict(member.assignment) if changed else None
+            self._persist(group_id)
             return HeartbeatResult(member_id, member.member_epoch, self.timeouts(group_id)[1], assignment)
 
     def _maybe_reassign(self, group: ShareGroup) -> None:
@@ -226,7 +325,84 @@ class ShareGroups:
     def create_empty(self, group_id: str) -> ShareGroup:
         """An empty share group (AlterShareGroupOffsets of a group that does not exist yet)."""
         with self._lock:
-            return self.groups.setdefault(group_id, ShareGroup(group_id))
+            group = self.groups.setdefault(group_id, ShareGroup(group_id))
+            self._persist(group_id)
+            return group
+
+    def delete(self, group_id: str) -> None:
+        """The group goes (DeleteGroups of an empty share group): tombstones for all it wrote."""
+        with self._lock:
+            self.groups.pop(group_id, None)
+            self._persist(group_id)
+
+    # ---- the log ------------------------------------------------------------------------------
+
+    def _persist(self, group_id: str) -> None:
+        """Write what changed in the group since its last records (under the lock)."""
+        if self.append is None:
+            return
+        group = self.groups.get(group_id)
+        after = _written_view(group) if group is not None else None
+        records = records_between(group_id, self._written.get(group_id), after)
+        if records:
+            self.append(group_id, [encode_record(r) for r in records])
+        if after is None:
+            self._written.pop(group_id, None)
+        else:
+            self._written[group_id] = after
+
+    def replay_raw(self, key: bytes, value: bytes | None) -> bool:
+        """Replay one record read back from __consumer_offsets; False if it is not a share group's."""
+        record = decode_record(key, value)
+        if record is None:
+            return False
+        k, v = record
+        gid = k.group_id
+        with self._lock:
+            group = self.groups.get(gid)
+            if group is None:
+                if v is None:
+                    return True
+                group = self.groups[gid] = ShareGroup(gid)
+            if isinstance(v, ShareGroupMetadataValue):
+                group.group_epoch = v.epoch
+            elif k.record_type == GROUP_METADATA:  # the group's tombstone
+                del self.groups[gid]
+            elif isinstance(v, ShareTargetAssignmentMetadataValue):
+                group.assignment_epoch = v.assignment_epoch
+            elif k.member_id is not None:
+                member = group.members.get(k.member_id)
+                if k.record_type == MEMBER_METADATA and v is None:
+                    group.members.pop(k.member_id, None)
+                elif v is not None:
+                    if member is None:
+                        member = group.members[k.member_id] = ShareMember(k.member_id, 0, (), None, "", "", 0)
+                    if isinstance(v, ShareMemberMetadataValue):
+                        member.rack_id, member.client_id, member.client_host = v.rack_id, v.client_id, v.client_host
+                        member.subscribed_topic_names = v.subscribed_topic_names
+                    elif isinstance(v, ShareTargetAssignmentMemberValue):
+                        member.assignment = dict(v.partitions)
+                    elif isinstance(v, ShareCurrentMemberAssignmentValue):
+                        member.member_epoch = v.member_epoch
+        return True
+
+    def after_load(self, now_ms: int) -> None:
+        """Groups read back: members must heartbeat again within their session timeout; the
+        topics' partition counts are taken as the assignment saw them (the next change reassigns)."""
+        with self._lock:
+            for group in self.groups.values():
+                for m in group.members.values():
+                    m.session_deadline_ms = now_ms + self.timeouts(group.group_id)[0]
+                subscribed = {t for m in group.members.values() for t in m.subscribed_topic_names}
+                group.topics_seen = {t: found for t in subscribed if (found := self.topic_lookup(t)) is not None}
+                self._written[group.group_id] = _written_view(group)
+
+    def unload(self, partition: int, num_partitions: int) -> None:
+        """Another broker coordinates the groups of this __consumer_offsets partition now."""
+        with self._lock:
+            for gid in [g for g in self.groups if partition_for_group(g, num_partitions) == partition]:
+                del self.groups[gid]
+                self._written.pop(gid, None)
 
     # ---- timeouts -----------------------------------------------------------------------------
 
@@ -235,9 +411,12 @@ class ShareGroups:
         removed: list[tuple[str, str]] = []
         with self._lock:
             for group in list(self.groups.values()):
-                for mid in [m.member_id for m in group.members.values() if m.session_deadline_ms <= now_ms]:
+                expired = [m.member_id for m in group.members.values() if m.session_deadline_ms <= now_ms]
+                for mid in expired:
                     self._remove(group, mid)
                     removed.append((group.group_id, mid))
+                if expired:
+                    self._persist(group.group_id)
         return removed
 
     # ---- views --------------------------------------------------------------------------------
