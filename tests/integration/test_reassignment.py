@@ -206,7 +206,8 @@ def test_reassign_throttle_list_cancel(any_cluster: Any, java_client: Any, tmp_p
 def test_reassign_under_an_idempotent_producer(java_client: Any, tmp_path: Path) -> None:
     """Ours: a one-partition topic moves from {a, b} to {b, c} (its leader a leaves, so leadership
     moves mid-stream) while an idempotent acks=all producer writes: afterwards the log holds every
-    acknowledged record exactly once, in the order sent, and nothing else."""
+    acknowledged record exactly once, in the order sent, and nothing else; the old replica's files
+    are deleted from broker a's log dir."""
     with cluster(3, controllers=1) as c:  # no standby controller needed: one process less to start
         bootstrap = c.bootstrap_servers
         admin = AdminClient({"bootstrap.servers": bootstrap})
@@ -242,6 +243,14 @@ def test_reassign_under_an_idempotent_producer(java_client: Any, tmp_path: Path)
             consumer.close()
         assert got == acked, (len(got), len(acked))
         assert leaders_of(admin, topic) in ([b], [third])
+        # the old replica's files are gone: DescribeLogDirs of broker a and its log dir on disk
+        brokers = _brokers(admin)
+        wait_until(lambda: _hosted_on(brokers[a], topic) == set(), 30, 0.2, "old replica removed")
+        leftovers = [p for d in c.broker_log_dirs(a) for p in d.glob(f"{topic}-*")]
+        wait_until(lambda: not [p for p in leftovers if p.exists()], 30, 0.2, f"{leftovers} deleted")
+        assert not [p for d in c.broker_log_dirs(a) for p in d.glob(f"{topic}-*")]
+        assert _hosted_on(brokers[third], topic) == {0}
+        assert [p.name for d in c.broker_log_dirs(third) for p in d.glob(f"{topic}-*")] == [f"{topic}-0"]
 
 
 def leaders_of(admin: AdminClient, topic: str) -> list[int]:
