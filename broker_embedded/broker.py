@@ -140,7 +140,12 @@ class Broker:
         if controller and remote_persister_wanted(config):
             # share-partition state through the share coordinators (RPCs 83-86), Kafka's default;
             # group.share.persister.class.name="" keeps it in the leader's memory (Kafka's NoOp)
-            persist_remotely(self.share_coordinator, lambda: (self.host, self.port), self._call_soon_threadsafe)
+            persist_remotely(
+                self.share_coordinator,
+                lambda: (self.host, self.port),
+                self._call_soon_threadsafe,
+                lambda: self.replica_manager.inter_broker_security,  # TLS/SASL as the fetchers use
+            )
         # client quotas (broker_embedded.quotas): stored here alone, the controller's in a cluster
         self.client_quotas = ClientQuotas(
             ClientQuotaStore(None if controller else log_dir / ClientQuotaStore.FILE_NAME),

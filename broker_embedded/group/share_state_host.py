@@ -12,7 +12,6 @@ import uuid
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from broker_embedded.security.listeners import ListenerConfig
 from broker_embedded.share.cluster_state import ClusterShareState
 from broker_embedded.share.manager import share_key
 from broker_embedded.share.persister import SharePersister
@@ -20,12 +19,14 @@ from broker_embedded.share.remote_persister import RemotePersister
 from broker_embedded.share.state import ShareGroupStateKey
 from broker_embedded.share.state_service import ShareStateService, StateResult, not_coordinator
 from kafka_wire.client import BrokerConnection
+from kafka_wire.client.security import SecurityConfig
 from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import find_coordinator_request as fc
 
 if TYPE_CHECKING:
     from broker_embedded.controller.controller_client import ControllerClient
     from broker_embedded.group.share_coordinator import ShareCoordinator
+    from broker_embedded.security.client import InterBrokerSecurity
 
 _create_lock = threading.Lock()
 
@@ -105,24 +106,58 @@ DEFAULT_STATE_PERSISTER = "org.apache.kafka.server.share.persister.DefaultStateP
 
 
 def remote_persister_wanted(config: Any) -> bool:
-    """Kafka's default persister, over a plaintext inter-broker listener (the worker's blocking
-    connections speak neither TLS nor SASL yet: a secured cluster keeps state in memory)."""
-    if config.get("group.share.persister.class.name", DEFAULT_STATE_PERSISTER) != DEFAULT_STATE_PERSISTER:
-        return False
-    listeners = ListenerConfig(config)
-    inter = listeners.endpoint(listeners.inter_broker)
-    return not (inter.uses_tls or inter.uses_sasl)
+    """Kafka's default persister (over the inter-broker listener, TLS and SASL included)."""
+    return bool(config.get("group.share.persister.class.name", DEFAULT_STATE_PERSISTER) == DEFAULT_STATE_PERSISTER)
+
+
+class InterBrokerConnection(BrokerConnection):
+    """A blocking connection on the inter-broker listener with the broker's own TLS context and
+    SASL login (``InterBrokerSecurity``, as the replication fetchers use), not a client's settings."""
+
+    def __init__(self, host: str, port: int, timeout: float, security: InterBrokerSecurity) -> None:
+        self.inter_broker_security = security  # before the handshake: _tls and authenticate read it
+        tls, sasl = security.listener.uses_tls, security.listener.uses_sasl
+        protocol = ("SASL_SSL" if tls else "SASL_PLAINTEXT") if sasl else ("SSL" if tls else "PLAINTEXT")
+        super().__init__(
+            host, port, client_id="pykafka-share-persister", timeout=timeout, security=SecurityConfig(protocol)
+        )
+
+    def _tls(self, sock: Any) -> Any:
+        context = self.inter_broker_security.ssl_context
+        assert context is not None  # uses_tls
+        return context.wrap_socket(sock, server_hostname=self.host)
+
+    def authenticate(self) -> None:
+        async def request(api_key: int, body: Any, version: int) -> Any:
+            return self.request(api_key, body, version)
+
+        # this worker thread has no event loop; the exchange is the blocking requests above
+        asyncio.run(self.inter_broker_security.authenticate(request))
 
 
 class CoordinatorChannel:
     """Blocking connections of ``RemotePersister``'s worker thread: FindCoordinator key type 2 asked
     of this broker itself (it creates ``__share_group_state`` on first use and names the leader of
-    the key's partition), then one cached connection per coordinator address."""
+    the key's partition), then one cached connection per coordinator address. `security`: the
+    inter-broker listener's TLS/SASL when it has them (None: plaintext), asked at each connect
+    (the broker learns it once its listeners are up)."""
 
-    def __init__(self, own_address: Callable[[], tuple[str, int]], timeout_s: float = 10.0) -> None:
+    def __init__(
+        self,
+        own_address: Callable[[], tuple[str, int]],
+        timeout_s: float = 10.0,
+        security: Callable[[], InterBrokerSecurity | None] = lambda: None,
+    ) -> None:
         self.own_address = own_address
         self.timeout_s = timeout_s
+        self.security = security
         self._connections: dict[tuple[str, int], BrokerConnection] = {}
+
+    def _connect(self, address: tuple[str, int]) -> BrokerConnection:
+        security = self.security()
+        if security is None:
+            return BrokerConnection(*address, timeout=self.timeout_s)
+        return InterBrokerConnection(*address, timeout=self.timeout_s, security=security)
 
     def locate(self, key: ShareGroupStateKey) -> tuple[str, int] | None:
         tid = base64.urlsafe_b64encode(uuid.UUID(key.topic_id).bytes).decode().rstrip("=")
@@ -139,7 +174,7 @@ class CoordinatorChannel:
         try:
             conn = self._connections.get(address)
             if conn is None:
-                conn = self._connections[address] = BrokerConnection(*address, timeout=self.timeout_s)
+                conn = self._connections[address] = self._connect(address)
             return conn.request(api_key, body, version)
         except Exception as e:  # noqa: BLE001  # any failure: a new connection next time
             dropped = self._connections.pop(address, None)
@@ -152,9 +187,10 @@ def persist_remotely(
     share: ShareCoordinator,
     own_address: Callable[[], tuple[str, int]],
     call_soon_threadsafe: Callable[..., Any] | None = None,
+    security: Callable[[], InterBrokerSecurity | None] = lambda: None,
 ) -> RemotePersister:
     """A cluster: this broker's share-partitions keep their state through the share coordinators."""
-    channel = CoordinatorChannel(own_address)
+    channel = CoordinatorChannel(own_address, security=security)
 
     def on_read(key: ShareGroupStateKey) -> None:
         # wake the share fetches parked on the partition (on the event loop)
