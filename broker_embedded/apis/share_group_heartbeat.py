@@ -6,6 +6,7 @@ wire structs. Version 1 (Kafka 4.1+, the only one Kafka 4.3 serves) has the memb
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -60,7 +61,7 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.ShareGroupHeartbeatR
                 rs.TopicPartitions(topic_id=t, partitions=sorted(ps)) for t, ps in sorted(out.assignment.items()) if ps
             ]
         )
-    return rs.ShareGroupHeartbeatResponse(
+    response = rs.ShareGroupHeartbeatResponse(
         throttle_time_ms=0,
         error_code=ErrorCode.NONE,
         member_id=out.member_id,
@@ -68,3 +69,17 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.ShareGroupHeartbeatR
         heartbeat_interval_ms=out.heartbeat_interval_ms,
         assignment=assignment,
     )
+    # cluster mode: answered once the group's records are replicated, as Kafka's coordinator does
+    wait = broker.group_coordinator.replication_wait(request.group_id) if out.records_written else None
+    if wait is None:
+        return response
+    return asyncio.ensure_future(_after_replication(wait, response))
+
+
+async def _after_replication(
+    wait: asyncio.Future[ErrorCode], response: rs.ShareGroupHeartbeatResponse
+) -> rs.ShareGroupHeartbeatResponse:
+    code = await wait
+    if code != ErrorCode.NONE:
+        return rs.ShareGroupHeartbeatResponse(error_code=code, member_epoch=-1)
+    return response

@@ -85,6 +85,7 @@ class HeartbeatResult:
     member_epoch: int
     heartbeat_interval_ms: int
     assignment: Assignment | None  # None: unchanged since the member's last heartbeat
+    records_written: bool = False  # the group's records changed (a cluster answers once they are replicated)
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,8 +258,8 @@ class ShareGroups:
                         f"Member {member_id} is not a member of group {group_id}.", ErrorCode.UNKNOWN_MEMBER_ID
                     )
                 self._remove(group, member_id)
-                self._persist(group_id)
-                return HeartbeatResult(member_id, -1, self.timeouts(group_id)[1], None)
+                wrote = self._persist(group_id)
+                return HeartbeatResult(member_id, -1, self.timeouts(group_id)[1], None, wrote)
             member = group.members.get(member_id)
             if member is None:
                 if member_epoch != 0:
@@ -293,8 +294,8 @@ class ShareGroups:
             if changed:
                 member.member_epoch = group.assignment_epoch
             assignment = dict(member.assignment) if changed else None
-            self._persist(group_id)
-            return HeartbeatResult(member_id, member.member_epoch, self.timeouts(group_id)[1], assignment)
+            wrote = self._persist(group_id)
+            return HeartbeatResult(member_id, member.member_epoch, self.timeouts(group_id)[1], assignment, wrote)
 
     def _maybe_reassign(self, group: ShareGroup) -> None:
         subscribed = {t for m in group.members.values() for t in m.subscribed_topic_names}
@@ -337,10 +338,10 @@ class ShareGroups:
 
     # ---- the log ------------------------------------------------------------------------------
 
-    def _persist(self, group_id: str) -> None:
-        """Write what changed in the group since its last records (under the lock)."""
+    def _persist(self, group_id: str) -> bool:
+        """Write what changed in the group since its last records (under the lock); True if any."""
         if self.append is None:
-            return
+            return False
         group = self.groups.get(group_id)
         after = _written_view(group) if group is not None else None
         records = records_between(group_id, self._written.get(group_id), after)
@@ -350,6 +351,7 @@ class ShareGroups:
             self._written.pop(group_id, None)
         else:
             self._written[group_id] = after
+        return bool(records)
 
     def replay_raw(self, key: bytes, value: bytes | None) -> bool:
         """Replay one record read back from __consumer_offsets; False if it is not a share group's."""
