@@ -5,6 +5,13 @@ group, and the time a 3-member group takes to rebalance to 4 members.
 
 Same client (confluent-kafka) and settings for every target; each measurement is repeated and
 the median reported. Servers listen on 127.0.0.1 and are stopped at the end.
+
+    .venv/bin/python -m bench.group_rebalance --members [--protocols classic,consumer] [--repeat 3]
+
+measures instead, on our broker and Apache Kafka 4.3.1 (each its own process, the same group timeouts), for
+both group protocols (KIP-848's `consumer` and `classic`): how long 10 confluent-kafka members, each in its
+own process (testsupport/group_member_proc.py), take to settle over 100 partitions after the 10th joins and
+after one of them is SIGKILLed (`bench.group_rebalance_members`).
 """
 
 from __future__ import annotations
@@ -201,6 +208,10 @@ def render(results: dict[str, dict[str, Any]], argv: list[str]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if "--members" in argv:
+        from bench import group_rebalance_members
+
+        return group_rebalance_members.main([a for a in argv if a != "--members"])
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--targets", default="pykafka,tansu,mock")
     p.add_argument("--repeat", type=int, default=3)
