@@ -5,12 +5,16 @@ KRaft cluster (combined broker+controller nodes, peers/jvm.py), measured in the 
         [--timeouts kafka|fast] [--create-runs 5] [--json PATH]
 
 `ours` = brokers get images pushed by the active controller (and also observe the log); `ours-log` = the push is
-off (controller.metadata.push.enable=false): brokers get metadata only by fetching `__cluster_metadata`.
+off (controller.metadata.push.enable=false): brokers get metadata only by fetching `__cluster_metadata`;
+`ours-hosts` = as `ours-log`, each controller on its own test host (a network namespace, testsupport/netns.py:
+needs root), which adds the fault `isolate` (the active controller's link down: a real network partition).
+Apache's nodes all run on 127.0.0.1, so `isolate` is measured on `ours-hosts` only.
 
 Per run and fault, on each target in turn (targets interleaved run by run, so outside load lands on both):
 1. the active controller is found with DescribeQuorum (API 55) on the voters' controller listeners;
 2. the fault: `kill` = SIGKILL of its process (on Apache that is a whole combined node, so one broker
-   goes too), `pause` = SIGSTOP (as cut off: it keeps its sockets, says nothing);
+   goes too), `pause` = SIGSTOP (as cut off: it keeps its sockets, says nothing), `isolate` (`ours-hosts`
+   only) = its host's link down, the process runs on;
 3. **leader**: time until a surviving voter answers DescribeQuorum as leader of a higher epoch
    (polled every 10 ms on every surviving voter: the same instrument on both targets);
 4. **create**: time until a CreateTopics (rf 2, through a live broker) succeeds after the fault: the new
@@ -82,6 +86,7 @@ def describe_quorum(host: str, port: int, timeout: float = 0.5) -> tuple[int, in
 class Target:
     name: str
     voters: dict[int, tuple[str, int]]
+    faults = ("kill", "pause")
 
     def brokers(self) -> list[str]:
         raise NotImplementedError
@@ -150,6 +155,54 @@ class OursFromLog(Ours):
 
     name = "ours-log"
     extra = {"controller.metadata.push.enable": "false"}
+
+
+class OursOnHosts(OursFromLog):
+    """`ours-log` with each controller in its own network namespace: `isolate` cuts the active one off."""
+
+    name = "ours-hosts"
+    faults = ("kill", "pause", "isolate")
+
+    def __init__(self, timeouts: dict[str, int]) -> None:
+        from broker_embedded import EmbeddedCluster
+        from broker_embedded.cluster import ControllerHost
+        from testsupport import netns
+
+        reason = netns.available()
+        if reason is not None:
+            raise SystemExit(f"ours-hosts: {reason}")
+        self.hosts = netns.TestHosts([f"c{i}" for i in range(3)])
+        placed = {i: ControllerHost(self.hosts.address(f"c{i}"), tuple(self.hosts.wrap(f"c{i}", []))) for i in range(3)}
+        try:
+            self.cluster = EmbeddedCluster(
+                brokers=3,
+                controllers=3,
+                quorum="raft",
+                controller_hosts=placed,
+                **{"broker.session.timeout.ms": 9000, "broker.heartbeat.interval.ms": 2000, **timeouts, **self.extra},
+            ).start()
+        except BaseException:
+            self.hosts.close()
+            raise
+        self.voters = {i: (self.cluster.controller_host(i), p) for i, p in self.cluster.raft_ports.items()}
+
+    def fault(self, voter: int, kind: str) -> None:
+        if kind == "isolate":
+            self.hosts.isolate(f"c{voter}")
+        else:
+            super().fault(voter, kind)
+
+    def recover(self, voter: int, kind: str) -> None:
+        if kind == "isolate":
+            self.hosts.heal(f"c{voter}")
+        else:
+            super().recover(voter, kind)
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self.hosts.close()
 
 
 class Apache(Target):
@@ -307,9 +360,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", default=None)
     args = p.parse_args(argv)
     args.fault = [f for f in args.fault.split(",") if f]
-    if set(args.fault) - {"kill", "pause"}:
-        p.error("--fault takes kill and/or pause")
-    makers: dict[str, Callable[[dict[str, int]], Target]] = {"ours": Ours, "ours-log": OursFromLog, "apache": Apache}
+    if set(args.fault) - {"kill", "pause", "isolate"}:
+        p.error("--fault takes kill, pause and/or isolate (isolate: ours-hosts only)")
+    makers: dict[str, Callable[[dict[str, int]], Target]] = {
+        "ours": Ours,
+        "ours-log": OursFromLog,
+        "ours-hosts": OursOnHosts,
+        "apache": Apache,
+    }
     targets: dict[str, Target] = {}
     results: dict[str, Samples] = {}
     try:
@@ -319,6 +377,8 @@ def main(argv: list[str] | None = None) -> int:
         for run in range(args.runs):
             for kind in args.fault:
                 for name, t in targets.items():
+                    if kind not in t.faults:
+                        continue
                     one_failover(t, kind, results[name])
                     print(
                         f"run {run + 1} {kind} {name}: leader {results[name].leader_s[kind][-1]:.2f} s, "
