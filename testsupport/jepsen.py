@@ -261,6 +261,10 @@ class TxnWriter:
                 p.begin_transaction()
                 for k, v in enumerate(values):
                     p.produce(self.topic, value=v, partition=k % self.partitions)
+                if not commit:
+                    # in the log before the abort (an abort purges what is still queued): a read_committed
+                    # reader must skip them, which is what an aborted read would break
+                    p.flush(10)
                 outcome = self._finish(p, commit)
             except (KafkaException, BufferError) as e:
                 self.errors.append(f"produce: {e}")
