@@ -102,10 +102,24 @@ def test_two_consumers_share_one_partition_each_record_once(broker: Any) -> None
         c.close()
 
 
-def test_explicit_release_redelivers_and_reject_archives(broker: Any) -> None:
+def _transaction(bootstrap: str, topic: str, values: range, commit: bool) -> None:
+    p = Producer({"bootstrap.servers": bootstrap, "transactional.id": _name("txn")})
+    p.init_transactions(30)
+    p.begin_transaction()
+    for i in values:
+        p.produce(topic, str(i).encode(), partition=0)
+    assert p.flush(30) == 0  # in the log before the abort (an abort drops what is still queued)
+    (p.commit_transaction if commit else p.abort_transaction)(30)
+
+
+def test_explicit_release_redelivers_reject_archives_read_committed_skips_aborted(broker: Any) -> None:
+    """share.isolation.level=read_committed: an aborted transaction's records are never delivered
+    (Kafka acquires and archives them), a committed one's are."""
     bs = broker.bootstrap_servers
     topic, group = _name("x"), _share_group(broker, _name("gx"))
+    _set_group_config(bs, group, "share.isolation.level", "read_committed")
     create_topic(bs, topic, 1)
+    _transaction(bs, topic, range(100, 103), commit=False)
     _produce(bs, topic, range(9))
     c = _consumer(bs, group, topic, **{"share.acknowledgement.mode": "explicit"})
     try:
@@ -121,7 +135,7 @@ def test_explicit_release_redelivers_and_reject_archives(broker: Any) -> None:
         assert first == dict.fromkeys(range(9), 1)
         # released (0, 3, 6) come back with their second delivery; rejected (1, 4, 7) never again
         again: dict[int, int] = {}
-        _produce(bs, topic, range(9, 10))
+        _transaction(bs, topic, range(9, 10), commit=True)
         deadline = time.monotonic() + 30
         while len(again) < 4 and time.monotonic() < deadline:
             for m in _poll(c):
