@@ -91,6 +91,21 @@ class SampledRate:
         return max((s.last_event_ms for s in self._samples), default=0)
 
 
+class SimpleRate(SampledRate):
+    """Kafka's SimpleRate, the replication quotas' rate: the elapsed time since the oldest sample
+    started, at least one window, with no padding to samples - 1 windows, so a throttled move is held
+    at its rate from its first second instead of being let through a ~10 s burst first."""
+
+    __slots__ = ()
+
+    def window_size_ms(self, now_ms: int) -> int:
+        self._purge(now_ms)
+        if not self._samples:
+            self._samples.append(Sample(now_ms, now_ms))
+        oldest = min(s.start_ms for s in self._samples)
+        return max(now_ms - oldest, self.window_ms)
+
+
 def throttle_time_ms(rate: SampledRate, bound: float, now_ms: int) -> int:
     """Kafka's QuotaUtils.throttleTime: how long, with nothing more recorded, until the measured
     rate is back at `bound`: (value - bound) / bound x the rate's window; 0 within the quota."""

@@ -13,6 +13,8 @@ Follower side (ReplicaFetcherThread): while the quota is exceeded, a throttled o
 is left out of the next Fetch; the record bytes fetched for throttled partitions are recorded.
 Leader side (ReplicaManager.readFromLog): a follower fetch of a throttled out-of-sync replica gets
 no records while the quota is exceeded; the bytes sent for throttled replicas are recorded.
+The rate is Kafka's SimpleRate (bytes over the time since the oldest sample, at least one
+window): unlike client quotas there is no 10 s head start, so a move is held at the rate at once.
 Sans-IO: the caller passes the time.
 """
 
@@ -21,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from broker_embedded.quotas.rate import SampledRate
+from broker_embedded.quotas.rate import SimpleRate
 from kafka_wire.types import LONG_MAX
 
 LEADER = "leader"
@@ -56,7 +58,8 @@ class ReplicationQuota:
         self.config = config
         self.node_id = node_id
         self.clock = clock
-        self._rate = SampledRate(
+        # Kafka's ReplicationQuotaManager measures with SimpleRate (no padding: no initial burst)
+        self._rate = SimpleRate(
             int(self._cfg("replication.quota.window.num", 11)),
             int(self._cfg("replication.quota.window.size.seconds", 1)) * 1000,
         )

@@ -123,3 +123,25 @@ def test_leader_side_throttle_holds_a_catching_up_follower() -> None:
     assert fetched(-1) == 5000  # nor a consumer
     replicas.overrides = {}
     assert fetched(2) == 5000  # not listed: not throttled
+
+
+def test_no_initial_burst_the_move_is_held_from_its_first_second() -> None:
+    """Kafka measures replication quotas with SimpleRate: bytes over the time since the oldest sample,
+    at least one window, without the client quotas' padding to 10 windows. A 10.6 MB catch-up in 1 MB
+    fetches at 500 KB/s therefore takes ~21 s (Apache 4.3.1 measured 22.7-23.4 s end to end); with
+    the padded rate it would be let through ~5 MB at once and again at 11 s (11.5 s, 1.9x the rate)."""
+    now = [0]
+    config = {"follower.replication.throttled.rate": 500_000}
+    quota = ReplicationQuota(FOLLOWER, config, node_id=2, clock=lambda: now[0])
+    overrides = {"follower.replication.throttled.replicas": ["0:2"]}
+    moved, first_second = 0, 0
+    while moved < 10_590_000:
+        if not quota.should_throttle(overrides, 0, replica_in_sync=False):
+            chunk = min(1 << 20, 10_590_000 - moved)
+            quota.record(chunk)
+            moved += chunk
+            if now[0] < 1000:
+                first_second += chunk
+        now[0] += 10
+    assert first_second <= 1 << 20  # one fetch, then held: no 10 s head start
+    assert 19.0 <= now[0] / 1000 <= 23.0, now[0]
