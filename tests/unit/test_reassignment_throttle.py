@@ -24,7 +24,7 @@ def test_follower_quota_holds_catch_up_to_its_rate() -> None:
     assert not quota.should_throttle(overrides, 0, replica_in_sync=True)
     assert not quota.should_throttle(overrides, 1, replica_in_sync=False)
     # a simulated follower fetching 5 KB whenever allowed moves ~10 KB/s over a minute (at most one
-    # fetch over the quota per ~10 s window, as Kafka's sampled rate allows)
+    # fetch over the quota at a time, as Kafka's SimpleRate allows)
     quota = ReplicationQuota(FOLLOWER, config, node_id=2, clock=lambda: now[0])
     moved = 0
     for step in range(600):
