@@ -25,7 +25,7 @@ from tests.integration.test_kip848_consumer_group import create_topic
 from tests.integration.test_share_groups import _name, _produce, _share_group
 
 HEARTBEAT, DESCRIBE, FETCH, ACK = 76, 77, 78, 79
-ACCEPT, RELEASE, REJECT = 1, 2, 3
+ACCEPT, RELEASE, REJECT, RENEW = 1, 2, 3, 4
 
 
 @pytest.fixture(scope="module", params=["ours", "apache"])
@@ -118,12 +118,19 @@ def _ack(conn: BrokerConnection, group: str, member: str, epoch: int, tid: bytes
 
 
 def _ack_batches(
-    conn: BrokerConnection, group: str, member: str, epoch: int, tid: bytes, batches: list[tuple[int, int, list[int]]]
+    conn: BrokerConnection,
+    group: str,
+    member: str,
+    epoch: int,
+    tid: bytes,
+    batches: list[tuple[int, int, list[int]]],
+    renew: bool = False,
 ) -> Any:
     body = ack_rq.ShareAcknowledgeRequest(
         group_id=group,
         member_id=member,
         share_session_epoch=epoch,
+        is_renew_ack=renew,
         topics=[
             ack_rq.AcknowledgeTopic(
                 topic_id=tid,
@@ -139,7 +146,7 @@ def _ack_batches(
             )
         ],
     )
-    return conn.request(ACK, body, 1)
+    return conn.request(ACK, body, 2 if renew else 1)
 
 
 def _partition(response: Any) -> Any:
@@ -217,6 +224,12 @@ def test_acknowledgements_of_records_not_acquired(broker: Any, conn: BrokerConne
         epoch += 1
         got = response.error_code or _partition(response).error_code
         assert got == code, (batches, ErrorCode(got).name)
+    # RENEW (KIP-1222, ShareAcknowledge v2 with IsRenewAck): a keeps its records, with a new lock,
+    # and it is no new delivery
+    renewed = _ack_batches(conn, group, a, epoch, tid, [(0, 2, [RENEW])], renew=True)
+    epoch += 1
+    assert renewed.error_code == ErrorCode.NONE
+    assert _partition(renewed).error_code == ErrorCode.NONE
     # the owner's records were left alone: a releases all three (one of them accepted by a refused
     # request would make this fail), and b gets all three back on their second delivery
     released = _ack_batches(conn, group, a, epoch, tid, [(0, 2, [RELEASE])])
