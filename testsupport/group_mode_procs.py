@@ -21,6 +21,7 @@ from typing import Any
 
 if __name__ != "__main__":
     from connector.group_lag import GroupLag, group_lag
+    from kafka_wire.types import TopicPartition
 
 PARTITIONS = 12
 SESSION_TIMEOUT_MS = 6000
@@ -30,6 +31,19 @@ GROUP_SETTINGS = {
     "kafka.max.poll.interval.ms": "15000",
     "kafka.default.api.timeout.ms": "60000",
     "kafka.partition.assignment.strategy": "cooperative-sticky",
+}
+# the consumer protocol (KIP-848): session and heartbeat are the broker's (CONSUMER_GROUP_BROKER), the
+# assignment the coordinator's; a revocation waits up to half of max.poll.interval.ms for its batch
+CONSUMER_SETTINGS = {
+    "kafka.group.protocol": "consumer",
+    "kafka.max.poll.interval.ms": "15000",
+    "kafka.default.api.timeout.ms": "60000",
+}
+CONSUMER_GROUP_BROKER = {
+    "group.consumer.session.timeout.ms": SESSION_TIMEOUT_MS,
+    "group.consumer.min.session.timeout.ms": 1000,
+    "group.consumer.heartbeat.interval.ms": 1000,
+    "group.consumer.min.heartbeat.interval.ms": 1000,
 }
 
 
@@ -80,7 +94,7 @@ def driver_main(cfg: dict[str, Any]) -> None:
         .option("offsetsTable", cfg["table"])
         .option("groupPlanLog", cfg["plan_log"])
         .option("startingOffsets", "earliest")
-        .options(**GROUP_SETTINGS)
+        .options(**(CONSUMER_SETTINGS if cfg.get("group_protocol") == "consumer" else GROUP_SETTINGS))
         .load()
         .selectExpr("topic", "partition", "offset", "value")
         .writeStream.format("pykafka-delta")
@@ -224,10 +238,11 @@ class Producer:
 
 
 class GroupWatch:
-    """Snapshots of the group (DescribeGroups) while the scenario runs."""
+    """Snapshots of the group (DescribeGroups; ConsumerGroupDescribe for a consumer-protocol group, its
+    members keyed "<client id>-<member id>" as classic member ids are) while the scenario runs."""
 
-    def __init__(self, bootstrap: str, group: str) -> None:
-        self.bootstrap, self.group = bootstrap, group
+    def __init__(self, bootstrap: str, group: str, protocol: str = "classic") -> None:
+        self.bootstrap, self.group, self.protocol = bootstrap, group, protocol
         self.snapshots: list[GroupLag] = []
         self._stop = threading.Event()
         self._t = threading.Thread(target=self._run, daemon=True)
@@ -236,12 +251,27 @@ class GroupWatch:
     def _run(self) -> None:
         while not self._stop.wait(0.3):
             try:
-                self.snapshots.append(group_lag(self.bootstrap, self.group, timeout=5))
+                self.snapshots.append(self.now())
             except Exception:
                 pass
 
     def now(self) -> GroupLag:
-        return group_lag(self.bootstrap, self.group, timeout=5)
+        if self.protocol != "consumer":
+            return group_lag(self.bootstrap, self.group, timeout=5)
+        from confluent_kafka.admin import AdminClient
+
+        admin = AdminClient({"bootstrap.servers": self.bootstrap})
+        g = admin.describe_consumer_groups([self.group], request_timeout=5)[self.group].result(timeout=10)
+        members = {
+            f"{m.client_id}-{m.member_id}": tuple(
+                TopicPartition(tp.topic, tp.partition) for tp in m.assignment.topic_partitions
+            )
+            for m in g.members
+        }
+        state = {"STABLE": "Stable", "RECONCILING": "Reconciling", "ASSIGNING": "Assigning"}.get(
+            g.state.name, g.state.name
+        )
+        return GroupLag(self.group, state, "consumer", members=members)
 
     def stop(self) -> None:
         self._stop.set()
@@ -270,6 +300,11 @@ def split_is(watch: GroupWatch, sizes: list[int]) -> bool:
     return g.state == "Stable" and counts == sorted(sizes) and len(set(owned)) == len(owned) == PARTITIONS
 
 
+def by(rec: dict[str, Any], client_id: str) -> bool:
+    """A plan-log record of the driver with this client id (classic member ids start with it)."""
+    return rec.get("client") == client_id or rec["member"].startswith(client_id + "-")
+
+
 def planned_by(plan_log: Path, client_id: str) -> set[tuple[int, int]]:
     """(partition, from offset) of the non-empty ranges a driver planned (member ids start with the
     member's client id)."""
@@ -278,7 +313,7 @@ def planned_by(plan_log: Path, client_id: str) -> set[tuple[int, int]]:
     out = set()
     for line in plan_log.read_text().splitlines():
         rec = json.loads(line)
-        if rec["member"].startswith(client_id + "-"):
+        if by(rec, client_id):
             out |= {(p, lo) for _, p, lo, hi in rec["ranges"] if hi > lo}
     return out
 
@@ -293,7 +328,7 @@ def first_read_of(plan_log: Path, parts: set[tuple[str, int]], after: float, old
         rec["time"]
         for rec in map(json.loads, plan_log.read_text().splitlines())
         if rec["time"] > after
-        and not rec["member"].startswith(old_owner + "-")
+        and not by(rec, old_owner)
         and any((t, p) in parts and hi > lo for t, p, lo, hi in rec["ranges"])
     ]
     assert times, f"nobody read {sorted(parts)} after {old_owner} went away"

@@ -550,6 +550,8 @@ class PyKafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
                     "group": g.group_id,
                     "generation": generation,
                     "member": member,
+                    # the consumer protocol's member ids do not start with the client id
+                    "client": self.opts.client.client_id,
                     "ranges": [[r.topic, r.partition, r.from_offset, r.until_offset] for r in ranges],
                 },
             )
