@@ -37,7 +37,9 @@ class RefusalTolerantMembers(Members):
             if m.error():
                 self.errors.append(str(m.error()))
                 continue
-            self.seen.append((m.topic(), m.partition(), m.offset(), name))
+            topic, partition, offset = m.topic(), m.partition(), m.offset()
+            assert topic is not None and partition is not None and offset is not None  # a delivered record
+            self.seen.append((topic, partition, offset, name))
             try:
                 c.commit(message=m, asynchronous=False)
             except KafkaException as e:
