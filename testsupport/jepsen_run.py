@@ -9,7 +9,8 @@ writer (some transactions aborted on purpose) and a read_committed reader. For e
 draws `faults_per_seed` faults from `FAULTS`; each one is applied for `fault_s` seconds, then undone, then the run
 waits until writes and commits go on again (each fault's recovery is bounded: a run that does not recover
 fails). At the end every process runs again, the replicas catch up, the readers drain, the brokers are killed
-and the checker reads their logs (testsupport/jepsen.py).
+and the checker reads their logs (testsupport/jepsen.py). A fault that touches controllers only (`CONTROLLER_ONLY`)
+must fence no broker: every broker still reaches a majority of the controllers (issue 32's first complaint).
 
 The faults (Jepsen's nemeses; the active controller is looked up when the fault starts):
 - `isolate-leader` / `isolate-follower`: a controller's link down (no packet to or from anyone);
@@ -57,6 +58,15 @@ FAULTS = (
     "minority",
     "brokers-bridge",
 )
+# faults that touch controllers only: every broker still reaches a majority of them, so none may be fenced
+CONTROLLER_ONLY = {
+    "isolate-leader",
+    "isolate-follower",
+    "leader-alone",
+    "bridge",
+    "pause-controller",
+    "kill-controller",
+}
 TOPIC, TXN_TOPIC, PARTITIONS = "jepsen", "jepsen-txn", 2
 # short liveness timeouts (cluster_util.FAST's) and Kafka's controller.quorum.* defaults / 5
 CONFIGS: dict[str, Any] = {
@@ -80,6 +90,7 @@ class Result:
     report: Report | None = None  # the idempotent topic
     txn_log: Report | None = None  # the transactional topic's replicas (divergence, lost reads)
     txns: TxnReport | None = None
+    fenced: list[str] = field(default_factory=list)  # a broker fenced during a controller-only fault
     writer_errors: list[str] = field(default_factory=list)
     reader_errors: list[str] = field(default_factory=list)
     seconds: float = 0.0
@@ -88,13 +99,14 @@ class Result:
     def ok(self) -> bool:
         return bool(
             self.report and self.report.ok and self.txn_log and self.txn_log.ok and self.txns and self.txns.ok
-        ) and not (self.writer_errors or self.reader_errors)
+        ) and not (self.writer_errors or self.reader_errors or self.fenced)
 
     def summary(self) -> str:
         parts = [self.report.summary() if self.report else "no report"]
         parts.append(self.txns.summary() if self.txns else "no transaction report")
         if self.txn_log is not None and not self.txn_log.ok:
             parts.append("transactional topic: " + self.txn_log.summary())
+        parts += [f"brokers fenced by controller-only faults: {self.fenced}"] * bool(self.fenced)
         parts += [f"writer errors: {self.writer_errors[:3]}"] * bool(self.writer_errors)
         parts += [f"reader errors: {self.reader_errors[:3]}"] * bool(self.reader_errors)
         return "; ".join(parts)
@@ -186,6 +198,16 @@ def _full_isr(c: EmbeddedCluster) -> bool:
     return all(len(c.isr(t, p)) == 3 and c.leader(t, p) >= 0 for t in (TOPIC, TXN_TOPIC) for p in range(PARTITIONS))
 
 
+def _fencings(c: EmbeddedCluster) -> dict[str, int]:
+    """Per controller log: how many times that controller fenced a broker for a missed session."""
+    out = {}
+    for i in c.controller_ids:
+        path = c.log_dir / ("controller.log" if i == 0 else f"controller-{i}.log")
+        text = path.read_text(errors="replace") if path.exists() else ""
+        out[path.name] = text.count("missed its session timeout: fencing")
+    return out
+
+
 def _high_watermarks(c: EmbeddedCluster, topic: str) -> dict[int, int]:
     """Each partition's high watermark (no writer is left: every replica in the ISR, the HW at the log end)."""
     consumer = Consumer({"bootstrap.servers": c.bootstrap_servers, "group.id": "jepsen-ends"})
@@ -237,6 +259,7 @@ def run(
                         rng = random.Random(seed)
                         for _ in range(faults_per_seed):
                             fault = rng.choice(faults)
+                            fencings = _fencings(c)
                             what = nemesis.apply(fault, rng)
                             say(f"seed {seed}: {fault} {what}")
                             time.sleep(fault_s)
@@ -245,6 +268,9 @@ def run(
                             # liveness: writes and commits go on again once the fault is gone
                             writers.wait_for_acks(writers.count() + 50, recover_s)
                             txw.wait_for_commits(txw.count() + 2, recover_s)
+                            fenced = sum(max(0, n - fencings.get(f, 0)) for f, n in _fencings(c).items())
+                            if fault in CONTROLLER_ONLY and fenced:
+                                result.fenced.append(f"seed {seed}: {fault} {what}: {fenced} fencing(s)")
                             entry = f"seed {seed}: {fault} {what} for {fault_s} s, writes and commits again after "
                             result.history.append(entry + f"{time.monotonic() - healed:.1f} s")
                             say(result.history[-1])

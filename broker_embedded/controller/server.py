@@ -155,9 +155,19 @@ class ControllerServer:
     # --- sessions ------------------------------------------------------------------------------
     async def _expire_sessions(self) -> None:
         interval = min(0.1, self.session_timeout_s / 10)
+        last_round = time.monotonic()
         while True:
             await asyncio.sleep(interval)
             now = time.monotonic()
+            if now - last_round > self.session_timeout_s / 2:
+                # this controller did not run for half a session (SIGSTOP, a stalled host): the heartbeats sent
+                # meanwhile still sit unread in its sockets, so silence says nothing about the brokers. Fresh
+                # sessions instead of fencing every broker on resuming (issue 32: a paused active controller
+                # fenced all three brokers as it woke up, before learning it was no longer the leader)
+                self.last_heartbeat = {node_id: now for node_id in self.last_heartbeat}
+                last_round = now
+                continue
+            last_round = now
             changed = False
             for node_id, b in list(self.state.brokers.items()):
                 if b.fenced:
