@@ -26,7 +26,7 @@ from confluent_kafka.admin import AdminClient, AlterConfigOpType, ConfigEntry, C
 from kafka_wire.protocol.messages import streams_group_describe_request as sgd
 from tests.integration.group_util import differential_broker  # noqa: F401 - the `broker` fixture
 from tests.integration.wire_util import connect
-from tests.peers.fixtures import require_kafka_peers
+from tests.peers.fixtures import JsonLines, require_kafka_peers
 
 STREAMS_GROUPS = "org.apache.kafka.tools.streams.StreamsGroupCommand"
 APP = "pykafka.peers.StreamsGroupWordCount"
@@ -112,6 +112,12 @@ def _stable(bootstrap: str, group: str, members: int) -> Any:
     return g
 
 
+def _endpoints(lines: JsonLines) -> dict[int, set[str]] | None:
+    """The last endpoint map an instance printed (application.server port -> its active topic partitions)."""
+    known = [e for e in list(lines.events) if "endpoints" in e]
+    return {ep["port"]: set(ep["active"]) for ep in known[-1]["endpoints"]} if known else None
+
+
 def test_kafka_streams_word_count_as_a_streams_group(broker: Any, tmp_path: Path) -> None:
     require_kafka_peers()
     from peers import jvm
@@ -135,12 +141,34 @@ def test_kafka_streams_word_count_as_a_streams_group(broker: Any, tmp_path: Path
     for i, line in enumerate(first):
         producer.produce(source, key=str(i).encode(), value=line.encode())
     producer.flush(30)
+    # interactive queries: each instance has an application.server; the group tells every instance
+    # which partitions each endpoint serves (PartitionsByUserEndpoint)
+    ports = [7101, 7102]
     procs = [
         jvm.java_popen(
-            APP, bs, source, sink, app, str(tmp_path / f"state-{i}"), "exactly_once_v2", jvm_opts=jvm.TOOL_JVM_OPTS
+            APP, bs, source, sink, app, str(tmp_path / f"state-{i}"), "exactly_once_v2", f"localhost:{ports[i]}",
+            jvm_opts=jvm.TOOL_JVM_OPTS,
         )
         for i in range(2)
-    ]
+    ]  # fmt: skip
+    lines = [JsonLines(p) for p in procs]
+    repartition = f"{app}-KSTREAM-AGGREGATE-STATE-STORE-0000000004-repartition"
+    every = {f"{source}-0", f"{source}-1", f"{repartition}-0", f"{repartition}-1"}
+
+    def served_by_both() -> bool:
+        maps = [_endpoints(x) for x in lines]
+        if any(m is None or sorted(m) != ports for m in maps):
+            return False
+        first = maps[0]
+        assert first is not None  # checked above
+        actives = list(first.values())
+        return (
+            all(m == first for m in maps)
+            and all(actives)
+            and not actives[0] & actives[1]
+            and (actives[0] | actives[1] == every)
+        )
+
     counts = Counts(bs, sink)
     try:
         assert counts.until(_count(first), 60) == _count(first)
@@ -166,10 +194,16 @@ def test_kafka_streams_word_count_as_a_streams_group(broker: Any, tmp_path: Path
         # "ACTIVE: 0:[0]; 1:[1];" per member: subtopology ids and partitions, 2 tasks each
         assert all("ACTIVE:" in " ".join(r) for r in rows), out.stdout
         assert actives[0] == actives[1], out.stdout
+        # both instances learn both endpoints and the partitions each serves
+        try:
+            _wait(served_by_both, 30, "both instances knowing both endpoints")
+        except AssertionError as e:
+            raise AssertionError(f"{e}; endpoint maps: {[_endpoints(x) for x in lines]}") from None
 
         # one instance leaves: the survivor takes all four tasks and goes on counting
         jvm.stop_process(procs.pop(0))
         _wait(lambda: _stable(bs, app, 1), 60, "1 member with all 4 tasks")
+        _wait(lambda: _endpoints(lines[1]) == {ports[1]: every}, 30, "the survivor serving every partition")
         second = _lines(30, 20)
         for i, line in enumerate(second):
             producer.produce(source, key=str(100 + i).encode(), value=line.encode())
