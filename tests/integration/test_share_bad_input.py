@@ -269,3 +269,54 @@ def test_closed_connection_releases_its_sessions_records(broker: Any, conn: Brok
     # a's connection is gone: its share session ends and its records are available again at once
     # (long before the 30 s acquisition lock would expire)
     assert acquire(conn, b) == [(0, 1, 2)]
+
+
+LOCK_MS = 15_000  # Apache's smallest (group.share.min.record.lock.duration.ms); the same group config on both
+
+
+@pytest.mark.slow
+def test_lock_expiry_redelivers_to_another_member(broker: Any, conn: BrokerConnection) -> None:
+    """Member a acquires the records on a raw share session and keeps it (connection open, heartbeats)
+    but never acknowledges; when the acquisition lock (share.record.lock.duration.ms) expires, member b,
+    a confluent-kafka ShareConsumer, gets them on their second delivery."""
+    from confluent_kafka import AcknowledgeType
+
+    from tests.integration.test_share_groups import _consumer, _set_group_config
+
+    bs = broker.bootstrap_servers
+    topic, group = _name("lock"), _share_group(broker, _name("glock"))
+    _set_group_config(bs, group, "share.record.lock.duration.ms", str(LOCK_MS))
+    create_topic(bs, topic, 1)
+    _produce(bs, topic, range(3))
+    tid = _topic_id(conn, topic)
+    a = _member()
+    joined = _heartbeat(conn, group, a, 0, [topic])
+    assert joined.error_code == ErrorCode.NONE
+    a_member_epoch, epoch, acquired = joined.member_epoch, 0, []
+    deadline = time.monotonic() + 30
+    while not acquired and time.monotonic() < deadline:
+        response = _fetch(conn, group, a, epoch, tid)
+        assert response.error_code == ErrorCode.NONE
+        epoch += 1
+        if response.responses:
+            acquired = _partition(response).acquired_records
+    assert [(r.first_offset, r.last_offset, r.delivery_count) for r in acquired] == [(0, 2, 1)]
+
+    b = _consumer(bs, group, topic, **{"share.acknowledgement.mode": "explicit"})
+    try:
+        got: dict[int, int] = {}
+        next_heartbeat, deadline = 0.0, time.monotonic() + LOCK_MS / 1000 + 45
+        while len(got) < 3:
+            assert time.monotonic() < deadline, f"b got only {got}"
+            if time.monotonic() >= next_heartbeat:  # a stays a member of the group all along
+                beat = _heartbeat(conn, group, a, a_member_epoch, None)
+                assert beat.error_code == ErrorCode.NONE, ErrorCode(beat.error_code).name
+                a_member_epoch, next_heartbeat = beat.member_epoch, time.monotonic() + 3
+            for m in b.poll(0.5):
+                assert m.error() is None, m.error()
+                got[int(m.value())] = m.delivery_count()
+                b.acknowledge(m, AcknowledgeType.ACCEPT)
+            b.commit_sync(30)
+        assert got == {0: 2, 1: 2, 2: 2}
+    finally:
+        b.close()
