@@ -292,7 +292,8 @@ def test_lock_expiry_redelivers_to_another_member(broker: Any, conn: BrokerConne
     a = _member()
     joined = _heartbeat(conn, group, a, 0, [topic])
     assert joined.error_code == ErrorCode.NONE
-    a_member_epoch, epoch, acquired = joined.member_epoch, 0, []
+    a_member_epoch, epoch = joined.member_epoch, 0
+    acquired: list[Any] = []
     deadline = time.monotonic() + 30
     while not acquired and time.monotonic() < deadline:
         response = _fetch(conn, group, a, epoch, tid)
@@ -314,7 +315,9 @@ def test_lock_expiry_redelivers_to_another_member(broker: Any, conn: BrokerConne
                 a_member_epoch, next_heartbeat = beat.member_epoch, time.monotonic() + 3
             for m in b.poll(0.5):
                 assert m.error() is None, m.error()
-                got[int(m.value())] = m.delivery_count()
+                value, count = m.value(), m.delivery_count()
+                assert value is not None and count is not None
+                got[int(value)] = count
                 b.acknowledge(m, AcknowledgeType.ACCEPT)
             b.commit_sync(30)
         assert got == {0: 2, 1: 2, 2: 2}
