@@ -178,9 +178,7 @@ class FinishedBatchCommits:
         self._committer.close()
 
 
-def mirror_offsets(
-    owner: str, kafka_params: Iterable[tuple[str, str]], next_offsets: NextOffsets
-) -> bool:
+def mirror_offsets(owner: str, kafka_params: Iterable[tuple[str, str]], next_offsets: NextOffsets) -> bool:
     """Commit `next_offsets` to group `owner`; `kafka_params` are the sink's `kafka.*` options
     without the prefix (Kafka config names). Returns whether the broker took them. A mirror never
     fails the sink's commit: refusals and an unreachable cluster only cost a log line."""
