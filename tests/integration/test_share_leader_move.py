@@ -204,6 +204,8 @@ def _failover_under_load(c: Any) -> None:
     try:
         produce_until(50)
         c.kill(coordinator)  # (a) the group coordinator's broker
+        others = ",".join(c.bootstrap(i) for i in c.broker_ids if i != coordinator)
+        c.wait_for(lambda: _group_coordinator(others, group) != coordinator, timeout=30, what="a new coordinator")
         produce_until(100)
         c.start(coordinator)
         c.wait_for(lambda: len(c.live_brokers()) == 3, timeout=30, what="the coordinator's broker back")
