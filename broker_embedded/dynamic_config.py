@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -67,6 +68,23 @@ _ALIASES = {
 }
 
 
+# a listener's keystore (KIP-226: reloaded without a restart; Kafka's per-broker-only SSL configs)
+LISTENER_KEYSTORE = re.compile(
+    r"listener\.name\.([^.]+)\.(ssl\.keystore\.location|ssl\.keystore\.password|ssl\.keystore\.type|ssl\.key\.password)"
+)
+LISTENER_KEYSTORE_SENSITIVE = ("ssl.keystore.password", "ssl.key.password")
+
+
+def listener_keystores(raw: Mapping[str, str]) -> dict[str, dict[str, str]]:
+    """listener name (lower case) -> its dynamic keystore configs (unprefixed keys)."""
+    out: dict[str, dict[str, str]] = {}
+    for name, value in raw.items():
+        m = LISTENER_KEYSTORE.fullmatch(name)
+        if m is not None:
+            out.setdefault(m.group(1).lower(), {})[m.group(2)] = value
+    return out
+
+
 def _java_set(names: list[str]) -> str:
     return "[" + ", ".join(names) + "]"
 
@@ -103,13 +121,17 @@ class DynamicBrokerConfig:
         # resource name ("" = cluster default, "<id>" = one broker) -> raw values
         self.layers: dict[str, dict[str, str]] = {}
         self.listeners: list[Callable[[], None]] = []  # after a change: topics resolve again
+        # listener keystores (security/manager.py): checks a new one loads and names the same
+        # subject; applies this broker's (None: no TLS listener to reload)
+        self.keystore_validator: Callable[[dict[str, dict[str, str]]], None] | None = None
+        self.keystore_reloader: Callable[[dict[str, dict[str, str]]], None] | None = None
 
     def current(self, resource_name: str) -> dict[str, str]:
         return dict(self.layers.get(resource_name, {}))
 
     def set_layer(self, resource_name: str, raw: dict[str, str], validate_only: bool = False) -> None:
         """Replace one resource's dynamic configs (validated first)."""
-        validate_broker_configs(raw)
+        self.validate_layer(resource_name, raw)
         if validate_only:
             return
         layers = dict(self.layers)
@@ -120,6 +142,24 @@ class DynamicBrokerConfig:
         self.load_json(layers)
         self.save()
 
+    def validate_layer(self, resource_name: str, raw: Mapping[str, str]) -> None:
+        """One resource's whole new set: the configs (validate_broker_configs) and its listener
+        keystores (per broker only; a new one must load and keep the certificate's subject)."""
+        validate_broker_configs(raw)
+        keystores = [n for n in raw if LISTENER_KEYSTORE.fullmatch(n)]
+        if resource_name == "" and keystores:
+            raise KafkaError(
+                "Cannot update these configs at default cluster level, broker id must be specified: "
+                + _java_set(keystores),
+                ErrorCode.INVALID_REQUEST,
+            )
+        if (
+            resource_name == str(self.node_id)
+            and self.keystore_validator is not None
+            and listener_keystores(raw) != listener_keystores(self.layers.get(resource_name, {}))
+        ):
+            self.keystore_validator(listener_keystores(raw))
+
     def to_json(self) -> dict[str, dict[str, str]]:
         return {name: dict(values) for name, values in sorted(self.layers.items())}
 
@@ -128,7 +168,11 @@ class DynamicBrokerConfig:
         new = {str(k): {str(n): str(v) for n, v in vals.items()} for k, vals in (layers or {}).items() if vals}
         if new == self.layers:
             return
+        mine = str(self.node_id)
+        keystores_changed = listener_keystores(new.get(mine, {})) != listener_keystores(self.layers.get(mine, {}))
         self.layers = new
+        if keystores_changed and self.keystore_reloader is not None:
+            self.keystore_reloader(listener_keystores(new.get(mine, {})))
         self.config.dynamic_default = _parsed(new.get("", {}))
         self.config.dynamic_broker = _parsed(new.get(str(self.node_id), {}))
         for listener in self.listeners:

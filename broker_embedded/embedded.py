@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from broker_embedded.broker import Broker
 from broker_embedded.config import BrokerConfig
+from broker_embedded.dynamic_config import listener_keystores
 from broker_embedded.network.server import KafkaServer, Listener
 from broker_embedded.security.client import InterBrokerSecurity
 from broker_embedded.security.listeners import Endpoint
@@ -60,6 +61,13 @@ class BrokerRunner:
         self.security = await loop.run_in_executor(None, SecurityManager, self.config, self.log_dir)
         # opening logs may scan segments after a crash: keep it off the loop's critical path
         self.broker = await loop.run_in_executor(None, Broker, self.config, self.log_dir)
+        # dynamic listener keystores (KIP-226): the stored ones apply before the listeners open
+        dynamic = self.broker.dynamic_config
+        dynamic.keystore_validator = self.security.validate_keystores
+        dynamic.keystore_reloader = self.security.reload_keystores
+        stored = listener_keystores(dynamic.current(str(self.broker.node_id)))
+        if stored:
+            self.security.reload_keystores(stored)
         if self.broker.controller_client is not None:
             # cluster mode: SCRAM credentials and ACLs come with the controller's images, and
             # followers reach leaders over the inter-broker listener's TLS/SASL

@@ -8,7 +8,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from broker_embedded.config import ConfigError, validate_topic_configs
-from broker_embedded.dynamic_config import validate_broker_configs
 from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import alter_configs_request as rq
@@ -173,7 +172,7 @@ def alter_broker(
             )
     try:
         raw = broker_overrides_of(res, broker.dynamic_config.current(name))
-        validate_broker_configs(raw)
+        broker.dynamic_config.validate_layer(name, raw)
     except KafkaError as e:
         return result(e.code, str(e))
     except ConfigError as e:

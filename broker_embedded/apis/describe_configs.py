@@ -15,7 +15,12 @@ from broker_embedded.config import (
     format_value,
     resolve_topic_config,
 )
-from broker_embedded.dynamic_config import DYNAMIC_BROKER_CONFIGS, DYNAMIC_ONLY_BROKER_CONFIGS
+from broker_embedded.dynamic_config import (
+    DYNAMIC_BROKER_CONFIGS,
+    DYNAMIC_ONLY_BROKER_CONFIGS,
+    LISTENER_KEYSTORE,
+    LISTENER_KEYSTORE_SENSITIVE,
+)
 from broker_embedded.group.group_configs import format_group_value
 from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from kafka_wire.errors import ErrorCode
@@ -163,6 +168,33 @@ def broker_config_entries(
                 config_type=int(d.type),
                 documentation=d.doc if docs else "",
                 synonyms=syn,
+            )
+        )
+    if not default_resource:
+        out += _listener_keystore_entries(broker, keys, synonyms)
+    return out
+
+
+def _listener_keystore_entries(broker: Broker, keys: list[str] | None, synonyms: bool) -> list[ConfigEntry]:
+    """This broker's dynamic listener keystore configs (KIP-226), as Kafka 4.3.1 lists them: source
+    DYNAMIC_BROKER_CONFIG, passwords null and sensitive."""
+    out = []
+    for name, value in sorted(broker.dynamic_config.current(str(broker.node_id)).items()):
+        m = LISTENER_KEYSTORE.fullmatch(name)
+        if m is None or (keys is not None and name not in keys):
+            continue
+        secret = m.group(2) in LISTENER_KEYSTORE_SENSITIVE
+        shown = None if secret else value
+        source = int(ConfigSource.DYNAMIC_BROKER_CONFIG)
+        out.append(
+            ConfigEntry(
+                name=name,
+                value=shown,
+                read_only=False,
+                config_source=source,
+                config_type=int(ConfigType.PASSWORD if secret else ConfigType.STRING),
+                documentation="",
+                synonyms=[rs.DescribeConfigsSynonym(name, shown, source)] if synonyms else [],
             )
         )
     return out

@@ -11,6 +11,7 @@ import json
 import logging
 import os
 import ssl
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,18 @@ from broker_embedded.security.sasl import (
 )
 from broker_embedded.security.scram import MECHANISMS as SCRAM_MECHANISMS
 from broker_embedded.security.scram import MIN_ITERATIONS, ScramCredentialStore, credential_from_password
-from broker_embedded.security.tls import SslPrincipalMapper, peer_dn, server_context
+from broker_embedded.security.tls import (
+    SslPrincipalMapper,
+    java_dn,
+    keystore_alias,
+    keystore_pem,
+    leaf_certificate,
+    load_chain,
+    peer_dn,
+    server_context,
+    subject_alt_names,
+)
+from kafka_wire.errors import ErrorCode, KafkaError
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +57,8 @@ class SecurityManager:
         self._ssl: dict[str, ssl.SSLContext] = {}
         self._sasl: dict[str, SaslListenerConfig] = {}
         self._mappers: dict[str, SslPrincipalMapper] = {}
+        # listener name (lower case) -> its dynamic keystore configs in force (KIP-226)
+        self._dynamic_keystores: dict[str, dict[str, str]] = {}
         for e in self.listeners.listeners:
             if e.uses_tls:
                 # the default binds this listener's name; mypy cannot infer a lambda with a defaulted parameter
@@ -58,6 +72,67 @@ class SecurityManager:
     # --- listeners -------------------------------------------------------------------------------
     def ssl_context(self, listener: str) -> ssl.SSLContext | None:
         return self._ssl.get(listener)
+
+    # --- dynamic listener keystores (Kafka's SslFactory reconfiguration, KIP-226) ---------------
+    def _keystore_get(self, listener: str, dynamic: dict[str, str]) -> Callable[[str], Any]:
+        return lambda key: dynamic[key] if key in dynamic else self.listeners.get(listener, key)
+
+    def validate_keystores(self, keystores: dict[str, dict[str, str]]) -> None:
+        """A BROKER resource's new listener keystores must load and present the subject DN and
+        SubjectAltNames of the certificate in force (Kafka's messages; INVALID_REQUEST)."""
+        for name in self._ssl:
+            new_configs = keystores.get(name.lower(), {})
+            if new_configs == self._dynamic_keystores.get(name.lower(), {}):
+                continue
+            old_get = self._keystore_get(name, self._dynamic_keystores.get(name.lower(), {}))
+            new_get = self._keystore_get(name, new_configs)
+            try:
+                new = leaf_certificate(keystore_pem(new_get))
+                old = leaf_certificate(keystore_pem(old_get))
+            except (ConfigError, ValueError, OSError) as e:
+                raise self._invalid(
+                    f"org.apache.kafka.common.KafkaException: Failed to load SSL keystore: {e}"
+                ) from None
+            old_alias, new_alias = keystore_alias(old_get), keystore_alias(new_get)
+            if new.subject != old.subject:
+                raise self._invalid(
+                    "org.apache.kafka.common.config.ConfigException: Keystore DistinguishedName does not match: "
+                    f" existing={{alias={old_alias}, DN={java_dn(old)}}}, new={{alias={new_alias}, DN={java_dn(new)}}}"
+                )
+            old_san, new_san = subject_alt_names(old), subject_alt_names(new)
+            if not set(old_san) <= set(new_san):
+                raise self._invalid(
+                    "org.apache.kafka.common.config.ConfigException: Keystore SubjectAltNames do not match: "
+                    f" existing={{alias={old_alias}, SAN={_java_sans(old_san)}}},"
+                    f" new={{alias={new_alias}, SAN={_java_sans(new_san)}}}"
+                )
+
+    @staticmethod
+    def _invalid(cause: str) -> KafkaError:
+        return KafkaError(
+            "Invalid value org.apache.kafka.common.config.ConfigException: Validation of dynamic config update of "
+            f"SSLFactory failed: {cause} for configuration Invalid dynamic configuration",
+            ErrorCode.INVALID_REQUEST,
+        )
+
+    def reload_keystores(self, keystores: dict[str, dict[str, str]]) -> None:
+        """Apply this broker's dynamic listener keystores to the live server contexts: new
+        connections present the new certificate, open ones keep theirs. A keystore that no longer
+        loads (a stored config, a file gone) leaves the listener's certificate as it was."""
+        for name, ctx in self._ssl.items():
+            configs = keystores.get(name.lower(), {})
+            if configs == self._dynamic_keystores.get(name.lower(), {}):
+                continue
+            try:
+                load_chain(ctx, keystore_pem(self._keystore_get(name, configs)))
+            except (ConfigError, ValueError, OSError, ssl.SSLError) as e:
+                log.error("listener %s keeps its keystore: the dynamic one does not load: %s", name, e)
+                continue
+            if configs:
+                self._dynamic_keystores[name.lower()] = dict(configs)
+            else:
+                self._dynamic_keystores.pop(name.lower(), None)
+            log.info("listener %s: keystore reloaded", name)
 
     def _sasl_config(self, e: Endpoint) -> SaslListenerConfig:
         get = self.listeners.get
@@ -153,6 +228,11 @@ class SecurityManager:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, self.path)
+
+
+def _java_sans(sans: list[tuple[int, str]]) -> str:
+    """SubjectAltNames as Java's Collection<List<?>> prints them: [[7, 127.0.0.1], ...]."""
+    return "[" + ", ".join(f"[{tag}, {value}]" for tag, value in sans) + "]"
 
 
 __all__ = ["SUPPORTED_MECHANISMS", "SecurityManager"]

@@ -116,6 +116,65 @@ def _load_chain(ctx: ssl.SSLContext, pem: bytes) -> None:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def keystore_pem(get: Callable[[str], Any]) -> bytes:
+    """One listener's keystore (key and chain as PEM) from its resolved ssl.keystore.* configs."""
+    location = get("ssl.keystore.location")
+    if not location:
+        raise ConfigError("ssl.keystore.location must be set for an SSL or SASL_SSL listener")
+    return _keystore_pem(
+        location, get("ssl.keystore.type") or "JKS", get("ssl.keystore.password"), get("ssl.key.password")
+    )
+
+
+def keystore_alias(get: Callable[[str], Any]) -> str:
+    """The key entry's alias, as Kafka names it in its keystore messages ("kafka" for PEM)."""
+    from cryptography.hazmat.primitives.serialization import pkcs12
+
+    t = str(get("ssl.keystore.type") or "JKS").upper()
+    try:
+        data = Path(get("ssl.keystore.location")).read_bytes()
+        if t == "PKCS12":
+            cert = pkcs12.load_pkcs12(data, (get("ssl.keystore.password") or "").encode() or None).cert
+            return (cert.friendly_name or b"").decode() if cert is not None else ""
+        if t == "JKS":
+            import jks
+
+            store = jks.KeyStore.loads(data, get("ssl.keystore.password") or "", try_decrypt_keys=False)
+            return next(iter(store.private_keys), "")
+    except Exception:  # the alias only decorates a message; the keystore itself loaded already
+        return ""
+    return "kafka"
+
+
+def leaf_certificate(pem: bytes) -> x509.Certificate:
+    from cryptography import x509
+
+    return x509.load_pem_x509_certificates(pem)[0]
+
+
+def java_dn(cert: x509.Certificate) -> str:
+    """The subject as Java's X500Principal.toString prints it (certificate order, ", ")."""
+    return ", ".join(rdn.rfc4514_string() for rdn in cert.subject.rdns)
+
+
+def subject_alt_names(cert: x509.Certificate) -> list[tuple[int, str]]:
+    """(GeneralName tag as Java numbers it, value): DNS 2, IP 7, URI 6, email 1."""
+    from cryptography import x509
+
+    try:
+        san = cert.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
+    except x509.ExtensionNotFound:
+        return []
+    tags: dict[type, int] = {x509.DNSName: 2, x509.IPAddress: 7, x509.UniformResourceIdentifier: 6, x509.RFC822Name: 1}
+    return [(tags.get(type(n), 0), str(n.value)) for n in san]
+
+
+def load_chain(ctx: ssl.SSLContext, pem: bytes) -> None:
+    """Replace `ctx`'s certificate and key: connections accepted after this present the new ones,
+    open ones keep their session (OpenSSL copies the certificate into each SSL at accept)."""
+    _load_chain(ctx, pem)
+
+
 def server_context(get: Callable[[str], Any]) -> ssl.SSLContext:
     """The server context of one listener; `get(key)` resolves a config for that listener."""
     location = get("ssl.keystore.location")
@@ -225,4 +284,16 @@ def peer_dn(ssl_object: Any) -> str | None:
     return x509.load_der_x509_certificate(der).subject.rfc4514_string()
 
 
-__all__ = ["SslPrincipalMapper", "client_context", "parse_mapping_rules", "peer_dn", "server_context"]
+__all__ = [
+    "SslPrincipalMapper",
+    "client_context",
+    "java_dn",
+    "keystore_alias",
+    "keystore_pem",
+    "leaf_certificate",
+    "load_chain",
+    "parse_mapping_rules",
+    "peer_dn",
+    "server_context",
+    "subject_alt_names",
+]
