@@ -46,10 +46,17 @@ def broker(either_broker: Any) -> Any:
     return either_broker
 
 
+def _sigint_as_a_terminal_gives_it() -> None:
+    # A run started as a background job of a non-interactive shell (test.sh's parallel runs, a CI runner)
+    # inherits SIGINT ignored, and Python then installs no KeyboardInterrupt handler: the CLI would never
+    # see the test's Ctrl+C (session 13's run B: both CLIs SIGKILLed after 30 s). A terminal's child has it.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _cli(bs: str, topic: str, group: str, stdout: Any, stderr: Path) -> subprocess.Popen[bytes]:
     cmd = [sys.executable, "-m", "pykafka_cli", "-b", bs, "--json", "consume", topic, "--share-group", group]
     with stderr.open("wb") as err:
-        return subprocess.Popen(cmd, stdout=stdout, stderr=err, env=_ENV)
+        return subprocess.Popen(cmd, stdout=stdout, stderr=err, env=_ENV, preexec_fn=_sigint_as_a_terminal_gives_it)
 
 
 class _Lines:
