@@ -14,7 +14,8 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 
-from broker_embedded.group.consumer_records import Assignment, _Reader, _Writer
+# the share records' []TopicPartitions fields are encoded as the consumer group records' assignments
+from broker_embedded.group.consumer_records import Assignment, _read_assignment, _Reader, _write_assignment, _Writer
 
 MEMBER_METADATA = 10
 GROUP_METADATA = 11
@@ -79,27 +80,6 @@ ShareGroupValue = (
 ShareGroupRecord = tuple[ShareGroupKey, ShareGroupValue | None]
 
 
-def _write_partitions(w: _Writer, assignment: Assignment) -> None:
-    # []TopicPartitions {TopicId uuid, Partitions []int32}, flexible
-    w.uvarint(len(assignment) + 1)
-    for topic_id in sorted(assignment):
-        w.out += topic_id
-        parts = sorted(assignment[topic_id])
-        w.uvarint(len(parts) + 1)
-        for p in parts:
-            w.int32(p)
-        w.no_tags()
-
-
-def _read_partitions(r: _Reader) -> Assignment:
-    out: Assignment = {}
-    for _ in range(r.uvarint() - 1):
-        topic_id = r.uuid()
-        out[topic_id] = frozenset(r.int32() for _ in range(max(r.uvarint() - 1, 0)))
-        r.tags()
-    return out
-
-
 def encode_record(record: ShareGroupRecord) -> tuple[bytes, bytes | None]:
     key, value = record
     k = _Writer()
@@ -133,13 +113,13 @@ def encode_record(record: ShareGroupRecord) -> tuple[bytes, bytes | None]:
         else:
             w.no_tags()
     elif isinstance(value, ShareTargetAssignmentMemberValue):
-        _write_partitions(w, value.partitions)
+        _write_assignment(w, value.partitions)
         w.no_tags()
     else:
         w.int32(value.member_epoch)
         w.int32(value.previous_member_epoch)
         w.int8(value.state)
-        _write_partitions(w, value.assigned_partitions)
+        _write_assignment(w, value.assigned_partitions)
         w.no_tags()
     return bytes(k.out), bytes(w.out)
 
@@ -170,6 +150,6 @@ def decode_record(key: bytes, value: bytes | None) -> ShareGroupRecord | None:
         tags = v.tags()
         return k, ShareTargetAssignmentMetadataValue(epoch, _q.unpack(tags[0])[0] if 0 in tags else 0)
     if record_type == TARGET_ASSIGNMENT_MEMBER:
-        return k, ShareTargetAssignmentMemberValue(_read_partitions(v))
+        return k, ShareTargetAssignmentMemberValue(_read_assignment(v))
     epoch, previous, state = v.int32(), v.int32(), v.int8()
-    return k, ShareCurrentMemberAssignmentValue(epoch, previous, state, _read_partitions(v))
+    return k, ShareCurrentMemberAssignmentValue(epoch, previous, state, _read_assignment(v))
