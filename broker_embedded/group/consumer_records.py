@@ -272,6 +272,25 @@ def _write_assignment(w: _Writer, assignment: Assignment) -> None:
         w.no_tags()
 
 
+def _write_target_assignment_metadata(w: _Writer, epoch: int, timestamp: int) -> None:
+    # AssignmentEpoch, then AssignmentTimestamp as tagged field 0 (KIP-1263, Kafka 4.3) when set; the
+    # consumer and share groups' target assignment metadata records share this layout
+    w.int32(epoch)
+    if timestamp:
+        w.uvarint(1)
+        w.uvarint(0)
+        w.uvarint(8)
+        w.int64(timestamp)
+    else:
+        w.no_tags()
+
+
+def _read_target_assignment_metadata(r: _Reader) -> tuple[int, int]:
+    epoch = r.int32()
+    tags = r.tags()
+    return epoch, _q.unpack(tags[0])[0] if 0 in tags else 0
+
+
 def _read_assignment(r: _Reader) -> Assignment:
     out: Assignment = {}
     for _ in range(r.uvarint() - 1):
@@ -337,14 +356,7 @@ def encode_value(value: ConsumerGroupValue) -> bytes:
             w.uvarint(len(c.out))
             w.out += c.out
     elif isinstance(value, TargetAssignmentMetadataValue):
-        w.int32(value.assignment_epoch)
-        if value.assignment_timestamp:
-            w.uvarint(1)
-            w.uvarint(0)
-            w.uvarint(8)
-            w.int64(value.assignment_timestamp)
-        else:
-            w.no_tags()
+        _write_target_assignment_metadata(w, value.assignment_epoch, value.assignment_timestamp)
     elif isinstance(value, TargetAssignmentMemberValue):
         _write_assignment(w, value.partitions)
         w.no_tags()
@@ -405,9 +417,7 @@ def decode_value(record_type: int, buf: bytes) -> ConsumerGroupValue | None:
             instance_id, rack_id, client_id, client_host, names, regex, rebalance_timeout, assignor, classic
         )
     if record_type == TARGET_ASSIGNMENT_METADATA:
-        epoch = r.int32()
-        tags = r.tags()
-        return TargetAssignmentMetadataValue(epoch, _q.unpack(tags[0])[0] if 0 in tags else 0)
+        return TargetAssignmentMetadataValue(*_read_target_assignment_metadata(r))
     if record_type == TARGET_ASSIGNMENT_MEMBER:
         return TargetAssignmentMemberValue(_read_assignment(r))
     if record_type == CURRENT_MEMBER_ASSIGNMENT:

@@ -11,11 +11,18 @@ at assignment time) is skipped: share-partition state is initialized on the firs
 
 from __future__ import annotations
 
-import struct
 from dataclasses import dataclass
 
 # the share records' []TopicPartitions fields are encoded as the consumer group records' assignments
-from broker_embedded.group.consumer_records import Assignment, _read_assignment, _Reader, _write_assignment, _Writer
+from broker_embedded.group.consumer_records import (
+    Assignment,
+    _read_assignment,
+    _read_target_assignment_metadata,
+    _Reader,
+    _write_assignment,
+    _write_target_assignment_metadata,
+    _Writer,
+)
 
 MEMBER_METADATA = 10
 GROUP_METADATA = 11
@@ -26,8 +33,6 @@ STATE_PARTITION_METADATA = 15
 SHARE_RECORD_TYPES = frozenset(range(MEMBER_METADATA, STATE_PARTITION_METADATA + 1))
 _MEMBER_KEYED = frozenset({MEMBER_METADATA, TARGET_ASSIGNMENT_MEMBER, CURRENT_MEMBER_ASSIGNMENT})
 MEMBER_STATE_STABLE = 0  # Kafka's MemberState.STABLE: a share member has nothing to revoke
-
-_q = struct.Struct(">q")
 
 
 @dataclass(frozen=True)
@@ -104,14 +109,7 @@ def encode_record(record: ShareGroupRecord) -> tuple[bytes, bytes | None]:
             w.compact_string(name)
         w.no_tags()
     elif isinstance(value, ShareTargetAssignmentMetadataValue):
-        w.int32(value.assignment_epoch)
-        if value.assignment_timestamp:  # tag 0 (KIP-1263, Kafka 4.3)
-            w.uvarint(1)
-            w.uvarint(0)
-            w.uvarint(8)
-            w.int64(value.assignment_timestamp)
-        else:
-            w.no_tags()
+        _write_target_assignment_metadata(w, value.assignment_epoch, value.assignment_timestamp)
     elif isinstance(value, ShareTargetAssignmentMemberValue):
         _write_assignment(w, value.partitions)
         w.no_tags()
@@ -146,9 +144,7 @@ def decode_record(key: bytes, value: bytes | None) -> ShareGroupRecord | None:
         names = tuple(v.compact_string() or "" for _ in range(v.uvarint() - 1))
         return k, ShareMemberMetadataValue(rack, client_id, client_host, names)
     if record_type == TARGET_ASSIGNMENT_METADATA:
-        epoch = v.int32()
-        tags = v.tags()
-        return k, ShareTargetAssignmentMetadataValue(epoch, _q.unpack(tags[0])[0] if 0 in tags else 0)
+        return k, ShareTargetAssignmentMetadataValue(*_read_target_assignment_metadata(v))
     if record_type == TARGET_ASSIGNMENT_MEMBER:
         return k, ShareTargetAssignmentMemberValue(_read_assignment(v))
     epoch, previous, state = v.int32(), v.int32(), v.int8()
