@@ -153,6 +153,21 @@ def _partition(response: Any) -> Any:
     return response.responses[0].partitions[0]
 
 
+def _acquire(conn: BrokerConnection, group: str, member: str, tid: Any) -> tuple[int, list[Any]]:
+    """Open `member`'s share session and fetch until it acquires records (Apache may need a few fetches to
+    load the share-partition); returns the session's next epoch and the acquired records."""
+    epoch = 0
+    acquired: list[Any] = []
+    deadline = time.monotonic() + 30
+    while not acquired and time.monotonic() < deadline:
+        response = _fetch(conn, group, member, epoch, tid)
+        assert response.error_code == ErrorCode.NONE
+        epoch += 1
+        if response.responses:
+            acquired = _partition(response).acquired_records
+    return epoch, acquired
+
+
 def test_heartbeat_bad_epochs_unknown_group_and_member(broker: Any, conn: BrokerConnection) -> None:
     topic, group = _name("hb"), _name("ghb")
     create_topic(broker.bootstrap_servers, topic, 1)
@@ -183,14 +198,7 @@ def test_acknowledgements_of_records_not_acquired(broker: Any, conn: BrokerConne
     for m in (a, b):
         assert _heartbeat(conn, group, m, 0, [topic]).error_code == ErrorCode.NONE
     # a opens its session and acquires the three records (Apache may need a few fetches to load)
-    epoch, acquired = 0, []
-    deadline = time.monotonic() + 30
-    while not acquired and time.monotonic() < deadline:
-        response = _fetch(conn, group, a, epoch, tid)
-        assert response.error_code == ErrorCode.NONE
-        epoch += 1
-        if response.responses:
-            acquired = _partition(response).acquired_records
+    epoch, acquired = _acquire(conn, group, a, tid)
     assert [(r.first_offset, r.last_offset, r.delivery_count) for r in acquired] == [(0, 2, 1)]
     # acknowledgements in the opening fetch of a session: refused as a whole
     assert _fetch(conn, group, b, 0, tid, [(0, 0, ACCEPT)]).error_code == ErrorCode.INVALID_REQUEST
@@ -292,15 +300,8 @@ def test_lock_expiry_redelivers_to_another_member(broker: Any, conn: BrokerConne
     a = _member()
     joined = _heartbeat(conn, group, a, 0, [topic])
     assert joined.error_code == ErrorCode.NONE
-    a_member_epoch, epoch = joined.member_epoch, 0
-    acquired: list[Any] = []
-    deadline = time.monotonic() + 30
-    while not acquired and time.monotonic() < deadline:
-        response = _fetch(conn, group, a, epoch, tid)
-        assert response.error_code == ErrorCode.NONE
-        epoch += 1
-        if response.responses:
-            acquired = _partition(response).acquired_records
+    a_member_epoch = joined.member_epoch
+    epoch, acquired = _acquire(conn, group, a, tid)
     assert [(r.first_offset, r.last_offset, r.delivery_count) for r in acquired] == [(0, 2, 1)]
 
     b = _consumer(bs, group, topic, **{"share.acknowledgement.mode": "explicit"})
