@@ -122,15 +122,18 @@ def test_lifecycle_manager_against_a_quorum(tmp_path: Path) -> None:
 
             # the leader stops: the broker finds the new one within its session and is never fenced
             await leader.stop()
-            new = await until(lambda: leader_now(), 10, "a new active controller")
-            await until(lambda: m.controller_id == new.node_id, 5, "heartbeats to the new leader")
+            await until(lambda: leader_now(), 10, "a new active controller")
+            # a loaded machine can miss the 150 ms election timeout and move the leadership once more: the checks
+            # follow whichever controller is active at the moment (none while an election runs)
+            await until(lambda: (c := leader_now()) is not None and m.controller_id == c.node_id, 5, "heartbeats to it")
             for _ in range(int(SESSION_MS / 1000 / INTERVAL) + 2):  # longer than a session from the activation
                 await asyncio.sleep(INTERVAL)
-                assert not new.state.brokers[1].fenced
+                current = leader_now()
+                assert current is None or not current.state.brokers[1].fenced
 
-            # controlled shutdown through the new leader
+            # controlled shutdown through the leader of the moment
             assert await m.controlled_shutdown(5.0)
-            assert new.state.brokers[1].fenced
+            await until(lambda: (c := leader_now()) is not None and c.state.brokers[1].fenced, 5, "fenced in the image")
         finally:
             for mgr in managers:
                 await mgr.close()
