@@ -414,8 +414,9 @@ class SharePartition:
         Raises ``SharePartitionError`` with INVALID_REQUEST for malformed batches (reversed, a
         batch starting before the previous one ended, a types list of the wrong length, an unknown
         type) or offsets past the fetched records, and INVALID_RECORD_STATE for offsets not ACQUIRED
-        by this member (an offset acknowledged twice in the request included), a batch wholly below
-        the SPSO, or RENEW while the group disables it.
+        by this member (an offset acknowledged twice in the request included) or RENEW while the group
+        disables it. Offsets below the SPSO are delivery-complete and skipped (a batch wholly below it
+        is answered NONE, as Kafka does).
         """
         with self._lock:
             plan = self._validate(member_id, batches)
@@ -474,7 +475,14 @@ class SharePartition:
         planned: set[int] = set()
         for b in batches:
             types = b.acknowledge_types
-            if not self._records or b.last_offset < self._start:
+            if b.last_offset < self._start:
+                # Wholly below the SPSO: delivery-complete already (accepted, archived, or an
+                # acknowledgement re-sent after a retry). Kafka's SharePartition.acknowledge skips such
+                # a batch before looking at its cache or the records' owner, so the answer is NONE
+                # whether or not the fetched batch that held them is still cached (Apache Kafka 4.3.1
+                # answers the same on the wire).
+                continue
+            if not self._records:
                 raise SharePartitionError(
                     ShareErrorCode.INVALID_RECORD_STATE,
                     "Batch record not found. The request batch offsets are not found in the cache.",

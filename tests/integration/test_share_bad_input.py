@@ -253,6 +253,68 @@ def test_acknowledgements_of_records_not_acquired(broker: Any, conn: BrokerConne
     assert again == [(0, 2, 2)]
 
 
+def test_acknowledgements_below_the_start_offset(broker: Any, conn: BrokerConnection) -> None:
+    """A client re-sending acknowledgements (a retry) for records already delivery-complete, below the
+    share-partition start offset (SPSO): both brokers skip them and answer NONE -- while the fetched
+    batch that held them is still cached in flight (part of it still acquired) and after it left the
+    cache (all of it acknowledged) -- whoever sends them and with whatever type; a batch straddling
+    the SPSO acknowledges only what is still in flight. Nothing is delivered twice afterwards."""
+    topic, group = _name("spso"), _share_group(broker, _name("gspso"))
+    bs = broker.bootstrap_servers
+    create_topic(bs, topic, 1)
+    _produce(bs, topic, range(3))
+    tid = _topic_id(conn, topic)
+    a, b = _member(), _member()
+    for m in (a, b):
+        assert _heartbeat(conn, group, m, 0, [topic]).error_code == ErrorCode.NONE
+    epoch, acquired = _acquire(conn, group, a, tid)
+    assert [(r.first_offset, r.last_offset, r.delivery_count) for r in acquired] == [(0, 2, 1)]
+    b_epoch = 1
+    assert _fetch(conn, group, b, 0, tid).error_code == ErrorCode.NONE  # b's session (acquires nothing)
+
+    def ack(member: str, batches: list[tuple[int, int, list[int]]]) -> int:
+        nonlocal epoch, b_epoch
+        if member == a:
+            response, epoch = _ack_batches(conn, group, a, epoch, tid, batches), epoch + 1
+        else:
+            response, b_epoch = _ack_batches(conn, group, b, b_epoch, tid, batches), b_epoch + 1
+        return int(response.error_code or _partition(response).error_code)
+
+    # the fetched batch 0-2 stays cached while 1-2 are still acquired: 0 is below the SPSO (1)
+    assert ack(a, [(0, 0, [ACCEPT])]) == ErrorCode.NONE
+    assert ack(a, [(0, 0, [ACCEPT])]) == ErrorCode.NONE
+    assert ack(b, [(0, 0, [RELEASE])]) == ErrorCode.NONE
+    # ... and still checked where it is in flight: 1 is a's, b cannot acknowledge it
+    assert ack(b, [(0, 1, [ACCEPT])]) == ErrorCode.INVALID_RECORD_STATE
+    # all of it acknowledged (the batch leaves the cache, SPSO 3): re-sent acknowledgements are skipped
+    assert ack(a, [(1, 2, [ACCEPT])]) == ErrorCode.NONE
+    assert ack(a, [(0, 2, [ACCEPT])]) == ErrorCode.NONE
+    assert ack(b, [(1, 1, [REJECT]), (2, 2, [RELEASE])]) == ErrorCode.NONE
+    # a batch straddling the SPSO: only 3-4 (still acquired by a) are acknowledged
+    _produce(bs, topic, range(3, 6))
+    acquired = []
+    deadline = time.monotonic() + 30
+    while not acquired and time.monotonic() < deadline:
+        response = _fetch(conn, group, a, epoch, tid)
+        epoch += 1
+        if response.responses:
+            acquired = _partition(response).acquired_records
+    assert [(r.first_offset, r.last_offset, r.delivery_count) for r in acquired] == [(3, 5, 1)]
+    assert ack(a, [(1, 4, [ACCEPT])]) == ErrorCode.NONE
+    assert ack(b, [(5, 5, [ACCEPT])]) == ErrorCode.INVALID_RECORD_STATE  # 5 is still a's
+    assert ack(a, [(0, 5, [ACCEPT])]) == ErrorCode.NONE
+    # nothing of 0-5 comes back: b's next acquisition is the next new record, on its first delivery
+    _produce(bs, topic, range(6, 7))
+    got: list[tuple[int, int, int]] = []
+    deadline = time.monotonic() + 30
+    while not got and time.monotonic() < deadline:
+        response = _fetch(conn, group, b, b_epoch, tid)
+        b_epoch += 1
+        if response.responses:
+            got = [(r.first_offset, r.last_offset, r.delivery_count) for r in _partition(response).acquired_records]
+    assert got == [(6, 6, 1)]
+
+
 def test_closed_connection_releases_its_sessions_records(broker: Any, conn: BrokerConnection) -> None:
     topic, group = _name("dc"), _share_group(broker, _name("gdc"))
     create_topic(broker.bootstrap_servers, topic, 1)

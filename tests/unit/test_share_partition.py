@@ -107,16 +107,21 @@ def test_acknowledge_errors_leave_state_unchanged() -> None:
         assert e.value.code == code, (member, batches)
         assert sp.records() == before
     sp.acknowledge("m1", [ack(0, 3, AcknowledgeType.ACCEPT)])
-    # Acknowledging twice: below the SPSO now, nothing of it in flight.
-    with pytest.raises(SharePartitionError) as e:
-        sp.acknowledge("m1", [ack(2, 3, AcknowledgeType.ACCEPT)])
-    assert e.value.code == ShareErrorCode.INVALID_RECORD_STATE
+    # Acknowledging twice (a client's retry): wholly below the SPSO now, delivery-complete, skipped
+    # without an error as Kafka does -- by anyone, with any type; nothing changes.
+    sp.drain_updates()
+    before = sp.records()
+    sp.acknowledge("m1", [ack(2, 3, AcknowledgeType.ACCEPT)])
+    sp.acknowledge("m2", [ack(0, 1, AcknowledgeType.RELEASE), ack(3, 3, AcknowledgeType.REJECT)])
+    assert sp.records() == before and sp.start_offset == 4 and sp.drain_updates() == []
     # A batch straddling the SPSO acknowledges only what is still in flight (Kafka skips the rest).
     sp.acknowledge("m1", [ack(1, 4, AcknowledgeType.ACCEPT)])
     assert sp.start_offset == 5 and sp.acquired_by("m2") == [5]
+    sp.acknowledge("m2", [ack(4, 4, AcknowledgeType.ACCEPT)])
+    # A skipped batch does not excuse a bad one after it: all or nothing (5 is m2's).
     with pytest.raises(SharePartitionError) as e:
-        sp.acknowledge("m2", [ack(4, 4, AcknowledgeType.ACCEPT)])
-    assert e.value.code == ShareErrorCode.INVALID_RECORD_STATE
+        sp.acknowledge("m1", [ack(4, 4, AcknowledgeType.ACCEPT), ack(5, 5, AcknowledgeType.ACCEPT)])
+    assert e.value.code == ShareErrorCode.INVALID_RECORD_STATE and sp.acquired_by("m2") == [5]
 
 
 def test_lock_expiry_on_fake_clock_and_renew() -> None:
