@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import uuid
 from collections.abc import Hashable, Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +26,7 @@ from broker_embedded.share.manager import PartitionFetch, share_key
 from broker_embedded.share.partition import AcknowledgementBatch, SharePartitionError
 from broker_embedded.share.remote_persister import RemotePersister
 from broker_embedded.share.session import ContextKind
+from broker_embedded.share.state import ShareGroupStateKey
 from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import share_fetch_request as rq
 from kafka_wire.protocol.messages import share_fetch_response as rs
@@ -38,8 +40,14 @@ DEFAULT_MAX_RECORDS = 500  # v0 had no MaxRecords (the Java client's max.poll.re
 
 log = logging.getLogger(__name__)
 
-# (topic id, partition) -> (ack error code, message)
-AckResults = dict[tuple[bytes, int], tuple[ErrorCode, str | None]]
+
+class AckResults(dict[tuple[bytes, int], tuple[ErrorCode, str | None]]):
+    """(topic id, partition) -> (ack error code, message); ``written`` (RemotePersister): the
+    share-state key and the range of write sequence numbers each applied acknowledgement queued."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.written: dict[tuple[bytes, int], tuple[ShareGroupStateKey, int, int]] = {}
 
 
 def acknowledgement_batches(wire: Iterable[Any]) -> list[AcknowledgementBatch]:
@@ -50,8 +58,9 @@ def apply_acknowledgements(
     broker: Broker, ctx: RequestContext, group_id: str, member_id: str, topics: Iterable[Any]
 ) -> AckResults:
     """Each partition's acknowledgements, all or nothing per partition, as Kafka answers them."""
-    out: AckResults = {}
+    out = AckResults()
     share = broker.share_coordinator
+    remote = share.partitions.persister if isinstance(share.partitions.persister, RemotePersister) else None
     for t in topics:
         meta = broker.topics.by_id.get(t.topic_id)
         for p in t.partitions:
@@ -63,6 +72,8 @@ def apply_acknowledgements(
             elif authorize(ctx, AclOperation.READ, ResourceType.TOPIC, meta.name):
                 out[key] = (ErrorCode.TOPIC_AUTHORIZATION_FAILED, None)
             else:
+                state_key = ShareGroupStateKey(group_id, str(uuid.UUID(bytes=bytes(t.topic_id))), p.partition_index)
+                before = remote.write_seq(state_key) if remote is not None else 0
                 out[key] = share.partitions.acknowledge(
                     group_id,
                     member_id,
@@ -70,12 +81,16 @@ def apply_acknowledgements(
                     p.partition_index,
                     acknowledgement_batches(p.acknowledgement_batches),
                 )
+                if remote is not None and out[key][0] == ErrorCode.NONE:
+                    out.written[key] = (state_key, before, remote.write_seq(state_key))
     return out
 
 
 def after_state_written(broker: Broker, acks: AckResults, result: Any) -> Any:
     """The answer once the acknowledgements' share state was written to the share coordinator
-    (RemotePersister in a cluster; Kafka answers after WriteShareGroupState), else as it is."""
+    (RemotePersister in a cluster; Kafka answers after WriteShareGroupState), else as it is. A
+    partition whose write failed (the coordinator unreachable until the persister's retry timeout)
+    is answered the persister's error instead, as Kafka answers it (COORDINATOR_NOT_AVAILABLE)."""
     persister = broker.share_coordinator.partitions.persister
     if not acks or not isinstance(persister, RemotePersister):
         return result
@@ -83,9 +98,32 @@ def after_state_written(broker: Broker, acks: AckResults, result: Any) -> Any:
 
     async def later() -> Any:
         await written
-        return await result if isinstance(result, asyncio.Future) else result
+        response = await result if isinstance(result, asyncio.Future) else result
+        failed: dict[tuple[bytes, int], ErrorCode] = {}
+        for key, (state_key, after, upto) in acks.written.items():
+            code = persister.write_error(state_key, after, upto)
+            if code is not None:
+                failed[key] = code
+        if failed:
+            _answer_write_errors(response, failed)
+        return response
 
     return asyncio.ensure_future(later())
+
+
+def _answer_write_errors(response: Any, failed: dict[tuple[bytes, int], ErrorCode]) -> None:
+    """Put each failed write's error on its partition's acknowledgement answer (ShareFetch:
+    AcknowledgeErrorCode, ShareAcknowledge: ErrorCode)."""
+    for topic in response.responses:
+        for p in topic.partitions:
+            code = failed.get((bytes(topic.topic_id), p.partition_index))
+            if code is None:
+                continue
+            message = "Unable to write the share-partition state to the share coordinator."
+            if hasattr(p, "acknowledge_error_code"):
+                p.acknowledge_error_code, p.acknowledge_error_message = code, message
+            else:
+                p.error_code, p.error_message = code, message
 
 
 def handle(broker: Broker, ctx: RequestContext, request: rq.ShareFetchRequest) -> Any:

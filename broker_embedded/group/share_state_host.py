@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from broker_embedded.share.cluster_state import ClusterShareState
 from broker_embedded.share.manager import share_key
 from broker_embedded.share.persister import SharePersister
-from broker_embedded.share.remote_persister import RemotePersister
+from broker_embedded.share.remote_persister import DEFAULT_RETRY_TIMEOUT_MS, RemotePersister
 from broker_embedded.share.state import ShareGroupStateKey
 from broker_embedded.share.state_service import ShareStateService, StateResult, not_coordinator
 from kafka_wire.client import BrokerConnection
@@ -188,9 +188,13 @@ def persist_remotely(
     own_address: Callable[[], tuple[str, int]],
     call_soon_threadsafe: Callable[..., Any] | None = None,
     security: Callable[[], InterBrokerSecurity | None] = lambda: None,
+    config_get: Callable[[str, Any], Any] = lambda _key, default: default,
 ) -> RemotePersister:
-    """A cluster: this broker's share-partitions keep their state through the share coordinators."""
-    channel = CoordinatorChannel(own_address, security=security)
+    """A cluster: this broker's share-partitions keep their state through the share coordinators.
+    ``group.share.persister.retry.timeout.ms`` (ours) bounds how long an operation is retried
+    while its coordinator cannot be reached (plus one request's wait, at most 10 s and at most it)."""
+    retry_timeout_s = int(config_get("group.share.persister.retry.timeout.ms", DEFAULT_RETRY_TIMEOUT_MS)) / 1000
+    channel = CoordinatorChannel(own_address, timeout_s=min(10.0, retry_timeout_s), security=security)
 
     def on_read(key: ShareGroupStateKey) -> None:
         # wake the share fetches parked on the partition (on the event loop)
@@ -200,6 +204,6 @@ def persist_remotely(
             if str(uuid.UUID(bytes=bytes(meta.topic_id))) == key.topic_id:
                 call_soon_threadsafe(share.wake, share_key(meta.name, key.partition))
 
-    persister = RemotePersister(channel.locate, channel.send, on_read)
+    persister = RemotePersister(channel.locate, channel.send, on_read, retry_timeout_s=retry_timeout_s)
     share.partitions.persister = persister
     return persister

@@ -26,7 +26,9 @@ from broker_embedded.replication.coordinator_wait import wait_until_replicated
 from kafka_wire.errors import ErrorCode
 
 from .persister import (
+    DEFAULT_COLD_SNAPSHOT_INTERVAL_MS,
     DEFAULT_NUM_PARTITIONS,
+    DEFAULT_PRUNE_INTERVAL_MS,
     DEFAULT_SNAPSHOT_EVERY,
     SHARE_STATE_TOPIC,
     SharePersister,
@@ -73,6 +75,8 @@ class ClusterShareState:
             no_create,
             self.num_partitions,
             int(config_get("share.coordinator.snapshot.update.records.per.snapshot", DEFAULT_SNAPSHOT_EVERY)),
+            int(config_get("share.coordinator.state.topic.prune.interval.ms", DEFAULT_PRUNE_INTERVAL_MS)),
+            int(config_get("share.coordinator.cold.partition.snapshot.interval.ms", DEFAULT_COLD_SNAPSHOT_INTERVAL_MS)),
         )
         self.service = ShareStateService(self.persister)
         # state partition -> the leader epoch it was loaded at

@@ -8,12 +8,22 @@ broker's own fetcher may be one of them, so a blocking write from the event loop
 One worker thread sends the operations in the order they were queued (initialize before the writes
 that follow it, a read after the writes queued before it) over blocking connections, looks the
 coordinator up again while it moves (NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE, a dropped
-connection) and retries with a backoff until ``retry_timeout_s``.
+connection) and retries with a backoff until ``retry_timeout_s``
+(``group.share.persister.retry.timeout.ms``, ours: Kafka's PersisterStateManager has no config for
+it but gives up after 5 attempts with a backoff doubling from 1 s, about 30 s, our default).
 
 ``read`` of a key not read yet raises ``StatePending`` and queues the read; the next ``read`` of the
 key gets the answer (the share fetch that asked answers empty meanwhile, and the client fetches
-again). A write answered FENCED_STATE_EPOCH or FENCED_LEADER_EPOCH marks the key ``fenced``: the
-share-partition is stale (a newer leader or state took over) and the manager drops it.
+again). A read that failed (the coordinator unreachable until the retry timeout, or an error) is
+answered once with ``StateUnavailable`` and Kafka's error for it (SharePartition's
+fetchPersisterError: COORDINATOR_NOT_AVAILABLE for a coordinator that could not be reached).
+
+A write answered FENCED_STATE_EPOCH or FENCED_LEADER_EPOCH marks the key ``fenced``: the
+share-partition is stale (a newer leader or state took over) and the manager drops it. A write that
+failed otherwise marks it stale too (the coordinator no longer holds what the share-partition has in
+memory: it is read again), and ``write_error`` tells the acknowledgement that caused it which error
+to answer (Kafka answers the acknowledgement with the persister's error after its rollback; we
+drop the share-partition instead of rolling back, as after a leader move).
 """
 
 from __future__ import annotations
@@ -28,7 +38,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from kafka_wire.errors import ErrorCode
+from kafka_wire.errors import ErrorCode, KafkaError
 from kafka_wire.protocol.messages import delete_share_group_state_request as dl
 from kafka_wire.protocol.messages import initialize_share_group_state_request as ini
 from kafka_wire.protocol.messages import read_share_group_state_request as rd
@@ -58,6 +68,21 @@ RETRIABLE = frozenset(
 )
 FENCED = frozenset({ErrorCode.FENCED_STATE_EPOCH, ErrorCode.FENCED_LEADER_EPOCH})
 NO_FENCE = 2**31 - 1  # a read's leader epoch that the stored one never fences (it is not stored)
+DEFAULT_RETRY_TIMEOUT_MS = 30_000  # group.share.persister.retry.timeout.ms (ours, see above)
+_FAILURES_KEPT = 64  # failed write sequence numbers remembered per key
+
+
+def client_error(code: ErrorCode) -> ErrorCode:
+    """The error a client is answered for a failed share-state operation (Kafka's
+    SharePartition.fetchPersisterError); our retriable codes given up on count as unreachable."""
+    if code in RETRIABLE:
+        return ErrorCode.COORDINATOR_NOT_AVAILABLE
+    if code in (ErrorCode.GROUP_ID_NOT_FOUND, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, ErrorCode.FENCED_STATE_EPOCH):
+        return code
+    if code == ErrorCode.FENCED_LEADER_EPOCH:
+        return ErrorCode.NOT_LEADER_OR_FOLLOWER
+    return ErrorCode.UNKNOWN_SERVER_ERROR
+
 
 # (key) -> (host, port) of its share coordinator now, None while unknown
 Locate = Callable[[ShareGroupStateKey], "tuple[str, int] | None"]
@@ -72,6 +97,14 @@ class StatePending(Exception):
     """The share-partition's state is being read from the share coordinator; ask again later."""
 
 
+class StateUnavailable(KafkaError):
+    """Reading the share-partition's state failed; ``code`` is the client's error for it (the
+    share fetch answers it for the partition, as any KafkaError of a fetch)."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(message, code)
+
+
 @dataclass(slots=True)
 class _Op:
     kind: str  # "initialize", "write", "read", "delete", "reset"
@@ -82,6 +115,7 @@ class _Op:
     batches: tuple[PersisterStateBatch, ...] = ()
     delivery_complete_count: int = -1
     done: concurrent.futures.Future[None] | None = None  # a barrier: set once every earlier op finished
+    seq: int = 0  # initialize / write / reset / delete: the key's write sequence number
 
 
 class RemotePersister:
@@ -90,7 +124,7 @@ class RemotePersister:
         locate: Locate,
         send: Send,
         on_read: Callable[[ShareGroupStateKey], None] | None = None,
-        retry_timeout_s: float = 30.0,
+        retry_timeout_s: float = DEFAULT_RETRY_TIMEOUT_MS / 1000,
         backoff_s: float = 0.1,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
@@ -111,6 +145,9 @@ class RemotePersister:
         self._idle = threading.Condition(self._lock)
         self.fenced: set[ShareGroupStateKey] = set()
         self.failed = 0  # operations given up after retry_timeout_s
+        self._read_errors: dict[ShareGroupStateKey, tuple[ErrorCode, str]] = {}
+        self._write_seqs: dict[ShareGroupStateKey, int] = {}
+        self._write_failures: dict[ShareGroupStateKey, dict[int, ErrorCode]] = {}
         self._thread: threading.Thread | None = None
 
     # ---- the SharePersister interface (never blocks) --------------------------------------------
@@ -122,6 +159,9 @@ class RemotePersister:
                 return self._read.pop(key)
             if key in self._reading:
                 raise StatePending(key)
+            failed = self._read_errors.pop(key, None)
+            if failed is not None:  # answered once; the next read asks the coordinator again
+                raise StateUnavailable(*failed)
             self._reading.add(key)
             self.fenced.discard(key)
         self._put(_Op("read", key, leader_epoch=leader_epoch))
@@ -173,6 +213,18 @@ class RemotePersister:
         with self._lock:
             return [k for k in self._state_epochs if k.group_id == group_id]
 
+    def write_seq(self, key: ShareGroupStateKey) -> int:
+        """The sequence number of the last write-type operation queued for `key` (0: none)."""
+        with self._lock:
+            return self._write_seqs.get(key, 0)
+
+    def write_error(self, key: ShareGroupStateKey, after: int, upto: int) -> ErrorCode | None:
+        """The client's error if a write of `key` with a sequence number in (after, upto] failed."""
+        with self._lock:
+            failures = self._write_failures.get(key, {})
+            codes = [code for seq, code in failures.items() if after < seq <= upto]
+        return codes[0] if codes else None
+
     def forget(self, key: ShareGroupStateKey) -> None:
         """The share-partition was dropped here: a later use reads it again."""
         with self._lock:
@@ -191,6 +243,8 @@ class RemotePersister:
     def _put(self, op: _Op) -> None:
         with self._lock:
             self._queued += 1
+            if op.kind in ("initialize", "write", "reset", "delete"):
+                op.seq = self._write_seqs[op.key] = self._write_seqs.get(op.key, 0) + 1
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="share-state-persister", daemon=True)
                 self._thread.start()
@@ -205,7 +259,7 @@ class RemotePersister:
                 self._execute(op)
             except Exception:  # noqa: BLE001  # one failed key must not stop the others
                 log.exception("share state %s of %s failed", op.kind, op.key)
-                self._finish_read(op, None, ok=False)
+                self._failed(op, ErrorCode.UNKNOWN_SERVER_ERROR)
             finally:
                 with self._idle:
                     self._queued -= 1
@@ -218,56 +272,66 @@ class RemotePersister:
         if op.kind == "reset":
             # AlterShareGroupOffsets: a new state epoch over whatever the coordinator holds, so the
             # writes of a share-partition still running on the old state are fenced
-            peek = self._retry(_Op("read", op.key, leader_epoch=NO_FENCE))
-            if peek is None:
+            code, old = self._retry(_Op("read", op.key, leader_epoch=NO_FENCE))
+            if code in RETRIABLE:
+                self._failed(op, code)
                 return
-            code, old = peek
             epoch = old.state_epoch + 1 if code == ErrorCode.NONE and old is not None else 0
             with self._lock:
                 self._state_epochs[op.key] = epoch
-            op = _Op("initialize", op.key, epoch, start_offset=op.start_offset)
-        answer = self._retry(op)
-        if answer is None:
-            self._finish_read(op, None, ok=False)
-            return
-        code, result = answer
+            op = _Op("initialize", op.key, epoch, start_offset=op.start_offset, seq=op.seq)
+        code, result = self._retry(op)
         if op.kind == "read":
             if code == ErrorCode.NONE:
-                self._finish_read(op, result, ok=True)
+                self._finish_read(op, result)
             elif code == ErrorCode.INVALID_REQUEST:  # never initialized
-                self._finish_read(op, None, ok=True)
+                self._finish_read(op, None)
             else:
                 log.warning("share state read of %s: %s", op.key, code.name)
-                self._finish_read(op, None, ok=False)
-        elif code in FENCED:
-            with self._lock:
-                self.fenced.add(op.key)
+                self._failed(op, code)
         elif code != ErrorCode.NONE:
             log.warning("share state %s of %s: %s", op.kind, op.key, code.name)
+            self._failed(op, code)
 
-    def _retry(self, op: _Op) -> tuple[ErrorCode, ShareGroupState | None] | None:
-        """The coordinator's answer, asked again while it moves; None once given up."""
+    def _failed(self, op: _Op, code: ErrorCode) -> None:
+        """`op` failed with `code`: a read is answered with its error once; a write marks the key
+        stale (the share-partition is read again) and is remembered for ``write_error``."""
+        error = client_error(code)
+        with self._lock:
+            if op.kind == "read":
+                self._reading.discard(op.key)
+                message = f"Unable to read the share-partition state: {code.name}."
+                self._read_errors[op.key] = (error, message)
+            elif op.seq:
+                self.fenced.add(op.key)
+                failures = self._write_failures.setdefault(op.key, {})
+                failures[op.seq] = error
+                for seq in sorted(failures)[:-_FAILURES_KEPT]:
+                    del failures[seq]
+        if op.kind == "read" and self.on_read is not None:
+            self.on_read(op.key)  # the share fetches waiting for it answer the error now
+
+    def _retry(self, op: _Op) -> tuple[ErrorCode, ShareGroupState | None]:
+        """The coordinator's answer, asked again while it moves until ``retry_timeout_s``; then
+        the last retriable code."""
         deadline = self.clock() + self.retry_timeout_s
         while True:
             code, result = self._attempt(op)
             if code not in RETRIABLE:
                 return code, result
-            if self.clock() >= deadline:
+            if self.clock() + self.backoff_s > deadline:
                 self.failed += 1
                 log.warning("share state %s of %s given up: %s", op.kind, op.key, code.name)
-                return None
+                return code, None
             self.sleep(self.backoff_s)
 
-    def _finish_read(self, op: _Op, state: ShareGroupState | None, ok: bool) -> None:
-        if op.kind != "read":
-            return
+    def _finish_read(self, op: _Op, state: ShareGroupState | None) -> None:
         with self._lock:
             self._reading.discard(op.key)
-            if ok:
-                self._read[op.key] = state
-                if state is not None:
-                    self._state_epochs[op.key] = state.state_epoch
-        if ok and self.on_read is not None:
+            self._read[op.key] = state
+            if state is not None:
+                self._state_epochs[op.key] = state.state_epoch
+        if self.on_read is not None:
             self.on_read(op.key)
 
     def _attempt(self, op: _Op) -> tuple[ErrorCode, ShareGroupState | None]:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from broker_embedded.share.persister import SharePersister
-from broker_embedded.share.remote_persister import RemotePersister, StatePending
+from broker_embedded.share.remote_persister import RemotePersister, StatePending, StateUnavailable
 from broker_embedded.share.state import (
     PersisterStateBatch,
     RecordState,
@@ -156,6 +156,8 @@ def test_a_fenced_write_marks_the_key_and_a_new_read_clears_it() -> None:
 
 
 def test_an_unreachable_coordinator_is_given_up_after_the_retry_timeout() -> None:
+    """On a fake clock: a read is retried until the retry timeout and no longer, then answered once
+    with Kafka's error for it (COORDINATOR_NOT_AVAILABLE); the next read asks again."""
     now = [0.0]
     p = RemotePersister(lambda _: None, lambda *_: None, retry_timeout_s=1, clock=lambda: now[0])
 
@@ -167,11 +169,41 @@ def test_an_unreachable_coordinator_is_given_up_after_the_retry_timeout() -> Non
     with pytest.raises(StatePending):
         p.read(KEY, 0)
     assert p.wait_idle(10)
-    assert p.failed == 1
-    with pytest.raises(StatePending):  # not answered: asked again
+    assert p.failed == 1 and now[0] <= 1
+    with pytest.raises(StateUnavailable) as e:
+        p.read(KEY, 0)
+    assert e.value.code == ErrorCode.COORDINATOR_NOT_AVAILABLE
+    with pytest.raises(StatePending):  # answered once: asked again
         p.read(KEY, 0)
     assert p.wait_idle(10)
-    assert p.failed == 2
+    assert p.failed == 2 and now[0] <= 2
+
+
+def test_a_write_given_up_is_reported_to_its_acknowledgement_and_marks_the_key_stale() -> None:
+    """The coordinator becomes unreachable after the share-partition was initialized: the write
+    queued by an acknowledgement is given up after the retry timeout (fake clock), ``write_error``
+    names Kafka's error for exactly that write's sequence range, and the key is stale (the manager
+    reads the share-partition again)."""
+    fake = FakeCoordinator()
+    now = [0.0]
+    p = RemotePersister(fake.locate, fake.send, retry_timeout_s=2, backoff_s=0.5, clock=lambda: now[0])
+
+    def sleep(s: float) -> None:
+        now[0] += s
+
+    p.sleep = sleep
+    p.initialize(KEY, _snapshot(0))
+    p.write(KEY, [_update(3, 0, (0, 0, RecordState.ACKNOWLEDGED, 1))])
+    assert p.wait_idle(10)
+    first = p.write_seq(KEY)
+    assert first == 2 and p.write_error(KEY, 0, first) is None and KEY not in p.fenced
+    p.locate = lambda _: None  # the share coordinator's broker is gone
+    p.write(KEY, [_update(3, 1, (1, 1, RecordState.ACKNOWLEDGED, 1))])
+    p.barrier().result(10)
+    assert p.failed == 1 and now[0] <= 2
+    assert p.write_error(KEY, first, p.write_seq(KEY)) == ErrorCode.COORDINATOR_NOT_AVAILABLE
+    assert p.write_error(KEY, 0, first) is None  # the earlier writes succeeded
+    assert KEY in p.fenced
 
 
 def test_a_barrier_is_done_only_after_the_writes_queued_before_it() -> None:
@@ -200,3 +232,61 @@ def test_a_reset_starts_over_with_a_newer_state_epoch_that_fences_the_old_writer
     assert KEY in old_leader.fenced
     state = _read(admin)
     assert (state.state_epoch, state.start_offset, state.state_batches) == (1, 7, ())
+
+
+def test_an_acknowledgement_whose_write_failed_is_answered_the_persister_error() -> None:
+    """ShareAcknowledge / ShareFetch with acknowledgements: answered once the share state was
+    written; a partition whose write was given up (the coordinator unreachable for the configured
+    retry timeout) answers COORDINATOR_NOT_AVAILABLE, as Kafka answers a failed persister write;
+    another partition of the same request, written fine, answers NONE."""
+    import asyncio
+    import time
+    import uuid
+    from types import SimpleNamespace
+
+    from broker_embedded.apis.share_fetch import AckResults, after_state_written
+    from kafka_wire.protocol.messages import share_acknowledge_response as ack_rs
+    from kafka_wire.protocol.messages import share_fetch_response as fetch_rs
+
+    fake = FakeCoordinator()
+    p = RemotePersister(fake.locate, fake.send, retry_timeout_s=0.2, backoff_s=0.02)
+    tid = uuid.UUID(KEY.topic_id).bytes
+    other = ShareGroupStateKey("g", KEY.topic_id, 1)
+    p.initialize(KEY, _snapshot(0))
+    assert p.wait_idle(10)
+    acks = AckResults()
+    for key in (KEY, other):
+        before = p.write_seq(key)
+        if key == other:
+            p.locate = lambda k: None if k == other else ("coordinator", 1)  # its coordinator is gone
+        p.write(key, [_update(3, 0, (0, 0, RecordState.ACKNOWLEDGED, 1))])
+        acks[(tid, key.partition)] = (ErrorCode.NONE, None)
+        acks.written[(tid, key.partition)] = (key, before, p.write_seq(key))
+    broker = SimpleNamespace(share_coordinator=SimpleNamespace(partitions=SimpleNamespace(persister=p)))
+    acknowledge = ack_rs.ShareAcknowledgeResponse(
+        responses=[
+            ack_rs.ShareAcknowledgeTopicResponse(
+                topic_id=tid, partitions=[ack_rs.PartitionData(partition_index=i) for i in (0, 1)]
+            )
+        ]
+    )
+    fetch = fetch_rs.ShareFetchResponse(
+        responses=[
+            fetch_rs.ShareFetchableTopicResponse(
+                topic_id=tid, partitions=[fetch_rs.PartitionData(partition_index=i) for i in (0, 1)]
+            )
+        ]
+    )
+
+    async def answer(response: Any) -> Any:
+        return await after_state_written(broker, acks, response)  # type: ignore[arg-type]
+
+    started = time.monotonic()
+    answered = asyncio.run(answer(acknowledge))
+    assert time.monotonic() - started < 5  # bounded by the retry timeout, not 30 s
+    codes = [q.error_code for q in answered.responses[0].partitions]
+    assert codes == [ErrorCode.NONE, ErrorCode.COORDINATOR_NOT_AVAILABLE]
+    fetched = asyncio.run(answer(fetch))
+    codes = [(q.error_code, q.acknowledge_error_code) for q in fetched.responses[0].partitions]
+    assert codes == [(ErrorCode.NONE, ErrorCode.NONE), (ErrorCode.NONE, ErrorCode.COORDINATOR_NOT_AVAILABLE)]
+    assert other in p.fenced and KEY not in p.fenced
