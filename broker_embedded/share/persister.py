@@ -159,6 +159,10 @@ class SharePersister:
                         try:
                             kind, key = decode_key(rec.key)
                             value = decode_value(kind, rec.value) if rec.value is not None else None
+                            if kind == UPDATE and self.store.read(key) is None:
+                                # its snapshot was pruned: a later snapshot of the key (kept, as every
+                                # key's latest is) holds this update's state already
+                                continue
                             self.store.replay(key, value)
                             if kind == SNAPSHOT:
                                 self._snapshot_written(index, key, rec.offset, value is None)

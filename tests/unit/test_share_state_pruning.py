@@ -6,9 +6,12 @@ the prune point back. On real logs (small segments) and a fake clock."""
 
 from __future__ import annotations
 
+import logging
 import uuid
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from broker_embedded.config import BrokerConfig
 from broker_embedded.log import Log
@@ -103,7 +106,7 @@ def test_the_state_topic_stays_bounded_while_an_idle_key_is_snapshotted_again(tm
     assert persister.read(busy) == state_before and persister.read(idle) is not None
 
 
-def test_pruning_follows_kafkas_redundant_offset(tmp_path: Path) -> None:
+def test_pruning_follows_kafkas_redundant_offset(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """Below the smallest latest-snapshot offset of the partition's keys; a deleted key holds
     nothing back; nothing is pruned before the interval, nor in a partition without snapshots;
     a quiet partition (every key already re-snapshotted) gets no more cold snapshots."""
@@ -117,6 +120,13 @@ def test_pruning_follows_kafkas_redundant_offset(tmp_path: Path) -> None:
     p = partitions[1]
     assert persister.redundant_offset(1) == 1  # b's only snapshot
     assert persister.prune(1) == 1 and p.log.log_start_offset == 1
+    # a's updates 2-11 lost their base snapshot (0): a reload skips them quietly, a's later snapshot
+    # (12) holds their state
+    state_a = persister.read(a)
+    with caplog.at_level(logging.WARNING, logger="broker_embedded.share.persister"):
+        persister.unload_partition(1)
+        assert persister.load_partition(1) == 2  # b's snapshot and a's
+    assert not caplog.records and persister.read(a) == state_a and persister.redundant_offset(1) == 1
     persister.delete(b)  # a tombstone at 13: b no longer holds the prune point
     assert persister.redundant_offset(1) == 12
     assert persister.prune(1) == 12
