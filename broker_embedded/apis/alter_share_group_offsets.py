@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import asyncio
+from typing import TYPE_CHECKING, Any
 
 from broker_embedded.features import UNSUPPORTED, share_groups_enabled
 from broker_embedded.group.share_admin import ShareGroupAdmin
+from broker_embedded.group.share_admin_cluster import local_writes_done
 from broker_embedded.security.access import AclOperation, ResourceType, authorize
 from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import alter_share_group_offsets_request as rq
@@ -18,9 +20,7 @@ if TYPE_CHECKING:
 API_KEY = 91
 
 
-def handle(
-    broker: Broker, ctx: RequestContext, request: rq.AlterShareGroupOffsetsRequest
-) -> rs.AlterShareGroupOffsetsResponse:
+def handle(broker: Broker, ctx: RequestContext, request: rq.AlterShareGroupOffsetsRequest) -> Any:
     if not share_groups_enabled(broker):  # share.version 0, before the ACLs (Kafka's KafkaApis)
         return rs.AlterShareGroupOffsetsResponse(
             error_code=ErrorCode.UNSUPPORTED_VERSION, error_message=UNSUPPORTED, responses=[]
@@ -62,6 +62,17 @@ def handle(
     ]
     if code != ErrorCode.NONE:
         responses = []
-    return rs.AlterShareGroupOffsetsResponse(
+    response = rs.AlterShareGroupOffsetsResponse(
         throttle_time_ms=0, error_code=code, error_message=message, responses=responses
     )
+    # a cluster: answered once the share coordinators hold the new start offsets (Kafka answers
+    # after its persister's initializeState), so a describe that follows reads them
+    flushed = local_writes_done(broker.share_coordinator.partitions.persister) if code == ErrorCode.NONE else None
+    if flushed is None:
+        return response
+
+    async def later() -> rs.AlterShareGroupOffsetsResponse:
+        await flushed
+        return response
+
+    return asyncio.ensure_future(later())

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import asyncio
+from typing import TYPE_CHECKING, Any
 
+from broker_embedded.apis.describe_share_group_offsets import cluster_share_admin
 from broker_embedded.group.share_admin import ShareGroupAdmin
+from broker_embedded.group.share_admin_cluster import in_worker, local_writes_done
 from broker_embedded.security.access import AclOperation, ResourceType, authorize
+from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import delete_groups_request as rq
 from kafka_wire.protocol.messages import delete_groups_response as rs
 
@@ -16,7 +20,7 @@ if TYPE_CHECKING:
 API_KEY = 42
 
 
-def handle(broker: Broker, ctx: RequestContext, request: rq.DeleteGroupsRequest) -> rs.DeleteGroupsResponse:
+def handle(broker: Broker, ctx: RequestContext, request: rq.DeleteGroupsRequest) -> Any:
     refused = {
         g: code for g in request.groups_names if (code := authorize(ctx, AclOperation.DELETE, ResourceType.GROUP, g))
     }
@@ -27,7 +31,25 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.DeleteGroupsRequest)
     codes = broker.group_coordinator.delete_groups([g for g in wanted if g not in shared])
     codes.update({g: share.delete_group(g) for g in shared})
     codes.update(refused)
-    return rs.DeleteGroupsResponse(
-        throttle_time_ms=0,
-        results=[rs.DeletableGroupResult(group_id=g, error_code=codes[g]) for g in request.groups_names],
-    )
+
+    def build() -> rs.DeleteGroupsResponse:
+        return rs.DeleteGroupsResponse(
+            throttle_time_ms=0,
+            results=[rs.DeletableGroupResult(group_id=g, error_code=codes[g]) for g in request.groups_names],
+        )
+
+    deleted = [g for g in shared if codes[g] == ErrorCode.NONE]
+    remote = cluster_share_admin(broker) if deleted else None
+    if remote is None:
+        return build()
+    # a cluster: the deleted share groups' state goes at the share coordinators that own its keys
+    flushed = local_writes_done(broker.share_coordinator.partitions.persister)
+
+    async def later() -> rs.DeleteGroupsResponse:
+        if flushed is not None:
+            await flushed
+        states = await in_worker(remote, lambda admin: {g: admin.delete_group(g) for g in deleted})
+        codes.update(states)
+        return build()
+
+    return asyncio.ensure_future(later())

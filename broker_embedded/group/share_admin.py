@@ -39,6 +39,7 @@ class PartitionOffsets:
     start_offset: int  # -1: no state
     leader_epoch: int
     lag: int  # -1: unknown
+    error: ErrorCode = ErrorCode.NONE  # the share coordinator could not be read (a cluster)
 
 
 @dataclass(frozen=True, slots=True)

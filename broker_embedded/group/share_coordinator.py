@@ -28,6 +28,7 @@ from broker_embedded.group.share_group import (
 from broker_embedded.purgatory.timing_wheel import TimerTask
 from broker_embedded.share.manager import SharePartitionManager, ShareSettings
 from broker_embedded.share.persister import DEFAULT_NUM_PARTITIONS, DEFAULT_SNAPSHOT_EVERY, SharePersister
+from broker_embedded.share.remote_persister import RemotePersister
 from broker_embedded.share.session import DEFAULT_MAX_SHARE_SESSIONS, ShareSessionCache
 
 if TYPE_CHECKING:
@@ -96,6 +97,7 @@ class ShareCoordinator:
         )
         self.sessions = ShareSessionCache(max_share_sessions)
         self.partitions = SharePartitionManager(timer, partition_of, self.settings, self.wake, node_id)
+        self.partitions.on_released = self._released
         self._sweep_task: _Sweep | None = None
         # a cluster: the __share_group_state partitions this broker leads (group/share_state_host.py)
         self.cluster_state: ClusterShareState | None = None
@@ -175,6 +177,15 @@ class ShareCoordinator:
             if meta is not None:
                 owned.append((meta.name, index))
         self.partitions.release_member(session.group_id, session.member_id, owned)
+
+    def _released(self, group_id: str) -> None:
+        """A member's records were released here (its share session ended: final epoch or closed
+        connection; or it left the group): once the group has no session left here, a cluster's
+        share-partition leader drops the group's share-partitions (Kafka's onGroupEmpty), so the state
+        the group's admin deletes or alters at the share coordinators is read again, not overwritten
+        from a stale copy. A single broker keeps them (its state is local: admin changes it in place)."""
+        if isinstance(self.partitions.persister, RemotePersister) and not self.sessions.has_group(group_id):
+            self.partitions.drop_group(group_id)
 
     def _member_removed(self, group_id: str, member_id: str) -> None:
         self.partitions.release_member(group_id, member_id)

@@ -160,6 +160,8 @@ class SharePartitionManager:
         self._reset_starts: dict[tuple[str, bytes, int], int] = {}
         self.share_partitions: dict[ShareKey, SharePartition] = {}
         self._lock = threading.Lock()
+        # a member's records were released (its session ended): the group's owner may drop them after
+        self.on_released: Callable[[str], None] | None = None
 
     def read_committed(self, group_id: str) -> bool:
         return self.settings(group_id).isolation_level == "read_committed"
@@ -329,6 +331,8 @@ class SharePartitionManager:
             if sp.release_acquired_records(member_id):
                 self._persist((group_id, topic, index), sp)
                 self.wake(share_key(topic, index))
+        if self.on_released is not None:
+            self.on_released(group_id)
 
     def apply_settings(self, group_id: str) -> None:
         """The group's configs changed: its live share-partitions take the new lock duration (for
@@ -378,6 +382,18 @@ class SharePartitionManager:
             sp.close()
         if state_key is not None and isinstance(self.persister, RemotePersister):
             self.persister.forget(state_key)
+
+    def drop_group(self, group_id: str) -> None:
+        """The group has no share session here any more (Kafka's onGroupEmpty): its share-partitions
+        leave the cache, after their last changes were queued, and a later fetch reads the state
+        again from the share coordinator (deleted or altered meanwhile by the group's admin)."""
+        with self._lock:
+            keys = [k for k in self.share_partitions if k[0] == group_id]
+        for k in keys:
+            sp = self.get(*k)
+            if sp is not None:
+                self._persist(k, sp)
+            self._drop(*k)
 
     def reset_start_offset(self, group_id: str, topic: str, topic_id: bytes, index: int, start: int) -> None:
         """AlterShareGroupOffsets (the group is empty): the share-partition starts over at `start`,

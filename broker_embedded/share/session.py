@@ -154,6 +154,11 @@ class ShareSessionCache:
                 raise _not_found()
             return list(session.partitions)
 
+    def has_group(self, group_id: str) -> bool:
+        """Whether any member of the group has a share session here."""
+        with self._lock:
+            return any(g == group_id for g, _ in self._sessions)
+
     def on_disconnect(self, connection_id: str) -> ShareSession | None:
         """The connection closed: its (still current) session ends; the caller releases its records."""
         with self._lock:
