@@ -94,7 +94,8 @@ def after_state_written(broker: Broker, acks: AckResults, result: Any) -> Any:
     persister = broker.share_coordinator.partitions.persister
     if not acks or not isinstance(persister, RemotePersister):
         return result
-    written = asyncio.wrap_future(persister.barrier())
+    # this request's own writes only: another key's unreachable coordinator does not hold it up
+    written = asyncio.wrap_future(persister.barrier({key for key, _, _ in acks.written.values()}))
 
     async def later() -> Any:
         await written

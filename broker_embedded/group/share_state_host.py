@@ -136,7 +136,7 @@ class InterBrokerConnection(BrokerConnection):
 
 
 class CoordinatorChannel:
-    """Blocking connections of ``RemotePersister``'s worker thread: FindCoordinator key type 2 asked
+    """Blocking connections of ``RemotePersister``'s worker threads: FindCoordinator key type 2 asked
     of this broker itself (it creates ``__share_group_state`` on first use and names the leader of
     the key's partition), then one cached connection per coordinator address. `security`: the
     inter-broker listener's TLS/SASL when it has them (None: plaintext), asked at each connect
@@ -151,7 +151,15 @@ class CoordinatorChannel:
         self.own_address = own_address
         self.timeout_s = timeout_s
         self.security = security
-        self._connections: dict[tuple[str, int], BrokerConnection] = {}
+        # the persister's workers send at the same time: each thread its own connections
+        self._local = threading.local()
+
+    @property
+    def _connections(self) -> dict[tuple[str, int], BrokerConnection]:
+        connections: dict[tuple[str, int], BrokerConnection] | None = getattr(self._local, "connections", None)
+        if connections is None:
+            connections = self._local.connections = {}
+        return connections
 
     def _connect(self, address: tuple[str, int]) -> BrokerConnection:
         security = self.security()

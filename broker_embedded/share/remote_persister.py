@@ -5,8 +5,10 @@ ReadShareGroupState (84), WriteShareGroupState (85) and DeleteShareGroupState (8
 Same interface as ``SharePersister`` for ``SharePartitionManager``, but nothing blocks the caller
 (the event loop): the coordinator answers a write only after its followers fetched it, and this
 broker's own fetcher may be one of them, so a blocking write from the event loop could deadlock.
-One worker thread sends the operations in the order they were queued (initialize before the writes
-that follow it, a read after the writes queued before it) over blocking connections, looks the
+Worker threads send the operations of a key in the order they were queued (initialize before the
+writes that follow it, a read after the writes queued before it) over blocking connections; keys go
+in parallel (up to ``MAX_WORKERS`` at once), so a key whose coordinator cannot be reached holds up
+only its own operations, as in Kafka's asynchronous PersisterStateManager. Each worker looks the
 coordinator up again while it moves (NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE, a dropped
 connection) and retries with a backoff until ``retry_timeout_s``
 (``group.share.persister.retry.timeout.ms``, ours: Kafka's PersisterStateManager has no config for
@@ -28,13 +30,14 @@ drop the share-partition instead of rolling back, as after a leader move).
 
 from __future__ import annotations
 
+import collections
 import concurrent.futures
 import logging
 import queue
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,6 +72,7 @@ RETRIABLE = frozenset(
 FENCED = frozenset({ErrorCode.FENCED_STATE_EPOCH, ErrorCode.FENCED_LEADER_EPOCH})
 NO_FENCE = 2**31 - 1  # a read's leader epoch that the stored one never fences (it is not stored)
 DEFAULT_RETRY_TIMEOUT_MS = 30_000  # group.share.persister.retry.timeout.ms (ours, see above)
+MAX_WORKERS = 16  # keys whose operations run at the same time
 _FAILURES_KEPT = 64  # failed write sequence numbers remembered per key
 
 
@@ -88,9 +92,6 @@ def client_error(code: ErrorCode) -> ErrorCode:
 Locate = Callable[[ShareGroupStateKey], "tuple[str, int] | None"]
 # (address, api key, request, version) -> response (raises OSError on a broken connection)
 Send = Callable[[tuple[str, int], int, Any, int], Any]
-
-
-KEY_NONE = ShareGroupStateKey("", "00000000-0000-0000-0000-000000000000", -1)
 
 
 class StatePending(Exception):
@@ -114,7 +115,6 @@ class _Op:
     start_offset: int = -1
     batches: tuple[PersisterStateBatch, ...] = ()
     delivery_complete_count: int = -1
-    done: concurrent.futures.Future[None] | None = None  # a barrier: set once every earlier op finished
     seq: int = 0  # initialize / write / reset / delete: the key's write sequence number
 
 
@@ -136,7 +136,14 @@ class RemotePersister:
         self.backoff_s = backoff_s
         self.clock = clock
         self.sleep = sleep
+        # operations ready to run: the oldest unfinished one of each key
         self._queue: queue.Queue[_Op | None] = queue.Queue()
+        # key -> its unfinished operations in order (the head is ready or running)
+        self._pending: dict[ShareGroupStateKey, collections.deque[_Op]] = {}
+        # barriers: (ids of the last operation of each key when it was set, its future)
+        self._barriers: list[tuple[set[int], concurrent.futures.Future[None]]] = []
+        self._workers = 0
+        self._busy = 0
         self._lock = threading.Lock()
         self._state_epochs: dict[ShareGroupStateKey, int] = {}
         self._reading: set[ShareGroupStateKey] = set()
@@ -148,7 +155,6 @@ class RemotePersister:
         self._read_errors: dict[ShareGroupStateKey, tuple[ErrorCode, str]] = {}
         self._write_seqs: dict[ShareGroupStateKey, int] = {}
         self._write_failures: dict[ShareGroupStateKey, dict[int, ErrorCode]] = {}
-        self._thread: threading.Thread | None = None
 
     # ---- the SharePersister interface (never blocks) --------------------------------------------
 
@@ -201,11 +207,18 @@ class RemotePersister:
             self._state_epochs.pop(key, None)
         self._put(_Op("delete", key))
 
-    def barrier(self) -> concurrent.futures.Future[None]:
-        """Done once everything queued before it was sent and answered (Kafka answers a
-        ShareAcknowledge after its WriteShareGroupState)."""
+    def barrier(self, keys: Iterable[ShareGroupStateKey] | None = None) -> concurrent.futures.Future[None]:
+        """Done once everything queued before it for `keys` (None: every key) was sent and answered
+        (Kafka answers a ShareAcknowledge after its WriteShareGroupState)."""
         done: concurrent.futures.Future[None] = concurrent.futures.Future()
-        self._put(_Op("barrier", KEY_NONE, done=done))
+        with self._lock:
+            # the operations of a key finish in order: its last one now stands for all of them
+            wanted = self._pending if keys is None else {k: self._pending[k] for k in keys if k in self._pending}
+            waiting = {id(ops[-1]) for ops in wanted.values()}
+            if waiting:
+                self._barriers.append((waiting, done))
+        if not waiting:
+            done.set_result(None)
         return done
 
     def keys(self, group_id: str) -> list[ShareGroupStateKey]:
@@ -236,7 +249,10 @@ class RemotePersister:
             return self._idle.wait_for(lambda: self._queued == 0, timeout)
 
     def close(self) -> None:
-        self._queue.put(None)
+        with self._lock:
+            workers = self._workers
+        for _ in range(workers):
+            self._queue.put(None)
 
     # ---- the worker -----------------------------------------------------------------------------
 
@@ -245,30 +261,52 @@ class RemotePersister:
             self._queued += 1
             if op.kind in ("initialize", "write", "reset", "delete"):
                 op.seq = self._write_seqs[op.key] = self._write_seqs.get(op.key, 0) + 1
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="share-state-persister", daemon=True)
-                self._thread.start()
-        self._queue.put(op)
+            ops = self._pending.setdefault(op.key, collections.deque())
+            ops.append(op)
+            ready = len(ops) == 1  # else it runs once the key's earlier operations finished
+            if ready and self._busy + self._queue.qsize() >= self._workers and self._workers < MAX_WORKERS:
+                self._workers += 1
+                name = f"share-state-persister-{self._workers}"
+                threading.Thread(target=self._run, name=name, daemon=True).start()
+        if ready:
+            self._queue.put(op)
 
     def _run(self) -> None:
         while True:
             op = self._queue.get()
             if op is None:
                 return
+            with self._lock:
+                self._busy += 1
             try:
                 self._execute(op)
             except Exception:  # noqa: BLE001  # one failed key must not stop the others
                 log.exception("share state %s of %s failed", op.kind, op.key)
                 self._failed(op, ErrorCode.UNKNOWN_SERVER_ERROR)
             finally:
-                with self._idle:
-                    self._queued -= 1
-                    self._idle.notify_all()
+                self._finished(op)
+
+    def _finished(self, op: _Op) -> None:
+        done: list[concurrent.futures.Future[None]] = []
+        with self._idle:
+            self._busy -= 1
+            ops = self._pending[op.key]
+            ops.popleft()
+            if ops:
+                self._queue.put(ops[0])  # the key's next operation
+            else:
+                del self._pending[op.key]
+            for waiting, future in self._barriers:
+                waiting.discard(id(op))
+                if not waiting:
+                    done.append(future)
+            self._barriers = [(w, f) for w, f in self._barriers if w]
+            self._queued -= 1
+            self._idle.notify_all()
+        for future in done:
+            future.set_result(None)
 
     def _execute(self, op: _Op) -> None:
-        if op.done is not None:
-            op.done.set_result(None)
-            return
         if op.kind == "reset":
             # AlterShareGroupOffsets: a new state epoch over whatever the coordinator holds, so the
             # writes of a share-partition still running on the old state are fenced
@@ -320,7 +358,8 @@ class RemotePersister:
             if code not in RETRIABLE:
                 return code, result
             if self.clock() + self.backoff_s > deadline:
-                self.failed += 1
+                with self._lock:
+                    self.failed += 1
                 log.warning("share state %s of %s given up: %s", op.kind, op.key, code.name)
                 return code, None
             self.sleep(self.backoff_s)

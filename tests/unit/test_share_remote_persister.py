@@ -290,3 +290,38 @@ def test_an_acknowledgement_whose_write_failed_is_answered_the_persister_error()
     codes = [(q.error_code, q.acknowledge_error_code) for q in fetched.responses[0].partitions]
     assert codes == [(ErrorCode.NONE, ErrorCode.NONE), (ErrorCode.NONE, ErrorCode.COORDINATOR_NOT_AVAILABLE)]
     assert other in p.fenced and KEY not in p.fenced
+
+
+def test_a_key_whose_coordinator_hangs_holds_up_only_its_own_operations() -> None:
+    """Keys go in parallel (Kafka's persister is asynchronous): while one key's coordinator does not
+    answer, another key's writes are sent and a barrier on that key alone is done; a barrier on
+    every key waits for the hung one, and each key's operations still go out in order."""
+    fake = FakeCoordinator()
+    hung = ShareGroupStateKey("g", KEY.topic_id, 7)
+    gate = threading.Event()
+    order: list[tuple[int, int]] = []
+
+    def locate(key: ShareGroupStateKey) -> tuple[str, int]:
+        return ("hung" if key == hung else "coordinator", 1)
+
+    def send(address: tuple[str, int], api_key: int, body: Any, version: int) -> Any:
+        partition = body.topics[0].partitions[0].partition
+        if address[0] == "hung":
+            assert gate.wait(10)
+            order.append((partition, api_key))
+            return _answer(ErrorCode.NONE)
+        order.append((partition, api_key))
+        return fake.send(address, api_key, body, version)
+
+    p = RemotePersister(locate, send, retry_timeout_s=5, backoff_s=0.001)
+    p.initialize(hung, _snapshot(0))
+    p.write(hung, [_update(3, 0, (0, 0, RecordState.ACKNOWLEDGED, 1))])
+    p.initialize(KEY, _snapshot(0))
+    p.write(KEY, [_update(3, 0, (0, 0, RecordState.ACKNOWLEDGED, 1))])
+    p.barrier([KEY]).result(10)  # not held up by the hung key
+    everything = p.barrier()
+    assert order == [(0, 83), (0, 85)] and not everything.done()
+    gate.set()
+    everything.result(10)
+    assert order[2:] == [(7, 83), (7, 85)]
+    assert p.write_error(hung, 0, p.write_seq(hung)) is None and p.wait_idle(10)
