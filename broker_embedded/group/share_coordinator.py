@@ -27,7 +27,13 @@ from broker_embedded.group.share_group import (
 )
 from broker_embedded.purgatory.timing_wheel import TimerTask
 from broker_embedded.share.manager import SharePartitionManager, ShareSettings
-from broker_embedded.share.persister import DEFAULT_NUM_PARTITIONS, DEFAULT_SNAPSHOT_EVERY, SharePersister
+from broker_embedded.share.persister import (
+    DEFAULT_COLD_SNAPSHOT_INTERVAL_MS,
+    DEFAULT_NUM_PARTITIONS,
+    DEFAULT_PRUNE_INTERVAL_MS,
+    DEFAULT_SNAPSHOT_EVERY,
+    SharePersister,
+)
 from broker_embedded.share.remote_persister import RemotePersister
 from broker_embedded.share.session import DEFAULT_MAX_SHARE_SESSIONS, ShareSessionCache
 
@@ -113,6 +119,8 @@ class ShareCoordinator:
             create_topic,
             int(config_get("share.coordinator.state.topic.num.partitions", DEFAULT_NUM_PARTITIONS)),
             int(config_get("share.coordinator.snapshot.update.records.per.snapshot", DEFAULT_SNAPSHOT_EVERY)),
+            int(config_get("share.coordinator.state.topic.prune.interval.ms", DEFAULT_PRUNE_INTERVAL_MS)),
+            int(config_get("share.coordinator.cold.partition.snapshot.interval.ms", DEFAULT_COLD_SNAPSHOT_INTERVAL_MS)),
         )
         replayed = persister.load()
         self.partitions.persister = persister
