@@ -38,13 +38,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from bench import report
+from bench import peers_side_by_side, report
 from bench.peers_side_by_side import Apache, Ours, produce
 from peers import jvm
 
 SECTION_BEGIN = "<!-- BEGIN bench.spark_stream_long -->"
 SECTION_END = "<!-- END bench.spark_stream_long -->"
-FORMATS = ("pykafka", "kafka")
 
 
 def spark_session() -> Any:
@@ -128,7 +127,15 @@ def _epoch(ts: str) -> float:
 
 
 def run_query(
-    spark: Any, fmt: str, bootstrap: str, topic: str, n: int, per_trigger: int, timeout: float, broker_pid: int
+    spark: Any,
+    fmt: str,
+    bootstrap: str,
+    topic: str,
+    n: int,
+    per_trigger: int,
+    timeout: float,
+    broker_pid: int,
+    options: dict[str, str] | None = None,
 ) -> dict:
     """One long query until it has read `n` records; its per-batch numbers and CPU seconds by process."""
     jvm_pid = int(spark.sparkContext._jvm.java.lang.ProcessHandle.current().pid())
@@ -140,6 +147,7 @@ def run_query(
         .option("subscribe", topic)
         .option("startingOffsets", "earliest")
         .option("maxOffsetsPerTrigger", str(per_trigger))
+        .options(**(options or {}))
         .load()
     )
     t0 = time.time()
@@ -218,6 +226,11 @@ def bench(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
     if "apache" in args.brokers:
         targets.append(("apache broker", Apache(tmp / "apache")))
     spark = spark_session()
+    # (label, format, options): with --max-partitions a third source, pykafka with that option, runs
+    # interleaved with the other two, so its ratios come from the same runs
+    variants: list[tuple[str, str, dict[str, str]]] = [("pykafka", "pykafka", {}), ("kafka", "kafka", {})]
+    if args.max_partitions:
+        variants.append((grouped_label(args.max_partitions), "pykafka", {"maxPartitions": str(args.max_partitions)}))
     try:
         for label, broker in targets:
             bootstrap, _ = broker.start()
@@ -225,14 +238,16 @@ def bench(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
                 n = args.records if size < 1024 else args.records // 2
                 per_trigger = -(-n // args.batches)  # ceil: n records take `batches` batches
                 topic = f"long-{size}-{uuid.uuid4().hex[:8]}"
+                # produce() creates the topic with peers_side_by_side.PARTITIONS partitions
+                peers_side_by_side.PARTITIONS = args.kafka_partitions
                 produce(bootstrap, topic, n, size)
                 load_before = report.load_average()
-                runs: dict[str, list[dict]] = {f: [] for f in FORMATS}
+                runs: dict[str, list[dict]] = {v[0]: [] for v in variants}
                 for i in range(-1, args.repeat):  # -1: one warm-up query per source, not counted
-                    order = FORMATS if i % 2 else FORMATS[::-1]
-                    for fmt in order:
-                        what = f"{label} {size} B {fmt} run {i}"
-                        query = (spark, fmt, bootstrap, topic, n, per_trigger, args.timeout, broker.pid)
+                    order = variants if i % 2 else variants[::-1]
+                    for name, fmt, options in order:
+                        what = f"{label} {size} B {name} run {i}"
+                        query = (spark, fmt, bootstrap, topic, n, per_trigger, args.timeout, broker.pid, options)
                         r = _retrying(lambda q=query: run_query(*q), what, out)
                         if r["rows"] != n:
                             raise RuntimeError(f"{what}: {r['rows']} rows, expected {n}")
@@ -243,14 +258,14 @@ def bench(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
                             file=sys.stderr,
                         )
                         if i >= 0:
-                            runs[fmt].append(r)
+                            runs[name].append(r)
                 case = {
                     "records": n,
                     "max_offsets_per_trigger": per_trigger,
                     "load_before": load_before,
                     "load_after": report.load_average(),
                 }
-                for fmt in FORMATS:
+                for fmt in runs:
                     rs = runs[fmt]
                     case[fmt] = {
                         key: _stats([r[key] for r in rs])
@@ -294,6 +309,15 @@ def _cpu(roles: dict[str, float]) -> str:
     return f"{sum(roles.values()):.1f} ({parts})"
 
 
+def grouped_label(max_partitions: int) -> str:
+    return f"pykafka maxPartitions={max_partitions}"
+
+
+def _ours_options(results: dict[str, Any]) -> str:
+    mp = results.get("max_partitions")
+    return f"; a third source, pykafka with maxPartitions={mp}, interleaved with the two" if mp else ""
+
+
 def render(results: dict[str, Any]) -> str:
     m = results["machine"]
     lines = [
@@ -304,15 +328,23 @@ def render(results: dict[str, Any]) -> str:
         f"Run {m['date_utc']} with `{results['command']}`; {m['cpu_model']}, {m['usable_cores']} usable cores, "
         f"load average {m['load_avg_start']} at start, {results.get('load_avg_end')} at end. {results['peers']}. "
         f"Each query: {results['batches']} micro-batches (maxOffsetsPerTrigger = records / batches), "
-        "processingTime 0, noop sink, 4 partitions, startingOffsets earliest. Median (min–max) of "
+        f"processingTime 0, noop sink, {results.get('kafka_partitions', 4)} partitions, startingOffsets earliest"
+        f"{_ours_options(results)}. Median (min–max) of "
         f"{results['repeat']} interleaved runs per source; ratios of medians.",
         "",
-        "| broker | size | metric | kafka | pykafka | pykafka/kafka |",
-        "|---|---:|---|---:|---:|---:|",
     ]
+    grouped = grouped_label(results["max_partitions"]) if results.get("max_partitions") else None
+    if grouped:
+        lines += [
+            f"| broker | size | metric | kafka | pykafka | {grouped} | pykafka/kafka | {grouped}/kafka |",
+            "|---|---:|---|---:|---:|---:|---:|---:|",
+        ]
+    else:
+        lines += ["| broker | size | metric | kafka | pykafka | pykafka/kafka |", "|---|---:|---|---:|---:|---:|"]
     for key, case in results["bench"]["cases"].items():
         broker, size = key.split("|")
         k, p = case["kafka"], case["pykafka"]
+        g = case.get(grouped) if grouped else None
         for label, metric, digits, scale in (
             ("steady rec/s", "steady_rps", 0, 1.0),
             ("start → 1st batch end (s)", "first_batch_s", 2, 1.0),
@@ -322,15 +354,36 @@ def render(results: dict[str, Any]) -> str:
             ("latestOffset (ms)", "latest_offset_ms", 0, 1.0),
         ):
             ratio = p[metric]["median"] / k[metric]["median"] if k[metric]["median"] else float("nan")
+            if g is None:
+                lines.append(
+                    f"| {broker} | {size} B | {label} | {_cell(k[metric], digits, scale)} | "
+                    f"{_cell(p[metric], digits, scale)} | {ratio:.2f} |"
+                )
+                continue
+            g_ratio = g[metric]["median"] / k[metric]["median"] if k[metric]["median"] else float("nan")
             lines.append(
                 f"| {broker} | {size} B | {label} | {_cell(k[metric], digits, scale)} | "
-                f"{_cell(p[metric], digits, scale)} | {ratio:.2f} |"
+                f"{_cell(p[metric], digits, scale)} | {_cell(g[metric], digits, scale)} | {ratio:.2f} | "
+                f"{g_ratio:.2f} |"
             )
         cpu_k, cpu_p = k.get("cpu_us_per_record", {}), p.get("cpu_us_per_record", {})
         total_k, total_p = sum(cpu_k.values()), sum(cpu_p.values())
         cpu_ratio = total_p / total_k if total_k else float("nan")
-        lines.append(f"| {broker} | {size} B | CPU µs/record | {_cpu(cpu_k)} | {_cpu(cpu_p)} | {cpu_ratio:.2f} |")
-        lines.append(f"| {broker} | {size} B | load before / after | {case['load_before']} | {case['load_after']} | |")
+        if g is None:
+            lines.append(f"| {broker} | {size} B | CPU µs/record | {_cpu(cpu_k)} | {_cpu(cpu_p)} | {cpu_ratio:.2f} |")
+            lines.append(
+                f"| {broker} | {size} B | load before / after | {case['load_before']} | {case['load_after']} | |"
+            )
+            continue
+        cpu_g = g.get("cpu_us_per_record", {})
+        g_cpu_ratio = sum(cpu_g.values()) / total_k if total_k else float("nan")
+        lines.append(
+            f"| {broker} | {size} B | CPU µs/record | {_cpu(cpu_k)} | {_cpu(cpu_p)} | {_cpu(cpu_g)} | "
+            f"{cpu_ratio:.2f} | {g_cpu_ratio:.2f} |"
+        )
+        lines.append(
+            f"| {broker} | {size} B | load before / after | {case['load_before']} | {case['load_after']} | | | |"
+        )
     lines += [
         "",
         "Steady rec/s: records of batches 1..n over batch 1's trigger start → the last batch's end. Per-batch "
@@ -361,6 +414,13 @@ def main(argv: list[str] | None = None) -> int:
         "(this environment sets PYTHONDONTWRITEBYTECODE=1: every fresh process would compile the sources); "
         "'none' leaves the environment as it is",
     )
+    ap.add_argument("--kafka-partitions", type=int, default=4, help="partitions of the topic read")
+    ap.add_argument(
+        "--max-partitions",
+        type=int,
+        default=0,
+        help="the pykafka source's maxPartitions option (at most that many tasks per micro-batch); 0: not set",
+    )
     ap.add_argument("--keep-batches", action="store_true", help="keep every batch's progress in --json")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--out", type=Path, help="rewrite this bench's section of RESULTS.md")
@@ -381,6 +441,8 @@ def main(argv: list[str] | None = None) -> int:
             f"in pyspark {pyspark.__version__}",
             "batches": args.batches,
             "repeat": args.repeat,
+            "kafka_partitions": args.kafka_partitions,
+            "max_partitions": args.max_partitions,
             "command": "python -m bench.spark_stream_long " + " ".join(argv if argv is not None else sys.argv[1:]),
             "notes": list(args.note),
         }

@@ -39,6 +39,7 @@ _OPTION_HELP: dict[str, tuple[str, str]] = {
     "maxtriggerdelay": ("maxTriggerDelay", "a duration like '15m', '30s' or '500ms'"),
     "minpartitions": ("minPartitions", "a positive integer"),
     "maxrecordsperpartition": ("maxRecordsPerPartition", "a positive integer"),
+    "maxpartitions": ("maxPartitions", "a positive integer"),
     "includeheaders": ("includeHeaders", "'true' or 'false'"),
     "kafkaconsumer.polltimeoutms": ("kafkaConsumer.pollTimeoutMs", "a positive number of milliseconds"),
     "fetchoffset.numretries": ("fetchOffset.numRetries", "a non-negative integer"),

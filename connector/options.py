@@ -95,6 +95,7 @@ _SOURCE_OPTIONS = {
     "maxtriggerdelay",
     "minpartitions",
     "maxrecordsperpartition",
+    "maxpartitions",
     "includeheaders",
     "kafkaconsumer.polltimeoutms",
     "fetchoffset.numretries",
@@ -223,6 +224,7 @@ class SourceOptions:
     max_trigger_delay_ms: int = DEFAULT_MAX_TRIGGER_DELAY_MS
     min_partitions: int | None = None
     max_records_per_partition: int | None = None
+    max_partitions: int | None = None  # `maxPartitions`: at most this many tasks (Kafka partitions grouped)
     include_headers: bool = False
     poll_timeout_ms: int = DEFAULT_POLL_TIMEOUT_MS
     fetch_offset_num_retries: int = DEFAULT_FETCH_OFFSET_RETRIES
@@ -374,6 +376,26 @@ def _ending(opts: Mapping[str, str]) -> OffsetSpec | None:
     return None
 
 
+def _task_bounds(opts: Mapping[str, str]) -> tuple[int | None, int | None, int | None]:
+    """minPartitions, maxRecordsPerPartition (Spark's Kafka source) and maxPartitions (ours: at most that
+    many tasks, each reading one or more Kafka partitions' ranges in turn)."""
+    min_partitions = _int(opts, "minpartitions", "minPartitions", 1, "a positive integer")
+    max_records = _int(opts, "maxrecordsperpartition", "maxRecordsPerPartition", 1, "a positive integer")
+    max_partitions = _int(opts, "maxpartitions", "maxPartitions", 1, "a positive integer")
+    if max_partitions is not None and min_partitions is not None and min_partitions > max_partitions:
+        raise _err(
+            f"The value of option 'minPartitions' ({min_partitions}) must not exceed the value of option "
+            f"'maxPartitions' ({max_partitions})"
+        )
+    if max_partitions is not None and max_records is not None:
+        # grouping ranges would make tasks of more than maxRecordsPerPartition offsets
+        raise _err(
+            "Options 'maxPartitions' and 'maxRecordsPerPartition' cannot be used together: 'maxPartitions' "
+            "groups ranges into fewer, larger tasks, 'maxRecordsPerPartition' bounds each task's size"
+        )
+    return min_partitions, max_records, max_partitions
+
+
 def parse_source_options(options: Mapping[str, str]) -> SourceOptions:
     """Everything valid for both batch and streaming reads; raises SourceOptionError."""
     opts = {str(k).lower(): str(v) for k, v in options.items()}
@@ -402,6 +424,7 @@ def parse_source_options(options: Mapping[str, str]) -> SourceOptions:
             f"The value of option 'minOffsetsPerTrigger' ({min_per_trigger}) must not exceed the value of "
             f"option 'maxOffsetsPerTrigger' ({max_per_trigger})"
         )
+    min_partitions, max_records_per_partition, max_partitions = _task_bounds(opts)
     delay = DEFAULT_MAX_TRIGGER_DELAY_MS
     if "maxtriggerdelay" in opts:
         delay = parse_duration_ms(opts["maxtriggerdelay"], "maxTriggerDelay")
@@ -434,10 +457,9 @@ def parse_source_options(options: Mapping[str, str]) -> SourceOptions:
         max_offsets_per_trigger=max_per_trigger,
         min_offsets_per_trigger=min_per_trigger,
         max_trigger_delay_ms=delay,
-        min_partitions=_int(opts, "minpartitions", "minPartitions", 1, "a positive integer"),
-        max_records_per_partition=_int(
-            opts, "maxrecordsperpartition", "maxRecordsPerPartition", 1, "a positive integer"
-        ),
+        min_partitions=min_partitions,
+        max_records_per_partition=max_records_per_partition,
+        max_partitions=max_partitions,
         include_headers=_bool(opts, "includeheaders", "includeHeaders", False),
         poll_timeout_ms=_int_or(
             opts, "kafkaconsumer.polltimeoutms", "kafkaConsumer.pollTimeoutMs", 1,

@@ -1,5 +1,6 @@
 """What the driver plans and pickles for the source's tasks: `KafkaInputPartition` (one task's
-offset range) with its `ReadSpec` (client settings and read options).
+offset range) with its `ReadSpec` (client settings and read options), and `KafkaInputPartitionGroup`
+(one task reading several ranges in turn, option `maxPartitions`).
 
 Kept apart from the read path (`connector.source.partition_reader`: Fetch loop, Arrow decode) so that the
 driver never imports the decoder: Spark starts a fresh Python process for every streaming query's
@@ -47,6 +48,38 @@ class KafkaInputPartition(InputPartition):
         return f"KafkaInputPartition({self.topic}-{self.partition} [{self.from_offset}, {self.until_offset}))"
 
 
+class KafkaInputPartitionGroup(InputPartition):
+    """One task reading several offset ranges one after the other (option `maxPartitions`).
+
+    Each range is still read whole and in offset order by this one task; only the number of tasks
+    changes. Fewer, larger tasks cut Spark's per-task cost of a Python data source (JVM → Python worker →
+    Arrow → JVM, and one task wave per `spark.default.parallelism` tasks) at the price of less
+    parallelism within a micro-batch.
+    """
+
+    def __init__(self, parts: tuple[KafkaInputPartition, ...]) -> None:
+        super().__init__(tuple((p.topic, p.partition, p.from_offset, p.until_offset) for p in parts))
+        self.parts = parts
+
+    def __repr__(self) -> str:
+        return f"KafkaInputPartitionGroup({', '.join(repr(p) for p in self.parts)})"
+
+
+def group_ranges(ranges: list[OffsetRange], max_groups: int | None) -> list[list[OffsetRange]]:
+    """`ranges` in at most `max_groups` groups of about equal offset count (largest range first into
+    the group with the fewest offsets so far); each group sorted by topic, partition and offset.
+    Without a bound, or with no more ranges than the bound, every range is its own group."""
+    if max_groups is None or len(ranges) <= max_groups:
+        return [[r] for r in ranges]
+    groups: list[list[OffsetRange]] = [[] for _ in range(max_groups)]
+    loads = [0] * max_groups
+    for r in sorted(ranges, key=lambda r: (-r.size, r.topic, r.partition, r.from_offset)):
+        i = min(range(max_groups), key=lambda g: (loads[g], g))
+        groups[i].append(r)
+        loads[i] += r.size
+    return [sorted(g, key=lambda r: (r.topic, r.partition, r.from_offset)) for g in groups if g]
+
+
 def read_spec_from(opts: SourceOptions) -> ReadSpec:
     return ReadSpec(
         client=opts.client,
@@ -60,10 +93,23 @@ def read_spec_from(opts: SourceOptions) -> ReadSpec:
 
 def make_partitions(
     ranges: list[OffsetRange], opts: SourceOptions, spec: ReadSpec | None = None
-) -> list[KafkaInputPartition]:
+) -> list[KafkaInputPartition | KafkaInputPartitionGroup]:
+    """One task per non-empty range (split by minPartitions / maxRecordsPerPartition, as Spark's Kafka
+    source), or with `maxPartitions` at most that many tasks, each reading one or more ranges."""
     spec = spec or read_spec_from(opts)
     pieces = split_ranges(ranges, opts.min_partitions, opts.max_records_per_partition)
-    return [KafkaInputPartition(r.topic, r.partition, r.from_offset, r.until_offset, spec) for r in pieces]
+    out: list[KafkaInputPartition | KafkaInputPartitionGroup] = []
+    for group in group_ranges(pieces, opts.max_partitions):
+        parts = tuple(KafkaInputPartition(r.topic, r.partition, r.from_offset, r.until_offset, spec) for r in group)
+        out.append(parts[0] if len(parts) == 1 else KafkaInputPartitionGroup(parts))
+    return out
 
 
-__all__ = ["KafkaInputPartition", "ReadSpec", "make_partitions", "read_spec_from"]
+__all__ = [
+    "KafkaInputPartition",
+    "KafkaInputPartitionGroup",
+    "ReadSpec",
+    "group_ranges",
+    "make_partitions",
+    "read_spec_from",
+]

@@ -31,7 +31,7 @@ from connector.source.arrow import (
     to_record_batch,
     trim,
 )
-from connector.source.input_partition import KafkaInputPartition, ReadSpec
+from connector.source.input_partition import KafkaInputPartition, KafkaInputPartitionGroup, ReadSpec
 from connector.source.offsets import OffsetFetcher, report_data_loss
 from connector.worker_gc import freeze_gc_once  # re-exported: the read path calls it first
 from kafka_wire.client.bootstrap import format_addrs
@@ -130,8 +130,17 @@ def records_to_arrow(
     return to_record_batch(cols, topic, partition, i0, i1, include_headers=include_headers), cols.next_offset
 
 
-def read_partition(part: KafkaInputPartition) -> Iterator[pa.RecordBatch]:
-    """Fetch [from, until) of one partition from its leader and yield Arrow batches (executor side).
+def read_partition(part: KafkaInputPartition | KafkaInputPartitionGroup) -> Iterator[pa.RecordBatch]:
+    """One task's read (executor side): its offset range, or each range of a group in turn."""
+    if isinstance(part, KafkaInputPartitionGroup):
+        for member in part.parts:
+            yield from _read_range(member)
+    else:
+        yield from _read_range(part)
+
+
+def _read_range(part: KafkaInputPartition) -> Iterator[pa.RecordBatch]:
+    """Fetch [from, until) of one partition from its leader and yield Arrow batches.
 
     Offsets are a range, not a count: gaps (compaction, transaction markers, aborted records
     under read_committed) are skipped; the read ends at the first offset >= until.

@@ -47,7 +47,13 @@ from connector.options import (
     batch_starting,
     stream_starting,
 )
-from connector.source.input_partition import KafkaInputPartition, ReadSpec, make_partitions, read_spec_from
+from connector.source.input_partition import (
+    KafkaInputPartition,
+    KafkaInputPartitionGroup,
+    ReadSpec,
+    make_partitions,
+    read_spec_from,
+)
 from connector.source.offsets import (
     DataLossError,
     OffsetFetcher,
@@ -88,7 +94,7 @@ log = logging.getLogger("connector.source")
 # imported where they are used.
 
 
-def read_partition(part: KafkaInputPartition) -> Iterator[pa.RecordBatch]:
+def read_partition(part: KafkaInputPartition | KafkaInputPartitionGroup) -> Iterator[pa.RecordBatch]:
     """`connector.source.partition_reader.read_partition`, imported on first use (executors only)."""
     from connector.source.partition_reader import read_partition as read
 
@@ -135,7 +141,7 @@ class PyKafkaBatchReader(DataSourceReader):
         return parts
 
     def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
-        assert isinstance(partition, KafkaInputPartition)
+        assert isinstance(partition, (KafkaInputPartition, KafkaInputPartitionGroup))
         return read_partition(partition)
 
 
@@ -558,7 +564,7 @@ class PyKafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         return list(make_partitions(ranges, self.opts))
 
     def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
-        assert isinstance(partition, KafkaInputPartition)
+        assert isinstance(partition, (KafkaInputPartition, KafkaInputPartitionGroup))
         return read_partition(partition)
 
     def commit(self, end: dict) -> None:
@@ -585,6 +591,7 @@ class PyKafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
 __all__ = [
     "DataLossError",
     "KafkaInputPartition",
+    "KafkaInputPartitionGroup",
     "OffsetResolutionError",
     "PyKafkaBatchReader",
     "PyKafkaStreamReader",
