@@ -7,6 +7,8 @@ replica gone from its broker, the throttle holding a move in progress until it i
 from __future__ import annotations
 
 import json
+import threading
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -50,8 +52,8 @@ def _state(admin: AdminClient, topic: str) -> dict[int, tuple[list[int], list[in
     return {i: (list(p.replicas), sorted(p.isrs)) for i, p in parts.items()}
 
 
-def _reassign(java_client: Any, bootstrap: str, *args: str) -> str:
-    out = java_client.run(REASSIGN, "--bootstrap-server", bootstrap, *args, check=False)
+def _reassign(tools: Any, bootstrap: str, *args: str) -> str:
+    out = tools.run(REASSIGN, "--bootstrap-server", bootstrap, *args, check=False)
     assert out.returncode == 0, out.stdout + out.stderr
     return str(out.stdout)
 
@@ -73,7 +75,7 @@ def _hosted_on(bootstrap: str, topic: str) -> set[int]:
     """Partitions of `topic` the broker at `bootstrap` reports in DescribeLogDirs."""
     conn = w.connect(bootstrap)
     try:
-        r = conn.request(35, dldq.DescribeLogDirsRequest(topics=[dldq.DescribableLogDirTopic(topic, [0, 1])]), 4)
+        r = conn.request(35, dldq.DescribeLogDirsRequest(topics=[dldq.DescribableLogDirTopic(topic, [0, 1, 2])]), 4)
         return {p.partition_index for d in r.results for t in d.topics if t.name == topic for p in t.partitions}
     finally:
         conn.close()
@@ -97,7 +99,7 @@ def _consume_all(bootstrap: str, topic: str, partitions: int) -> list[bytes]:
         c.close()
 
 
-def test_reassign_generate_execute_verify(any_cluster: Any, java_client: Any, tmp_path: Path) -> None:
+def test_reassign_generate_execute_verify(any_cluster: Any, tools: Any, tmp_path: Path) -> None:
     """Both partitions of an rf=2 topic move from brokers {a, b} to {b, c} under the tool: the new
     replicas catch up and join the ISR, the old one leaves (its broker no longer hosts the
     partition), --verify reports completion, every record is still there."""
@@ -117,7 +119,7 @@ def test_reassign_generate_execute_verify(any_cluster: Any, java_client: Any, tm
     moves = tmp_path / "topics.json"
     moves.write_text(json.dumps({"version": 1, "topics": [{"topic": topic}]}))
     out = _reassign(
-        java_client, bootstrap, "--generate", "--topics-to-move-json-file", str(moves), "--broker-list", f"{b},{c}"
+        tools, bootstrap, "--generate", "--topics-to-move-json-file", str(moves), "--broker-list", f"{b},{c}"
     )
     current_json, proposed_json = [line for line in out.splitlines() if line.startswith("{")]
     current = {(x["partition"]): x["replicas"] for x in json.loads(current_json)["partitions"]}
@@ -127,10 +129,10 @@ def test_reassign_generate_execute_verify(any_cluster: Any, java_client: Any, tm
 
     target = {0: [b, c], 1: [c, b]}
     plan = _plan(tmp_path, topic, target)
-    out = _reassign(java_client, bootstrap, "--execute", "--reassignment-json-file", plan)
+    out = _reassign(tools, bootstrap, "--execute", "--reassignment-json-file", plan)
     assert f"Successfully started partition reassignments for {topic}-0,{topic}-1" in out, out
     wait_until(lambda: _state(admin, topic) == {0: ([b, c], [b, c]), 1: ([c, b], [b, c])}, 30, 0.1, "moved")
-    out = _reassign(java_client, bootstrap, "--verify", "--reassignment-json-file", plan)
+    out = _reassign(tools, bootstrap, "--verify", "--reassignment-json-file", plan)
     assert f"Reassignment of partition {topic}-0 is completed." in out, out
     assert f"Reassignment of partition {topic}-1 is completed." in out, out
     assert "There is no active reassignment" not in out
@@ -155,7 +157,7 @@ def _describe(admin: AdminClient, resource: ConfigResource) -> dict[str, str]:
     return {k: v.value for k, v in res.items() if v.value is not None}
 
 
-def test_reassign_throttle_list_cancel(any_cluster: Any, java_client: Any, tmp_path: Path) -> None:
+def test_reassign_throttle_list_cancel(any_cluster: Any, tools: Any, tmp_path: Path) -> None:
     """--throttle 1000 B/s holds a move of ~1.6 MB in progress: --list shows its adding and
     removing replicas, the throttle configs are set on the brokers and the topic, and --cancel
     reverts the replica set and clears the throttles."""
@@ -171,11 +173,11 @@ def test_reassign_throttle_list_cancel(any_cluster: Any, java_client: Any, tmp_p
     assert p.flush(60) == 0
 
     plan = _plan(tmp_path, topic, {0: [b]})
-    out = _reassign(java_client, bootstrap, "--execute", "--reassignment-json-file", plan, "--throttle", "1000")
+    out = _reassign(tools, bootstrap, "--execute", "--reassignment-json-file", plan, "--throttle", "1000")
     assert "The inter-broker throttle limit was set to 1000 B/s" in out, out
     assert f"Successfully started partition reassignment for {topic}-0" in out, out
 
-    out = _reassign(java_client, bootstrap, "--list")
+    out = _reassign(tools, bootstrap, "--list")
     assert f"{topic}-0: replicas: {b},{a}. adding: {b}. removing: {a}." in out, out
     assert _state(admin, topic)[0] == ([b, a], [a])
     for broker in (a, b):
@@ -186,10 +188,10 @@ def test_reassign_throttle_list_cancel(any_cluster: Any, java_client: Any, tmp_p
     assert topic_configs.get("leader.replication.throttled.replicas") == f"0:{a}", topic_configs
     assert topic_configs.get("follower.replication.throttled.replicas") == f"0:{b}", topic_configs
 
-    out = _reassign(java_client, bootstrap, "--cancel", "--reassignment-json-file", plan)
+    out = _reassign(tools, bootstrap, "--cancel", "--reassignment-json-file", plan)
     assert f"Successfully cancelled partition reassignment for: {topic}-0" in out, out
     wait_until(lambda: _state(admin, topic) == {0: ([a], [a])}, 30, 0.1, "reverted")
-    out = _reassign(java_client, bootstrap, "--list")
+    out = _reassign(tools, bootstrap, "--list")
     assert "No partition reassignments found." in out, out
 
     def cleared() -> bool:
@@ -203,55 +205,162 @@ def test_reassign_throttle_list_cancel(any_cluster: Any, java_client: Any, tmp_p
     wait_until(cleared, 30, 0.2, "throttles cleared")
 
 
-def test_reassign_under_an_idempotent_producer(java_client: Any, tmp_path: Path) -> None:
-    """Ours: a one-partition topic moves from {a, b} to {b, c} (its leader a leaves, so leadership
-    moves mid-stream) while an idempotent acks=all producer writes: afterwards the log holds every
-    acknowledged record exactly once, in the order sent, and nothing else; the old replica's files
-    are deleted from broker a's log dir."""
-    with cluster(3, controllers=1) as c:  # no standby controller needed: one process less to start
-        bootstrap = c.bootstrap_servers
-        admin = AdminClient({"bootstrap.servers": bootstrap})
-        a, b, third = sorted(_brokers(admin))
-        topic = _name("load")
-        admin.create_topics([NewTopic(topic, 1, replica_assignment=[[a, b]])])[topic].result(30)
-        wait_until(lambda: _state(admin, topic) == {0: ([a, b], [a, b])}, 30, 0.1, "full ISR")
-        producer = StreamingProducer(bootstrap, topic).start()
-        try:
-            producer.wait_for_acks(500, 30)
-            plan = _plan(tmp_path, topic, {0: [b, third]})
-            _reassign(java_client, bootstrap, "--execute", "--reassignment-json-file", plan)
-            wait_until(lambda: _state(admin, topic) == {0: ([b, third], [b, third])}, 30, 0.1, "moved")
-            moved_at = producer.count()
-            producer.wait_for_acks(moved_at + 500, 30)  # still writing to the new leader
-        finally:
-            producer.stop()
-        assert producer.errors == []
-        acked = producer.acked_in_log_order()
-        consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": _name("g"), "enable.auto.commit": False})
-        try:
-            consumer.assign([TopicPartition(topic, 0, 0)])
-            got: list[bytes] = []
+@pytest.fixture(scope="module")
+def tools() -> Iterator[Any]:
+    """Kafka's tools in one JVM (a JVM start per command costs ~2 s)."""
+    from tests.peers.fixtures import require_kafka_peers
+    from tests.peers.tool_shell import ToolShell
 
-            def read_all() -> bool:
-                for m in consumer.consume(1000, 0.5):
-                    if m.error() is None:
-                        got.append(m.value())
-                return len(got) >= len(acked)
-
-            wait_until(read_all, 60, 0, "the whole log read")
-        finally:
-            consumer.close()
-        assert got == acked, (len(got), len(acked))
-        assert leaders_of(admin, topic) in ([b], [third])
-        # the old replica's files are gone: DescribeLogDirs of broker a and its log dir on disk
-        brokers = _brokers(admin)
-        wait_until(lambda: _hosted_on(brokers[a], topic) == set(), 30, 0.2, "old replica removed")
-        leftovers = [p for d in c.broker_log_dirs(a) for p in d.glob(f"{topic}-*")]
-        wait_until(lambda: not [p for p in leftovers if p.exists()], 30, 0.2, f"{leftovers} deleted")
-        assert not [p for d in c.broker_log_dirs(a) for p in d.glob(f"{topic}-*")]
-        assert _hosted_on(brokers[third], topic) == {0}
-        assert [p.name for d in c.broker_log_dirs(third) for p in d.glob(f"{topic}-*")] == [f"{topic}-0"]
+    require_kafka_peers()
+    shell = ToolShell()
+    try:
+        yield shell
+    finally:
+        shell.close()
 
 
-def leaders_of(admin: AdminClient, topic: str) -> list[int]:
-    return [p.leader for p in admin.list_topics(topic, timeout=10).topics[topic].partitions.values()]
+def _sizes(bootstrap: str, topic: str, partitions: int) -> int:
+    """Bytes of `topic`'s replicas on the broker at `bootstrap` (DescribeLogDirs)."""
+    conn = w.connect(bootstrap)
+    try:
+        req = dldq.DescribeLogDirsRequest(topics=[dldq.DescribableLogDirTopic(topic, list(range(partitions)))])
+        r = conn.request(35, req, 4)
+        return sum(p.partition_size for d in r.results for t in d.topics if t.name == topic for p in t.partitions)
+    finally:
+        conn.close()
+
+
+def _log_dirs_of(server: Any, node: int) -> list[Path]:
+    if hasattr(server, "broker_log_dirs"):  # ours
+        return list(server.broker_log_dirs(node))
+    return [server.log_dir(node)]  # Apache Kafka: node ids are its node indexes
+
+
+class _ReadingConsumer:
+    """A consumer reading every partition of a topic from offset 0 in a thread, all along."""
+
+    def __init__(self, bootstrap: str, topic: str, partitions: int) -> None:
+        self.got: dict[int, list[bytes]] = {p: [] for p in range(partitions)}
+        self.errors: list[str] = []
+        self._stop = threading.Event()
+        self._consumer = Consumer(
+            {"bootstrap.servers": bootstrap, "group.id": _name("g"), "enable.auto.commit": False,
+             "topic.metadata.refresh.interval.ms": 1000}
+        )  # fmt: skip
+        self._consumer.assign([TopicPartition(topic, p, 0) for p in range(partitions)])
+        self._thread = threading.Thread(target=self._run, name="reading-consumer", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            for m in self._consumer.consume(500, 0.2):
+                if m.error() is None:
+                    self.got[m.partition()].append(m.value())
+                elif m.error().fatal():  # leader moves are retried inside librdkafka
+                    self.errors.append(str(m.error()))
+
+    def count(self) -> int:
+        return sum(len(v) for v in self.got.values())
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(10)
+        self._consumer.close()
+
+
+# the throttle of the throttled move (B/s): a 9 MiB move at 2 MB/s takes ~4 s; Kafka answers the
+# first fetch of each partition whole (up to replica.fetch.max.bytes, 1 MiB), so the rate is
+# observed after the first bytes arrive
+THROTTLE = 2_000_000
+PRELOAD = 3 * 1024  # 1 KiB records per partition (3 MiB each)
+
+
+@pytest.mark.parametrize("throttle", [None, THROTTLE], ids=["unthrottled", "throttled"])
+def test_reassign_every_partition_under_load(
+    any_cluster: Any, tools: Any, tmp_path: Path, throttle: int | None
+) -> None:
+    """Every partition of a 3-partition rf=2 topic moves from brokers {a, b} to {b, c} (the leader
+    of partitions 0 and 2 leaves) while an idempotent acks=all producer writes and a consumer reads:
+    every acknowledged record is read exactly once, in the order sent, per partition; the moves
+    complete; broker a no longer hosts the partitions (DescribeLogDirs, its log dir). Throttled
+    (--throttle): the bytes reaching c, the new replica, arrive at <= 1.5x the throttle once the
+    first fetch is in, and the move still completes; --verify clears the throttles."""
+    bootstrap = any_cluster.bootstrap_servers
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    brokers = _brokers(admin)
+    a, b, c = sorted(brokers)
+    topic = _name("every")
+    admin.create_topics([NewTopic(topic, 3, replica_assignment=[[a, b], [b, a], [a, b]])])[topic].result(30)
+    wait_until(lambda: all(len(isr) == 2 for _, isr in _state(admin, topic).values()), 30, 0.1, "full ISR")
+    if throttle:  # data to move, so that the move lasts several throttle windows
+        p = Producer({"bootstrap.servers": bootstrap, "acks": "all", "linger.ms": 20, "compression.type": "none"})
+        payload = uuid.uuid4().bytes * 64
+        for i in range(3 * PRELOAD):
+            p.produce(topic, value=b"pre-%09d" % i + payload, partition=i % 3)
+            p.poll(0)
+        assert p.flush(60) == 0
+    target = {0: [b, c], 1: [c, b], 2: [c, b]}
+    plan = _plan(tmp_path, topic, target)
+    consumer = _ReadingConsumer(bootstrap, topic, 3)
+    producer = StreamingProducer(bootstrap, topic).start()
+    samples: list[tuple[float, int]] = []
+    try:
+        producer.wait_for_acks(300, 30)
+        args = ["--execute", "--reassignment-json-file", plan] + (["--throttle", str(throttle)] if throttle else [])
+        out = tools.run(REASSIGN, "--bootstrap-server", bootstrap, *args)
+        assert f"Successfully started partition reassignments for {topic}-0,{topic}-1,{topic}-2" in out.stdout
+
+        def moved() -> bool:
+            samples.append((time.monotonic(), _sizes(brokers[c], topic, 3)))
+            state = _state(admin, topic)
+            return all(state[i][0] == target[i] and sorted(state[i][1]) == sorted(target[i]) for i in target)
+
+        wait_until(moved, 90, 0.1, "every partition moved")
+        moved_at = producer.count()
+        producer.wait_for_acks(moved_at + 300, 30)  # still writing, to the new leaders
+    finally:
+        producer.stop()
+        verify = tools.run(REASSIGN, "--bootstrap-server", bootstrap, "--verify", "--reassignment-json-file", plan)
+        if "is still in progress" in verify.stdout:  # failed: leave the shared Apache cluster unthrottled
+            tools.run(REASSIGN, "--bootstrap-server", bootstrap, "--cancel", "--reassignment-json-file", plan)
+    assert producer.errors == []
+    for i in range(3):
+        assert f"Reassignment of partition {topic}-{i} is completed." in verify.stdout, verify.stdout
+    if throttle:
+        assert "Clearing broker-level throttles on brokers" in verify.stdout, verify.stdout
+        first = next((k for k, (_, size) in enumerate(samples) if size > 0), len(samples) - 1)
+        (t0, s0), (t1, s1) = samples[first], samples[-1]
+        assert s1 - s0 >= 2 * 1024 * 1024, samples  # enough bytes in the window to see a rate
+        rate = (s1 - s0) / (t1 - t0)
+        print(f"move: {(s1 - s0) / 1e6:.1f} MB in {t1 - t0:.1f} s = {rate / throttle:.2f}x the throttle")
+        assert rate <= 1.5 * throttle, f"{rate / throttle:.2f}x the throttle: {samples}"
+        wait_until(
+            lambda: all(
+                "follower.replication.throttled.rate" not in _describe(admin, ConfigResource("BROKER", str(x)))
+                for x in (a, b, c)
+            ),
+            30,
+            0.2,
+            "throttles cleared by --verify",
+        )
+    acked: dict[int, list[bytes]] = {i: [] for i in range(3)}
+    with producer._lock:
+        for partition, _, value in sorted(producer.acked, key=lambda x: x[2]):
+            acked[partition].append(value)
+    try:
+        total = sum(len(v) for v in acked.values()) + (3 * PRELOAD if throttle else 0)
+        wait_until(lambda: consumer.count() >= total, 60, 0.1, "every acknowledged record read")
+    finally:
+        consumer.close()
+    assert consumer.errors == []
+    for i in range(3):
+        read = [v for v in consumer.got[i] if not v.startswith(b"pre-")]
+        assert read == acked[i], (i, len(read), len(acked[i]))  # exactly once, in the order sent
+        preloaded = [int(v[4:13]) for v in consumer.got[i] if v.startswith(b"pre-")]
+        assert preloaded == (list(range(i, 3 * PRELOAD, 3)) if throttle else [])
+    # the old replica is gone from broker a: DescribeLogDirs and its log dir (Apache renames a
+    # deleted log <topic>-<p>.<id>-delete and removes it file.delete.delay.ms later)
+    wait_until(lambda: _hosted_on(brokers[a], topic) == set(), 30, 0.2, "old replicas removed")
+    for d in _log_dirs_of(any_cluster, a):
+        wait_until(lambda d=d: not any((d / f"{topic}-{i}").exists() for i in range(3)), 30, 0.2, f"{d} emptied")
+    assert _hosted_on(brokers[c], topic) == {0, 1, 2}
