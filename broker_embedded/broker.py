@@ -73,6 +73,14 @@ class Broker:
         self.topics = TopicRegistry(log_dir, max_partitions=config["max.broker.partitions"])
         self.log_manager: LogManager | LogDirs = self._log_dirs(config, log_dir)
         self.log_manager.startup()
+        # log.cleaner.threads: one pool for every log dir, as Kafka's cleaner threads (resized live)
+        from broker_embedded.log.cleaner_pool import CleanerPool
+
+        self.cleaner_pool = CleanerPool(config["log.cleaner.threads"])
+        for manager in (
+            self.log_manager.managers.values() if isinstance(self.log_manager, LogDirs) else [self.log_manager]
+        ):
+            manager.cleaner_pool = self.cleaner_pool
         # one timer for every purgatory (produce, fetch, rebalance, heartbeat), driven by the reaper
         self.timer = SystemTimer(name="broker-timer")
         self.topic_configs = TopicConfigs(config)
@@ -145,6 +153,7 @@ class Broker:
                 lambda: (self.host, self.port),
                 self._call_soon_threadsafe,
                 lambda: self.replica_manager.inter_broker_security,  # TLS/SASL as the fetchers use
+                config.get,
             )
         # client quotas (broker_embedded.quotas): stored here alone, the controller's in a cluster
         self.client_quotas = ClientQuotas(
@@ -227,6 +236,7 @@ class Broker:
             await asyncio.sleep(0.5)
 
     def _dynamic_configs_changed(self) -> None:
+        self.cleaner_pool.resize(self.config["log.cleaner.threads"])
         for topic in list(self.topics):
             self.topic_admin.apply_topic_configs(topic.name)
 
@@ -330,6 +340,7 @@ class Broker:
     def shutdown(self) -> None:
         if self._maintenance_task is not None:
             self._maintenance_task.cancel()
+        self.cleaner_pool.shutdown()
         if self.reaper is not None:
             self.reaper.stop()
         self.replica_manager.shutdown()

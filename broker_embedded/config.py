@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from enum import IntEnum
 from pathlib import Path
 from typing import Any
@@ -147,7 +148,20 @@ def format_value(d: ConfigDef, value: Any) -> str | None:
         return "true" if value else "false"
     if d.type == ConfigType.LIST:
         return ",".join(value)
+    if d.type == ConfigType.DOUBLE:
+        return java_double(float(value))
     return str(value)
+
+
+def java_double(v: float) -> str:
+    """Java's Double.toString: the shortest digits, "1.0E7" style outside [1e-3, 1e7)."""
+    if v != v or v in (float("inf"), float("-inf")):
+        return {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}[repr(v)]
+    if v == 0 or 1e-3 <= abs(v) < 1e7:
+        return repr(v)
+    d = Decimal(repr(v)).normalize()
+    digits = "".join(map(str, d.as_tuple().digits))
+    return f"{'-' if v < 0 else ''}{digits[0]}.{digits[1:] or '0'}E{d.adjusted()}"
 
 
 _B = ConfigType
@@ -222,6 +236,18 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         ),
         ConfigDef("log.cleanup.policy", _B.LIST, ["delete"], "delete and/or compact.", _one_of("delete", "compact")),
         ConfigDef("log.cleaner.delete.retention.ms", _B.LONG, 86400000, "Tombstone retention."),
+        # the cleaner's own (Kafka's CleanerConfig; dynamic: LogCleaner.ReconfigurableConfigs)
+        ConfigDef("log.cleaner.threads", _B.INT, 1, "Threads cleaning compacted logs.", _at_least(0)),
+        ConfigDef(
+            "log.cleaner.io.max.bytes.per.second",
+            _B.DOUBLE,
+            1.7976931348623157e308,
+            "Read plus write I/O of all cleaner threads per second.",
+        ),
+        ConfigDef("log.cleaner.dedupe.buffer.size", _B.LONG, 134217728, "Memory of the cleaners' offset maps."),
+        ConfigDef("log.cleaner.io.buffer.size", _B.INT, 524288, "Cleaner I/O buffer size.", _at_least(0)),
+        ConfigDef("log.cleaner.io.buffer.load.factor", _B.DOUBLE, 0.9, "Offset map load factor."),
+        ConfigDef("log.cleaner.backoff.ms", _B.LONG, 15000, "Sleep when no log needs cleaning.", _at_least(0)),
         ConfigDef("log.segment.delete.delay.ms", _B.LONG, 60000, "Delay before deleting a segment file."),
         ConfigDef("log.flush.interval.messages", _B.LONG, LONG_MAX, "Messages between fsyncs.", _at_least(1)),
         ConfigDef("log.flush.interval.ms", _B.LONG, LONG_MAX, "Time between fsyncs."),

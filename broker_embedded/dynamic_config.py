@@ -68,11 +68,29 @@ _ALIASES = {
 }
 
 
-# a listener's keystore (KIP-226: reloaded without a restart; Kafka's per-broker-only SSL configs)
+# a listener's keystore and truststore (KIP-226: reloaded without a restart; Kafka's per-broker-only
+# SSL configs)
 LISTENER_KEYSTORE = re.compile(
-    r"listener\.name\.([^.]+)\.(ssl\.keystore\.location|ssl\.keystore\.password|ssl\.keystore\.type|ssl\.key\.password)"
+    r"listener\.name\.([^.]+)\.(ssl\.keystore\.location|ssl\.keystore\.password|ssl\.keystore\.type|ssl\.key\.password"
+    r"|ssl\.truststore\.location|ssl\.truststore\.password|ssl\.truststore\.type)"
 )
-LISTENER_KEYSTORE_SENSITIVE = ("ssl.keystore.password", "ssl.key.password")
+LISTENER_KEYSTORE_SENSITIVE = ("ssl.keystore.password", "ssl.key.password", "ssl.truststore.password")
+# Kafka's SslConfigs.RECONFIGURABLE_CONFIGS (DynamicBrokerConfig.DynamicSecurityConfigs): dynamic only
+# with a listener prefix; without one Kafka 4.3.1 refuses them (securityConfigsWithoutListenerPrefix)
+DYNAMIC_SECURITY_CONFIGS: frozenset[str] = frozenset(
+    {
+        "ssl.keystore.type",
+        "ssl.keystore.location",
+        "ssl.keystore.password",
+        "ssl.key.password",
+        "ssl.truststore.type",
+        "ssl.truststore.location",
+        "ssl.truststore.password",
+        "ssl.keystore.certificate.chain",
+        "ssl.keystore.key",
+        "ssl.truststore.certificates",
+    }
+)
 
 
 def listener_keystores(raw: Mapping[str, str]) -> dict[str, dict[str, str]]:
@@ -92,9 +110,18 @@ def _java_set(names: list[str]) -> str:
 def validate_broker_configs(raw: Mapping[str, str | None]) -> dict[str, Any]:
     """The parsed known values of one resource's whole new set; KafkaError INVALID_REQUEST for a
     config that cannot change at runtime or a bad value (Kafka's ConfigAdminManager)."""
-    fixed = [n for n in raw if n in BROKER_CONFIGS and n not in DYNAMIC_BROKER_CONFIGS]
+    fixed = [
+        n for n in raw if n in BROKER_CONFIGS and n not in DYNAMIC_BROKER_CONFIGS and n not in DYNAMIC_SECURITY_CONFIGS
+    ]
     if fixed:
         raise KafkaError(f"Cannot update these configs dynamically: {_java_set(fixed)}", ErrorCode.INVALID_REQUEST)
+    unprefixed = [n for n in raw if n in DYNAMIC_SECURITY_CONFIGS]
+    if unprefixed:
+        raise KafkaError(
+            "These security configs can be dynamically updated only per-listener using the listener prefix: "
+            + _java_set(unprefixed),
+            ErrorCode.INVALID_REQUEST,
+        )
     parsed: dict[str, Any] = {}
     for name, value in raw.items():
         try:
@@ -141,11 +168,19 @@ class DynamicBrokerConfig:
             layers.pop(resource_name, None)
         self.load_json(layers)
         self.save()
+        if resource_name == str(self.node_id) and self.keystore_reloader is not None:
+            # Kafka reloads this broker's store files on every update of its resource
+            # (DynamicConfigPublisher -> reloadUpdatedFilesWithoutConfigChange): a file rewritten at
+            # the same path is picked up; unchanged, unmodified stores are left alone
+            self.keystore_reloader(listener_keystores(self.layers.get(resource_name, {})))
 
     def validate_layer(self, resource_name: str, raw: Mapping[str, str]) -> None:
         """One resource's whole new set: the configs (validate_broker_configs) and its listener
         keystores (per broker only; a new one must load and keep the certificate's subject)."""
-        validate_broker_configs(raw)
+        parsed = validate_broker_configs(raw)
+        threads = parsed.get("log.cleaner.threads")
+        if threads is not None and not (resource_name == "" and "log.cleaner.threads" in self.config.dynamic_broker):
+            _validate_cleaner_threads(threads, self.config["log.cleaner.threads"])
         keystores = [n for n in raw if LISTENER_KEYSTORE.fullmatch(n)]
         if resource_name == "" and keystores:
             raise KafkaError(
@@ -153,11 +188,9 @@ class DynamicBrokerConfig:
                 + _java_set(keystores),
                 ErrorCode.INVALID_REQUEST,
             )
-        if (
-            resource_name == str(self.node_id)
-            and self.keystore_validator is not None
-            and listener_keystores(raw) != listener_keystores(self.layers.get(resource_name, {}))
-        ):
+        if resource_name == str(self.node_id) and self.keystore_validator is not None:
+            # also with the same configs: a store file changed in place is validated and reloaded,
+            # as Kafka's SslFactory does when its file's modification time moved (shouldBeRebuilt)
             self.keystore_validator(listener_keystores(raw))
 
     def to_json(self) -> dict[str, dict[str, str]]:
@@ -191,6 +224,24 @@ class DynamicBrokerConfig:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, self.path)
+
+
+def _validate_cleaner_threads(new: int, current: int) -> None:
+    """Kafka's LogCleaner.validateReconfiguration: at least 1, at most double and at least half (integer
+    division) of the threads running, wrapped as DynamicBrokerConfig wraps a reconfiguration's refusal."""
+    why = None
+    if new < 1:
+        why = "Log cleaner threads should be at least 1"
+    elif new < current // 2:
+        why = f"Log cleaner threads cannot be reduced to less than half the current value {current}"
+    elif new > current * 2:
+        why = f"Log cleaner threads cannot be increased to more than double the current value {current}"
+    if why is not None:
+        raise KafkaError(
+            f"Invalid value org.apache.kafka.common.config.ConfigException: {why} for configuration Invalid dynamic"
+            " configuration",
+            ErrorCode.INVALID_REQUEST,
+        )
 
 
 def _parsed(raw: Mapping[str, str]) -> dict[str, Any]:

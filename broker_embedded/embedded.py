@@ -23,6 +23,8 @@ from broker_embedded.broker import Broker
 from broker_embedded.config import BrokerConfig
 from broker_embedded.dynamic_config import listener_keystores
 from broker_embedded.network.server import KafkaServer, Listener
+from broker_embedded.quotas.connections import ConnectionQuotas
+from broker_embedded.quotas.enforce import monotonic_ms
 from broker_embedded.security.client import InterBrokerSecurity
 from broker_embedded.security.listeners import Endpoint
 from broker_embedded.security.manager import SecurityManager
@@ -85,6 +87,13 @@ class BrokerRunner:
             security=self.security,
         )
         self.server.disconnect_listeners.append(self.broker.share_coordinator.on_disconnect)
+        # ip entities' connection_creation_rate (kafka-configs --entity-type ips), Kafka's ConnectionQuotas
+        self.server.connection_quotas = ConnectionQuotas(
+            self.broker.client_quotas.store,
+            self.config["quota.window.num"],
+            self.config["quota.window.size.seconds"],
+            monotonic_ms,
+        )
         self.endpoints = []
         for e in self.security.listeners.listeners:
             bound = await self.server.start(

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .checkpoint import (
     LOG_START_OFFSET_CHECKPOINT,
@@ -37,6 +38,9 @@ from .config import LogConfig
 from .dir_state import LogDirState
 from .errors import KafkaStorageError
 from .log import Log, parse_topic_partition_name, partition_dir_name
+
+if TYPE_CHECKING:
+    from .cleaner_pool import CleanerPool
 
 CLEAN_SHUTDOWN_FILE = ".kafka_cleanshutdown"
 DELETE_DIR_SUFFIX = "-delete"
@@ -121,6 +125,8 @@ class LogManager:
         self.clock = clock or _wall_clock_ms
         self.producer_id_expiration_ms = producer_id_expiration_ms
         self.cleaner_enabled = cleaner_enabled
+        # log.cleaner.threads (log/cleaner_pool.py, set by the broker); None: cleaned one by one inline
+        self.cleaner_pool: CleanerPool | None = None
         self._logs: dict[TopicPartition, Log] = {}
         self._lock = threading.RLock()
         self._recovery_checkpoint = OffsetCheckpointFile(self.log_dir / RECOVERY_POINT_CHECKPOINT)
@@ -370,11 +376,15 @@ class LogManager:
         return stats
 
     def _maintain_logs(self, now: int, stats: MaintenanceStats, retention: bool) -> None:
-        for log in list(self.all_logs().values()):
+        logs = list(self.all_logs().values())
+        if self.cleaner_enabled and self.cleaner_pool is not None:
+            # the cleaner threads take the compacted logs first, the rest of the pass waits for them
+            stats.logs_cleaned += self.cleaner_pool.clean([log for log in logs if log.config.compact_enabled], now)
+        for log in logs:
             cfg = log.config
             if retention and cfg.delete_enabled:
                 stats.segments_deleted += log.enforce_retention(now, high_watermark=log.high_watermark)
-            if cfg.compact_enabled and self.cleaner_enabled:
+            if cfg.compact_enabled and self.cleaner_enabled and self.cleaner_pool is None:
                 from .cleaner import clean_log
 
                 if clean_log(log, now):

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     import ssl
 
     from broker_embedded.network.tls import TlsConnection
+    from broker_embedded.quotas.connections import ConnectionQuotas
     from broker_embedded.security.manager import SecurityManager
     from broker_embedded.security.sasl import SaslAuthenticator
 
@@ -150,10 +151,15 @@ class KafkaConnection(asyncio.BufferedProtocol):
     MAX_IN_FLIGHT_REQUESTS = 100
     DIRECT_FRAME = 64 * 1024
 
-    def __init__(self, server: KafkaServer, connection_id: int, listener: Listener = Listener()) -> None:
+    def __init__(
+        self, server: KafkaServer, connection_id: int, listener: Listener = Listener(), admitted: bool = False
+    ) -> None:
         self.server = server
         self.connection_id = connection_id
         self.listener = listener
+        # passed the IP connection rate quota already (a TLS connection is checked at its TCP accept)
+        self.admitted = admitted
+        self._refused = False  # over its IP's connection rate: never served, closed after the throttle
         self.transport: asyncio.Transport | None = None
         self.peer = "?"
         self.session = ConnectionSession(self.peer)
@@ -181,6 +187,9 @@ class KafkaConnection(asyncio.BufferedProtocol):
         self.transport = transport  # type: ignore[assignment]  # uvloop's transports are not asyncio subclasses
         peer = transport.get_extra_info("peername")
         self.peer = f"{peer[0]}:{peer[1]}" if peer else "?"
+        if not self.admitted and not self.server.admit(transport):
+            self._refused = self._closed = True
+            return
         self.session = self._new_session(transport)
         self.server.connections.add(self)
 
@@ -202,6 +211,8 @@ class KafkaConnection(asyncio.BufferedProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._closed = True
+        if self._refused:
+            return
         self.server.connections.discard(self)
         self.server.writers.discard(self)
         self._release_request_memory()
@@ -562,10 +573,28 @@ class KafkaServer:
         self._server: asyncio.base_events.Server | None = None
         self._servers: list[asyncio.base_events.Server] = []
         self._next_id = 0
+        # IP connection creation rate quotas (Kafka's ConnectionQuotas); None: not enforced
+        self.connection_quotas: ConnectionQuotas | None = None
 
-    def _new_connection(self, listener: Listener = Listener()) -> KafkaConnection:
+    def _new_connection(self, listener: Listener = Listener(), admitted: bool = False) -> KafkaConnection:
         self._next_id += 1
-        return KafkaConnection(self, self._next_id, listener)
+        return KafkaConnection(self, self._next_id, listener, admitted)
+
+    def admit(self, transport: asyncio.BaseTransport) -> bool:
+        """Kafka's acceptor: a connection that takes its IP over its connection_creation_rate quota
+        is not read and is closed once its throttle time has passed (False); else True."""
+        if self.connection_quotas is None:
+            return True
+        peer = transport.get_extra_info("peername")
+        if not peer:
+            return True
+        throttle_ms = self.connection_quotas.record(str(peer[0]))
+        if throttle_ms <= 0:
+            return True
+        log.debug("throttling a connection from %s: closed in %d ms", peer[0], throttle_ms)
+        transport.pause_reading()  # type: ignore[attr-defined]
+        asyncio.get_running_loop().call_later(throttle_ms / 1000, transport.close)
+        return False
 
     async def start(
         self, host: str, port: int, listener: Listener = Listener(), ssl_context: ssl.SSLContext | None = None
@@ -580,8 +609,14 @@ class KafkaServer:
         def factory() -> asyncio.BaseProtocol:
             if ssl_context is None:
                 return self._new_connection(listener)
+            # the listener's context in force now: a dynamic keystore/truststore update swaps it
+            current = self.security.ssl_context(listener.name) if self.security is not None else None
             tls = TlsConnection(
-                ssl_context, lambda: self._new_connection(listener), self.handshakes.discard, self.read_view
+                current or ssl_context,
+                lambda: self._new_connection(listener, admitted=True),
+                self.handshakes.discard,
+                self.read_view,
+                admit=self.admit,
             )
             self.handshakes.add(tls)
             return tls

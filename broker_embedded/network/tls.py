@@ -79,6 +79,7 @@ class TlsConnection(asyncio.BufferedProtocol):
         new_connection: Callable[[], KafkaConnection],
         on_handshake_end: Callable[[TlsConnection], None],
         read_buffer: memoryview,
+        admit: Callable[[asyncio.BaseTransport], bool] | None = None,
     ) -> None:
         self._incoming = ssl.MemoryBIO()
         self._outgoing = ssl.MemoryBIO()
@@ -86,6 +87,7 @@ class TlsConnection(asyncio.BufferedProtocol):
         self._new_connection = new_connection
         self._on_handshake_end = on_handshake_end
         self._read_view = read_buffer  # ciphertext is copied into the incoming BIO at once: shareable
+        self._admit = admit  # the IP connection rate quota, checked at accept (before the handshake)
         self._timer: asyncio.TimerHandle | None = None
         # set in connection_made, before any other use
         self.raw: asyncio.Transport = None  # type: ignore[assignment]
@@ -102,6 +104,8 @@ class TlsConnection(asyncio.BufferedProtocol):
         self.raw = transport  # type: ignore[assignment]
         peer = transport.get_extra_info("peername")
         self.peer = f"{peer[0]}:{peer[1]}" if peer else "?"
+        if self._admit is not None and not self._admit(transport):
+            return  # not read; the server closes it after the throttle time
         self._timer = asyncio.get_running_loop().call_later(HANDSHAKE_TIMEOUT_S, self._handshake_timed_out)
 
     def get_buffer(self, sizehint: int) -> memoryview:

@@ -12,8 +12,9 @@ import logging
 import os
 import ssl
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from broker_embedded.config import BrokerConfig, ConfigError
 from broker_embedded.security.authorizer import Authorizer, authorizer_from_config
@@ -32,12 +33,15 @@ from broker_embedded.security.tls import (
     keystore_alias,
     keystore_pem,
     leaf_certificate,
-    load_chain,
     peer_dn,
     server_context,
     subject_alt_names,
+    truststore_pem,
 )
 from kafka_wire.errors import ErrorCode, KafkaError
+
+if TYPE_CHECKING:
+    from cryptography import x509
 
 log = logging.getLogger(__name__)
 
@@ -57,12 +61,15 @@ class SecurityManager:
         self._ssl: dict[str, ssl.SSLContext] = {}
         self._sasl: dict[str, SaslListenerConfig] = {}
         self._mappers: dict[str, SslPrincipalMapper] = {}
-        # listener name (lower case) -> its dynamic keystore configs in force (KIP-226)
+        # listener name (lower case) -> its dynamic keystore/truststore configs in force (KIP-226)
         self._dynamic_keystores: dict[str, dict[str, str]] = {}
+        # listener name -> what its context was built from: the leaf certificate and its alias (a
+        # reload compares the new one with it), whether it had a truststore, and the store files'
+        # (path, mtime, size) when read (a file rewritten in place is reloaded, as Kafka's SslFactory)
+        self._in_force: dict[str, _StoresInForce] = {}
         for e in self.listeners.listeners:
             if e.uses_tls:
-                # the default binds this listener's name; mypy cannot infer a lambda with a defaulted parameter
-                self._ssl[e.name] = server_context(lambda key, n=e.name: self.listeners.get(n, key))  # type: ignore[misc]
+                self._ssl[e.name], self._in_force[e.name] = self._build_context(e.name, {})
                 self._mappers[e.name] = SslPrincipalMapper(
                     self.listeners.get(e.name, "ssl.principal.mapping.rules", "DEFAULT")
                 )
@@ -71,41 +78,68 @@ class SecurityManager:
 
     # --- listeners -------------------------------------------------------------------------------
     def ssl_context(self, listener: str) -> ssl.SSLContext | None:
+        """The listener's context in force (the server asks on every accept: a reload swaps it)."""
         return self._ssl.get(listener)
 
-    # --- dynamic listener keystores (Kafka's SslFactory reconfiguration, KIP-226) ---------------
+    # --- dynamic listener keystores and truststores (Kafka's SslFactory reconfiguration, KIP-226) --
     def _keystore_get(self, listener: str, dynamic: dict[str, str]) -> Callable[[str], Any]:
         return lambda key: dynamic[key] if key in dynamic else self.listeners.get(listener, key)
 
+    def _build_context(self, name: str, dynamic: dict[str, str]) -> tuple[ssl.SSLContext, _StoresInForce]:
+        get = self._keystore_get(name, dynamic)
+        files = _store_files(get)  # before reading them, as Kafka takes the modification time first
+        pem = keystore_pem(get)
+        ctx = server_context(get, keystore=pem)
+        return ctx, _StoresInForce(
+            leaf_certificate(pem), keystore_alias(get), bool(get("ssl.truststore.location")), files
+        )
+
+    def _stale(self, name: str, configs: dict[str, str]) -> bool:
+        """The listener's stores must be rebuilt: other configs, or a store file changed since read."""
+        if configs != self._dynamic_keystores.get(name.lower(), {}):
+            return True
+        return _store_files(self._keystore_get(name, configs)) != self._in_force[name].files
+
     def validate_keystores(self, keystores: dict[str, dict[str, str]]) -> None:
-        """A BROKER resource's new listener keystores must load and present the subject DN and
-        SubjectAltNames of the certificate in force (Kafka's messages; INVALID_REQUEST)."""
+        """A BROKER resource's new listener store configs: the stores must load, the keystore must
+        present the subject DN and SubjectAltNames of the certificate in force, and a truststore cannot
+        be added to a listener that had none (Kafka's SslFactory checks and messages; INVALID_REQUEST).
+        As Kafka's broker, only listeners whose configs change are checked here: a file rewritten at
+        the same path is checked when it is reloaded (reload_keystores)."""
         for name in self._ssl:
             new_configs = keystores.get(name.lower(), {})
-            if new_configs == self._dynamic_keystores.get(name.lower(), {}):
-                continue
-            old_get = self._keystore_get(name, self._dynamic_keystores.get(name.lower(), {}))
-            new_get = self._keystore_get(name, new_configs)
-            try:
-                new = leaf_certificate(keystore_pem(new_get))
-                old = leaf_certificate(keystore_pem(old_get))
-            except (ConfigError, ValueError, OSError) as e:
-                raise self._invalid(
-                    f"org.apache.kafka.common.KafkaException: Failed to load SSL keystore: {e}"
-                ) from None
-            old_alias, new_alias = keystore_alias(old_get), keystore_alias(new_get)
-            if new.subject != old.subject:
-                raise self._invalid(
-                    "org.apache.kafka.common.config.ConfigException: Keystore DistinguishedName does not match: "
-                    f" existing={{alias={old_alias}, DN={java_dn(old)}}}, new={{alias={new_alias}, DN={java_dn(new)}}}"
-                )
-            old_san, new_san = subject_alt_names(old), subject_alt_names(new)
-            if not set(old_san) <= set(new_san):
-                raise self._invalid(
-                    "org.apache.kafka.common.config.ConfigException: Keystore SubjectAltNames do not match: "
-                    f" existing={{alias={old_alias}, SAN={_java_sans(old_san)}}},"
-                    f" new={{alias={new_alias}, SAN={_java_sans(new_san)}}}"
-                )
+            if new_configs != self._dynamic_keystores.get(name.lower(), {}):
+                self._check_compatible(name, new_configs)
+
+    def _check_compatible(self, name: str, new_configs: dict[str, str]) -> None:
+        old = self._in_force[name]
+        new_get = self._keystore_get(name, new_configs)
+        try:
+            new = leaf_certificate(keystore_pem(new_get))
+            trust = new_get("ssl.truststore.location")
+            if trust:
+                truststore_pem(new_get)
+        except (ConfigError, ValueError, OSError) as e:
+            raise self._invalid(f"org.apache.kafka.common.KafkaException: Failed to load SSL keystore: {e}") from None
+        if trust and not old.has_truststore:
+            raise self._invalid(
+                "org.apache.kafka.common.config.ConfigException: Cannot add SSL truststore to an existing "
+                "listener for which no truststore was configured."
+            )
+        old_alias, new_alias = old.alias, keystore_alias(new_get)
+        if new.subject != old.leaf.subject:
+            raise self._invalid(
+                "org.apache.kafka.common.config.ConfigException: Keystore DistinguishedName does not match: "
+                f" existing={{alias={old_alias}, DN={java_dn(old.leaf)}}},"
+                f" new={{alias={new_alias}, DN={java_dn(new)}}}"
+            )
+        old_san, new_san = subject_alt_names(old.leaf), subject_alt_names(new)
+        if not set(old_san) <= set(new_san):
+            raise self._invalid(
+                "org.apache.kafka.common.config.ConfigException: Keystore SubjectAltNames do not match: "
+                f" existing={{alias={old_alias}, SAN={_java_sans(old_san)}}},"
+                f" new={{alias={new_alias}, SAN={_java_sans(new_san)}}}"
+            )
 
     @staticmethod
     def _invalid(cause: str) -> KafkaError:
@@ -116,23 +150,32 @@ class SecurityManager:
         )
 
     def reload_keystores(self, keystores: dict[str, dict[str, str]]) -> None:
-        """Apply this broker's dynamic listener keystores to the live server contexts: new
-        connections present the new certificate, open ones keep theirs. A keystore that no longer
-        loads (a stored config, a file gone) leaves the listener's certificate as it was."""
-        for name, ctx in self._ssl.items():
+        """Apply this broker's dynamic listener stores: a listener whose configs changed, or whose
+        store file changed in place, gets a new server context; connections accepted after this
+        use it (new certificate, new trusted CAs), open ones keep their session. Stores that no
+        longer load (a stored config, a file gone) leave the listener's context as it was."""
+        for name in list(self._ssl):
             configs = keystores.get(name.lower(), {})
-            if configs == self._dynamic_keystores.get(name.lower(), {}):
+            if not self._stale(name, configs):
                 continue
             try:
-                load_chain(ctx, keystore_pem(self._keystore_get(name, configs)))
-            except (ConfigError, ValueError, OSError, ssl.SSLError) as e:
-                log.error("listener %s keeps its keystore: the dynamic one does not load: %s", name, e)
+                # a file rewritten in place was not checked by an update (its configs did not change):
+                # checked now; a failure is logged and the listener keeps its stores, as Kafka's reload
+                if configs == self._dynamic_keystores.get(name.lower(), {}):
+                    self._check_compatible(name, configs)
+                ctx, in_force = self._build_context(name, configs)
+            except KafkaError as e:
+                log.error("listener %s keeps its keystore and truststore: %s", name, e)
                 continue
+            except (ConfigError, ValueError, OSError, ssl.SSLError) as e:
+                log.error("listener %s keeps its keystore and truststore: the dynamic ones do not load: %s", name, e)
+                continue
+            self._ssl[name], self._in_force[name] = ctx, in_force
             if configs:
                 self._dynamic_keystores[name.lower()] = dict(configs)
             else:
                 self._dynamic_keystores.pop(name.lower(), None)
-            log.info("listener %s: keystore reloaded", name)
+            log.info("listener %s: keystore and truststore reloaded", name)
 
     def _sasl_config(self, e: Endpoint) -> SaslListenerConfig:
         get = self.listeners.get
@@ -228,6 +271,29 @@ class SecurityManager:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, self.path)
+
+
+@dataclass(frozen=True, slots=True)
+class _StoresInForce:
+    leaf: x509.Certificate
+    alias: str
+    has_truststore: bool
+    files: tuple[tuple[str, int, int, int] | None, ...]
+
+
+def _store_files(get: Callable[[str], Any]) -> tuple[tuple[str, int, int, int] | None, ...]:
+    """The keystore's and truststore's (path, mtime ns, size, inode); None where unset or unreadable
+    (Kafka compares the file's last modification time; size and inode also catch a replace within
+    the clock's resolution)."""
+    out: list[tuple[str, int, int, int] | None] = []
+    for key in ("ssl.keystore.location", "ssl.truststore.location"):
+        path = get(key)
+        try:
+            st = os.stat(path) if path else None
+        except OSError:
+            st = None
+        out.append((str(path), st.st_mtime_ns, st.st_size, st.st_ino) if st is not None else None)
+    return tuple(out)
 
 
 def _java_sans(sans: list[tuple[int, str]]) -> str:

@@ -169,30 +169,25 @@ def subject_alt_names(cert: x509.Certificate) -> list[tuple[int, str]]:
     return [(tags.get(type(n), 0), str(n.value)) for n in san]
 
 
-def load_chain(ctx: ssl.SSLContext, pem: bytes) -> None:
-    """Replace `ctx`'s certificate and key: connections accepted after this present the new ones,
-    open ones keep their session (OpenSSL copies the certificate into each SSL at accept)."""
-    _load_chain(ctx, pem)
+def truststore_pem(get: Callable[[str], Any]) -> bytes:
+    """One listener's truststore (its CA certificates as PEM) from its resolved ssl.truststore.* configs."""
+    return _truststore_pem(
+        get("ssl.truststore.location"), get("ssl.truststore.type") or "JKS", get("ssl.truststore.password")
+    )
 
 
-def server_context(get: Callable[[str], Any]) -> ssl.SSLContext:
-    """The server context of one listener; `get(key)` resolves a config for that listener."""
-    location = get("ssl.keystore.location")
-    if not location:
-        raise ConfigError("ssl.keystore.location must be set for an SSL or SASL_SSL listener")
+def server_context(get: Callable[[str], Any], keystore: bytes | None = None) -> ssl.SSLContext:
+    """The server context of one listener; `get(key)` resolves a config for that listener
+    (`keystore`: its keystore_pem, already read)."""
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     ctx.minimum_version = ssl.TLSVersion.TLSv1_2
-    store_type = get("ssl.keystore.type") or "JKS"
-    _load_chain(ctx, _keystore_pem(location, store_type, get("ssl.keystore.password"), get("ssl.key.password")))
-    trust = get("ssl.truststore.location")
-    if trust:
-        ctx.load_verify_locations(
-            cadata=_truststore_pem(trust, get("ssl.truststore.type") or "JKS", get("ssl.truststore.password")).decode()
-        )
+    _load_chain(ctx, keystore if keystore is not None else keystore_pem(get))
+    if get("ssl.truststore.location"):
+        ctx.load_verify_locations(cadata=truststore_pem(get).decode())
     auth = str(get("ssl.client.auth") or "none").lower()
     if auth not in ("required", "requested", "none"):
         raise ConfigError(f"Invalid value {auth!r} for configuration ssl.client.auth: required, requested or none")
-    if auth != "none" and not trust:
+    if auth != "none" and not get("ssl.truststore.location"):
         raise ConfigError(f"ssl.client.auth={auth} needs ssl.truststore.location (the CAs of client certificates)")
     ctx.verify_mode = {"required": ssl.CERT_REQUIRED, "requested": ssl.CERT_OPTIONAL, "none": ssl.CERT_NONE}[auth]
     return ctx
@@ -291,9 +286,9 @@ __all__ = [
     "keystore_alias",
     "keystore_pem",
     "leaf_certificate",
-    "load_chain",
     "parse_mapping_rules",
     "peer_dn",
     "server_context",
     "subject_alt_names",
+    "truststore_pem",
 ]

@@ -175,3 +175,61 @@ def test_dynamic_defaults_reach_every_broker_of_a_cluster() -> None:
             DYNAMIC_DEFAULT_BROKER_CONFIG,
             False,
         )
+
+
+CLEANER_CONFIGS = (
+    "log.cleaner.threads",
+    "log.cleaner.io.max.bytes.per.second",
+    "log.cleaner.dedupe.buffer.size",
+    "log.cleaner.io.buffer.size",
+    "log.cleaner.io.buffer.load.factor",
+    "log.cleaner.backoff.ms",
+)
+
+
+def test_log_cleaner_configs(either_broker: Any) -> None:
+    """The log cleaner's configs are dynamic per broker: DescribeConfigs lists their defaults, a
+    change shows as DYNAMIC_BROKER_CONFIG, log.cleaner.threads refuses more than double (or less than
+    half) the running count with Kafka's message, and ours resizes its cleaner pool."""
+    bootstrap = either_broker.bootstrap_servers
+    node = _node(bootstrap)
+    defaults = {name: _describe(bootstrap, BROKER, node, name) for name in CLEANER_CONFIGS}
+    assert defaults == {
+        "log.cleaner.threads": ("1", 5, False),
+        "log.cleaner.io.max.bytes.per.second": ("1.7976931348623157E308", 5, False),
+        "log.cleaner.dedupe.buffer.size": ("134217728", 5, False),
+        "log.cleaner.io.buffer.size": ("524288", 5, False),
+        "log.cleaner.io.buffer.load.factor": ("0.9", 5, False),
+        "log.cleaner.backoff.ms": ("15000", 5, False),
+    }
+    changed = {
+        "log.cleaner.threads": "2",
+        "log.cleaner.io.max.bytes.per.second": "1000000.0",
+        "log.cleaner.dedupe.buffer.size": "67108864",
+        "log.cleaner.backoff.ms": "5000",
+    }
+    try:
+        assert _incremental(bootstrap, node, "log.cleaner.threads", "3") == (
+            42,
+            "Invalid value org.apache.kafka.common.config.ConfigException: Log cleaner threads cannot be increased"
+            " to more than double the current value 1 for configuration Invalid dynamic configuration",
+        )
+        for name, value in changed.items():
+            assert _incremental(bootstrap, node, name, value) == (0, None), name
+        wait_until(
+            lambda: all(
+                _describe(bootstrap, BROKER, node, n) == (v, DYNAMIC_BROKER_CONFIG, False) for n, v in changed.items()
+            ),
+            timeout=15,
+            what="the cleaner configs shown as DYNAMIC_BROKER_CONFIG",
+        )
+        if not isinstance(either_broker, jvm.ApacheKafka):
+            assert either_broker.broker.cleaner_pool.threads == 2
+    finally:
+        for name in changed:
+            _incremental(bootstrap, node, name, None)
+    wait_until(
+        lambda: all(_describe(bootstrap, BROKER, node, n) == defaults[n] for n in changed),
+        timeout=15,
+        what="the cleaner configs back at their defaults",
+    )
