@@ -21,7 +21,9 @@ Spark waits a hard-coded 10 s (``PythonWorkerFactory.createSimpleWorker``, no co
 non-daemon worker -- the Python data source planner and a stream's ``python_streaming_source_runner``
 -- to import pyspark and connect back; from the zip that import took 4.9-5.8 s under a load of 8 on
 2 cores (0.7-0.9 s quiet), from the installed package 1.1-1.3 s: under CPU load, streaming queries
-died at start with "Python worker failed to connect back" (issue 33).
+died at start with "Python worker failed to connect back" (issue 33). Spark's ``py4j-<v>-src.zip`` goes too
+when the same py4j version is installed there (compiled from the zip at every runner start otherwise),
+and both leave ``sys.path_importer_cache``: ~90 ms of each streaming query's source runner start.
 
 A wheel install ships the ``.pth`` (setup.py); an editable install cannot, so ``scripts/setup.sh``
 writes it with ``python -m pyspark_pykafka.worker_python --install-pth``. Nothing here imports pyspark.
@@ -61,8 +63,21 @@ def _pykafka_installed_pyspark_first():
     import os, sys
     for entry in list(sys.path):
         parts = entry.replace(os.sep, "/").rsplit("/", 4)
-        if len(parts) == 5 and parts[1:] == ["pyspark", "python", "lib", "pyspark.zip"] and parts[0] in sys.path:
-            sys.path.remove(entry)
+        if len(parts) != 5 or parts[1:4] != ["pyspark", "python", "lib"] or parts[0] not in sys.path:
+            continue
+        name = parts[4]
+        if name == "pyspark.zip":
+            pass
+        elif name.startswith("py4j-") and name.endswith("-src.zip"):
+            # the same py4j version installed beside pyspark: its bytecode instead of compiling the zip
+            if not os.path.isdir(os.path.join(parts[0], name[: -len("-src.zip")] + ".dist-info")):
+                continue
+        else:
+            continue
+        sys.path.remove(entry)
+        # its zipimporter is cached already: without this, importlib.invalidate_caches() (pyspark's
+        # setup_spark_files) re-reads the whole zip's directory in every source runner
+        sys.path_importer_cache.pop(entry, None)
 
 
 _pykafka_installed_pyspark_first()

@@ -49,8 +49,28 @@ def test_workers_import_the_installed_pyspark_not_the_zip() -> None:
     if not Path(zips[0]).exists():
         pytest.skip(f"{zips[0]} is not there (pyspark not pip-installed)")
     # as Spark starts its workers: the zips first on PYTHONPATH
-    code = "import sys, pyspark; print(pyspark.__file__); print(any(p.endswith('pyspark.zip') for p in sys.path))"
-    assert _run(code, PYTHONPATH=os.pathsep.join(zips)).splitlines() == [str(home / "__init__.py"), "False"]
+    code = (
+        "import sys, importlib, pyspark, py4j; importlib.invalidate_caches(); print(pyspark.__file__);"
+        " print(py4j.__file__); print([p for p in [*sys.path, *sys.path_importer_cache] if p.endswith('.zip')"
+        " and '/pyspark/python/lib/' in p])"
+    )
+    lines = _run(code, PYTHONPATH=os.pathsep.join(zips)).splitlines()
+    assert lines[0] == str(home / "__init__.py")
+    # pip's pyspark pins py4j: the zip's version is installed beside it, so the zip goes too, and neither
+    # zip is left in the importer cache (invalidate_caches() would re-read it)
+    assert (home.parent / f"{Path(zips[1]).name.removesuffix('-src.zip')}.dist-info").is_dir()
+    assert lines[1:] == [str(home.parent / "py4j" / "__init__.py"), "[]"]
+
+
+def test_a_py4j_zip_without_the_same_installed_version_stays(tmp_path: Path) -> None:
+    import pyspark
+
+    home = Path(pyspark.__file__).parent
+    if not (home / "python" / "lib" / "pyspark.zip").exists():
+        pytest.skip("pyspark not pip-installed")
+    other = home / "python" / "lib" / "py4j-0.0.1-src.zip"  # no py4j-0.0.1.dist-info beside pyspark
+    code = f"import sys; print({str(other)!r} in sys.path)"
+    assert _run(code, PYTHONPATH=str(other)) == "True"
 
 
 def test_a_pyspark_zip_of_another_spark_home_stays(tmp_path: Path) -> None:
