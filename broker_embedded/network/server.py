@@ -592,7 +592,7 @@ class KafkaServer:
         if throttle_ms <= 0:
             return True
         log.debug("throttling a connection from %s: closed in %d ms", peer[0], throttle_ms)
-        transport.pause_reading()  # type: ignore[attr-defined]
+        transport.pause_reading()  # type: ignore[attr-defined]  # a stream transport (uvloop: no asyncio subclass)
         asyncio.get_running_loop().call_later(throttle_ms / 1000, transport.close)
         return False
 
