@@ -694,6 +694,9 @@ _BROKER_ALIASES = {
     "node.id": ("broker.id", 1),
     "log.dir": ("log.dirs", 1),
 }
+# Their ConfigDef default in Kafka is null (168 h comes from log.retention.hours / log.roll.hours), so
+# Kafka's DescribeConfigs lists no DEFAULT_CONFIG synonym for them under a topic's retention.ms / segment.ms
+BROKER_CONFIGS_WITHOUT_DEFAULT_SYNONYM = frozenset(target for target, _ in _BROKER_ALIASES.values())
 
 
 def normalize_key(key: str) -> str:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from broker_embedded.config import (
     BROKER_CONFIGS,
+    BROKER_CONFIGS_WITHOUT_DEFAULT_SYNONYM,
     TOPIC_CONFIGS,
     ConfigSource,
     ConfigType,
@@ -78,9 +79,10 @@ def topic_config_entries(
                             ConfigSource.STATIC_BROKER_CONFIG,
                         )
                     )
-                syn.append(
-                    rs.DescribeConfigsSynonym(bsyn, format_value(bdef, bdef.default), ConfigSource.DEFAULT_CONFIG)
-                )
+                if bsyn not in BROKER_CONFIGS_WITHOUT_DEFAULT_SYNONYM:
+                    syn.append(
+                        rs.DescribeConfigsSynonym(bsyn, format_value(bdef, bdef.default), ConfigSource.DEFAULT_CONFIG)
+                    )
         out.append(
             ConfigEntry(
                 name=name,

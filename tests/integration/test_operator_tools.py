@@ -359,9 +359,6 @@ KNOWN_DIFFERENCES = {
     # kafka-configs --entity-default; ours has no such record
     "min.insync.replicas=1 cluster default": r"min\.insync\.replicas=1,|\n  min\.insync\.replicas=1 sensitive=false "
     r"synonyms=\{DYNAMIC_DEFAULT_BROKER_CONFIG:min\.insync\.replicas=1\}",
-    # a topic's retention.ms: ours lists the broker's log.retention.ms default among the synonyms,
-    # Apache does not (its ConfigDef default is null; 168 h comes from log.retention.hours)
-    "retention.ms default synonym": r", DEFAULT_CONFIG:log\.retention\.ms=604800000",
 }
 
 
