@@ -20,11 +20,16 @@ PASSWORD = "pw-1"
 PREFIX = "listener.name.ssl."
 
 
-def _handshake(server: ssl.SSLContext) -> ssl.SSLObject:
-    """A client's completed handshake with `server` over memory BIOs."""
+def _client_context() -> ssl.SSLContext:
     client = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
     client.check_hostname = False
     client.verify_mode = ssl.CERT_NONE
+    return client
+
+
+def _memory_handshake(client: ssl.SSLContext, server: ssl.SSLContext) -> ssl.SSLObject | None:
+    """The client side of a completed handshake between the two contexts over memory BIOs; None if
+    either side refused it."""
     c_in, c_out, s_in, s_out = ssl.MemoryBIO(), ssl.MemoryBIO(), ssl.MemoryBIO(), ssl.MemoryBIO()
     c = client.wrap_bio(c_in, c_out)
     s = server.wrap_bio(s_in, s_out, server_side=True)
@@ -37,11 +42,20 @@ def _handshake(server: ssl.SSLContext) -> ssl.SSLObject:
                     done[i] = True
                 except ssl.SSLWantReadError:
                     pass
+                except ssl.SSLError:
+                    return None
         s_in.write(c_out.read())
         c_in.write(s_out.read())
         if all(done):
             return c
-    raise AssertionError("no handshake")
+    return None
+
+
+def _handshake(server: ssl.SSLContext) -> ssl.SSLObject:
+    """A client's completed handshake with `server` over memory BIOs."""
+    obj = _memory_handshake(_client_context(), server)
+    assert obj is not None, "no handshake"
+    return obj
 
 
 def _serial(obj: ssl.SSLObject) -> int:
@@ -133,32 +147,12 @@ def test_rotation_reload_refusals_and_restart(pki: tuple[Path, certs.Certificate
 
 def _mtls_handshake(server: ssl.SSLContext, client_cert: certs.Certificate, tmp: Path) -> ssl.SSLObject | None:
     """The client side of a handshake with `server` presenting `client_cert` (mTLS); None if refused."""
-    client = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-    client.check_hostname = False
-    client.verify_mode = ssl.CERT_NONE
+    client = _client_context()
     cert_path, key_path = tmp / "client-cert.pem", tmp / "client-key.pem"
     certs.write_pem_cert(cert_path, client_cert)
     certs.write_pem_key(key_path, client_cert, PASSWORD)
     client.load_cert_chain(str(cert_path), str(key_path), password=PASSWORD)
-    c_in, c_out, s_in, s_out = ssl.MemoryBIO(), ssl.MemoryBIO(), ssl.MemoryBIO(), ssl.MemoryBIO()
-    c = client.wrap_bio(c_in, c_out)
-    s = server.wrap_bio(s_in, s_out, server_side=True)
-    done = [False, False]
-    for _ in range(20):
-        for i, side in enumerate((c, s)):
-            if not done[i]:
-                try:
-                    side.do_handshake()
-                    done[i] = True
-                except ssl.SSLWantReadError:
-                    pass
-                except ssl.SSLError:
-                    return None
-        s_in.write(c_out.read())
-        c_in.write(s_out.read())
-        if all(done):
-            return c
-    return None
+    return _memory_handshake(client, server)
 
 
 def test_truststore_same_path_reload_and_unprefixed_refusal(pki: tuple[Path, certs.Certificate, str, int]) -> None:
