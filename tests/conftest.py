@@ -16,7 +16,13 @@ os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
 pytest_plugins = ["pytest_pykafka.plugin"]
 
 from broker_embedded import EmbeddedBroker  # noqa: E402
-from tests.peers.fixtures import apache_kafka, apache_kafka_cluster, either_broker, java_client  # noqa: E402, F401
+from tests.peers.fixtures import (  # noqa: E402, F401
+    apache_kafka,
+    apache_kafka_cluster,
+    either_broker,
+    java_client,
+    kafka_tools,
+)
 from tests.s3_fixtures import s3_prefix, s3_server  # noqa: E402, F401
 
 

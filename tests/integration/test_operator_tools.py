@@ -302,16 +302,8 @@ TOPIC_RESOURCE, BROKER_RESOURCE, GROUP_RESOURCE = 2, 4, 32
 
 
 @pytest.fixture(scope="module")
-def tools() -> Iterator[Any]:
-    from tests.peers.fixtures import require_kafka_peers
-    from tests.peers.tool_shell import ToolShell
-
-    require_kafka_peers()
-    shell = ToolShell()
-    try:
-        yield shell
-    finally:
-        shell.close()
+def tools(kafka_tools: Any) -> Any:
+    return kafka_tools  # the run's one tool JVM (tests/peers/fixtures.py)
 
 
 @pytest.fixture(scope="module")

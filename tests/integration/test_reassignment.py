@@ -206,17 +206,8 @@ def test_reassign_throttle_list_cancel(any_cluster: Any, tools: Any, tmp_path: P
 
 
 @pytest.fixture(scope="module")
-def tools() -> Iterator[Any]:
-    """Kafka's tools in one JVM (a JVM start per command costs ~2 s)."""
-    from tests.peers.fixtures import require_kafka_peers
-    from tests.peers.tool_shell import ToolShell
-
-    require_kafka_peers()
-    shell = ToolShell()
-    try:
-        yield shell
-    finally:
-        shell.close()
+def tools(kafka_tools: Any) -> Any:
+    return kafka_tools  # the run's one tool JVM (tests/peers/fixtures.py)
 
 
 def _sizes(bootstrap: str, topic: str, partitions: int) -> int:

@@ -144,6 +144,20 @@ def java_client() -> Iterator[JavaClient]:
         client.close()
 
 
+@pytest.fixture(scope="session")
+def kafka_tools() -> Iterator[Any]:
+    """Kafka 4.3.1's command-line tools run one after another in one JVM (tests/peers/tool_shell.py:
+    a JVM start per command costs ~2 s), for the whole run."""
+    from tests.peers.tool_shell import ToolShell
+
+    require_kafka_peers()
+    shell = ToolShell()
+    try:
+        yield shell
+    finally:
+        shell.close()
+
+
 @pytest.fixture(scope="module", params=["ours", "apache"])
 def either_broker(request: pytest.FixtureRequest) -> Iterator[Any]:
     """Differential conformance: our EmbeddedBroker (num.partitions=4, like tests/conftest.py's
