@@ -189,8 +189,10 @@ def test_heartbeat_bad_epochs_unknown_group_and_member(broker: Any, conn: Broker
     assert _heartbeat(conn, group, member, -1, None).member_epoch == -1
 
 
-def test_acknowledgements_of_records_not_acquired(broker: Any, conn: BrokerConnection) -> None:
-    topic, group = _name("ack"), _share_group(broker, _name("gack"))
+def _a_holds_three_records(broker: Any, conn: BrokerConnection, prefix: str) -> tuple[str, str, bytes, str, str, int]:
+    """A one-partition topic of three records and a share group of members a and b, where a's session
+    acquired all three: (topic, group, topic id, a, b, a's next session epoch)."""
+    topic, group = _name(prefix), _share_group(broker, _name(f"g{prefix}"))
     create_topic(broker.bootstrap_servers, topic, 1)
     _produce(broker.bootstrap_servers, topic, range(3))
     tid = _topic_id(conn, topic)
@@ -200,6 +202,11 @@ def test_acknowledgements_of_records_not_acquired(broker: Any, conn: BrokerConne
     # a opens its session and acquires the three records (Apache may need a few fetches to load)
     epoch, acquired = _acquire(conn, group, a, tid)
     assert [(r.first_offset, r.last_offset, r.delivery_count) for r in acquired] == [(0, 2, 1)]
+    return topic, group, tid, a, b, epoch
+
+
+def test_acknowledgements_of_records_not_acquired(broker: Any, conn: BrokerConnection) -> None:
+    _, group, tid, a, b, epoch = _a_holds_three_records(broker, conn, "ack")
     # acknowledgements in the opening fetch of a session: refused as a whole
     assert _fetch(conn, group, b, 0, tid, [(0, 0, ACCEPT)]).error_code == ErrorCode.INVALID_REQUEST
     # b's session opens; b acknowledges a record a holds: INVALID_RECORD_STATE, nothing changes
@@ -259,16 +266,8 @@ def test_acknowledgements_below_the_start_offset(broker: Any, conn: BrokerConnec
     batch that held them is still cached in flight (part of it still acquired) and after it left the
     cache (all of it acknowledged) -- whoever sends them and with whatever type; a batch straddling
     the SPSO acknowledges only what is still in flight. Nothing is delivered twice afterwards."""
-    topic, group = _name("spso"), _share_group(broker, _name("gspso"))
+    topic, group, tid, a, b, epoch = _a_holds_three_records(broker, conn, "spso")
     bs = broker.bootstrap_servers
-    create_topic(bs, topic, 1)
-    _produce(bs, topic, range(3))
-    tid = _topic_id(conn, topic)
-    a, b = _member(), _member()
-    for m in (a, b):
-        assert _heartbeat(conn, group, m, 0, [topic]).error_code == ErrorCode.NONE
-    epoch, acquired = _acquire(conn, group, a, tid)
-    assert [(r.first_offset, r.last_offset, r.delivery_count) for r in acquired] == [(0, 2, 1)]
     b_epoch = 1
     assert _fetch(conn, group, b, 0, tid).error_code == ErrorCode.NONE  # b's session (acquires nothing)
 
