@@ -114,7 +114,8 @@ class QueryProcess:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise TimeoutError(
-                    f"no {name!r} event from the query process within {timeout:.0f}s (log: {self.log_path})"
+                    f"no {name!r} event from the query process within {timeout:.0f}s (log: {self.log_path}):\n"
+                    + self.log_excerpt()
                 )
             try:
                 event = self.events.get(timeout=left)
@@ -123,7 +124,20 @@ class QueryProcess:
             if event.get("event") == name:
                 return event
             if event.get("event") in ("exited", "failed"):
-                raise RuntimeError(f"query process ended before {name!r}: {event} (log: {self.log_path})")
+                raise RuntimeError(
+                    f"query process ended before {name!r}: {event} (log: {self.log_path}):\n{self.log_excerpt()}"
+                )
+
+    def log_excerpt(self, errors: int = 8, last: int = 6) -> str:
+        """The child log's last error lines and its last lines: why a run ended, readable in a CI report
+        where the log file itself is gone."""
+        try:
+            lines = self.log_path.read_text(errors="replace").splitlines()
+        except OSError as e:
+            return f"(no log: {e})"
+        marks = ("Error", "Exception", "Traceback", "FAILED", "Caused by")
+        picked = [ln for ln in lines if any(m in ln for m in marks)][-errors:]
+        return "\n".join(ln[:300] for ln in [*picked, "...", *lines[-last:]])
 
     @property
     def alive(self) -> bool:

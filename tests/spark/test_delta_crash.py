@@ -162,7 +162,7 @@ def test_kill_9_at_random_moments_keeps_every_record_exactly_once(
                         time.sleep(rng.uniform(0.0, 0.1))  # inside commit(): before or at the Delta commit
                     else:
                         _wait_for_trace(trace, since, "end", run, 60)  # Delta commit landed, Spark not told
-                    assert run.alive, f"the query died by itself (log: {run.log_path})"
+                    assert run.alive, f"the query died by itself (log: {run.log_path}):\n{run.log_excerpt()}"
                 finally:
                     lines = _trace_lines(trace)[since:]
                     run.kill()

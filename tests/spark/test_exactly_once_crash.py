@@ -183,7 +183,7 @@ def _crash_test(bootstrap: str, tmp_path: Path, mode: str, kills: int, rng: rand
                 else:
                     # right after the k-th task commit of this run: its transaction is in, Spark not told
                     _wait_for_lines(trace, since, rng.randint(1, 3), run, 60, word="commit")
-                assert run.alive, f"the query died by itself (log: {run.log_path})"
+                assert run.alive, f"the query died by itself (log: {run.log_path}):\n{run.log_excerpt()}"
             finally:
                 run.kill()
             after = _lines(trace)[since:]
