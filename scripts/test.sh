@@ -159,7 +159,7 @@ echo
 echo "================ tests/spark (shared session) + tests/peers + AFTER_SPARK ================"
 cat "$spark_log"
 # CI keeps only the tail of this output: repeat every run's failing tests here, last
-summary_line() { grep -aE '[0-9]+ (passed|failed|errors?|skipped)' "$1" | tail -n 1 || true; }  # JVM logs may follow it
+summary_line() { grep -aE '[0-9]+ (passed|failed|errors?|skipped).* in [0-9.]+s' "$1" | tail -n 1 || true; }  # JVM and librdkafka logs may follow it
 echo
 echo "================ failures of the three runs ================"
 echo "tests/unit + tests/integration: $(summary_line "$rest_log")"; grep -aE '^(FAILED|ERROR) ' "$rest_log" | head -40 || true
