@@ -73,10 +73,13 @@ class Broker:
         self.topics = TopicRegistry(log_dir, max_partitions=config["max.broker.partitions"])
         self.log_manager: LogManager | LogDirs = self._log_dirs(config, log_dir)
         self.log_manager.startup()
-        # log.cleaner.threads: one pool for every log dir, as Kafka's cleaner threads (resized live)
+        # log.cleaner.threads and .io.max.bytes.per.second: one pool and throttle for every log dir, as
+        # Kafka's cleaner threads (resized and re-rated live)
         from broker_embedded.log.cleaner_pool import CleanerPool
 
-        self.cleaner_pool = CleanerPool(config["log.cleaner.threads"])
+        self.cleaner_pool = CleanerPool(
+            config["log.cleaner.threads"], io_max_bytes_per_second=config["log.cleaner.io.max.bytes.per.second"]
+        )
         for manager in (
             self.log_manager.managers.values() if isinstance(self.log_manager, LogDirs) else [self.log_manager]
         ):
@@ -237,6 +240,7 @@ class Broker:
 
     def _dynamic_configs_changed(self) -> None:
         self.cleaner_pool.resize(self.config["log.cleaner.threads"])
+        self.cleaner_pool.update_io_max_bytes_per_second(self.config["log.cleaner.io.max.bytes.per.second"])
         for topic in list(self.topics):
             self.topic_admin.apply_topic_configs(topic.name)
 

@@ -25,6 +25,7 @@ names. On load, `*.cleaned` files are discarded and a `*.swap` replaces whatever
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from kafka_wire.errors import KafkaError
@@ -48,6 +49,7 @@ from .segment import (
     SWAP_FILE_SUFFIX,
     LogSegment,
 )
+from .throttler import CleanerAborted, Throttler
 from .txn_index import AbortedTxn
 
 _MAX_RELATIVE_OFFSET = 0x7FFFFFFF
@@ -94,8 +96,12 @@ def _cleanable_end(log: Log, now_ms: int) -> int:
     return end
 
 
-def clean_log(log: Log, now_ms: int, force: bool = False) -> CleanerStats | None:
+def clean_log(log: Log, now_ms: int, force: bool = False, throttler: Throttler | None = None) -> CleanerStats | None:
     """Compact `log` if its dirty ratio reaches min.cleanable.dirty.ratio (or `force`).
+
+    Every batch read (both passes) and written is reported to `throttler` (the cleaner threads'
+    shared log.cleaner.io.max.bytes.per.second, as Kafka's Cleaner reports each buffer), which may
+    sleep there; no lock of the log is held at those points.
 
     Safe to call from a worker thread while the event loop appends: files are rewritten without
     the log lock, which is taken only to swap segments (and the pass is abandoned if retention or
@@ -122,11 +128,18 @@ def clean_log(log: Log, now_ms: int, force: bool = False) -> CleanerStats | None
             aborted.setdefault(a.producer_id, []).append(a)
     txn = _TxnState(aborted)
 
+    def throttle(observed: float) -> None:
+        if log.closed:  # deleted or shut down meanwhile (Kafka's checkDone): drop the cleaning
+            raise CleanerAborted(f"log {log.dir} closed")
+        if throttler is not None:
+            throttler.maybe_throttle(observed)
+
     # Pass 1: key -> latest offset over the dirty section.
     offset_map: dict[bytes, int] = {}
     for seg in dirty:
         for pos, h in seg.iter_headers():
             batch = seg.read_bytes(pos, h[H_BATCH_LENGTH] + LOG_OVERHEAD)
+            throttle(len(batch))
             try:
                 hdr, records = decode_batch(batch, 0, verify_crc=False)
             except KafkaError:
@@ -141,7 +154,7 @@ def clean_log(log: Log, now_ms: int, force: bool = False) -> CleanerStats | None
     stats = CleanerStats()
     delete_horizon = now_ms - log.config.delete_retention_ms
     for group in _group_segments(segments, log.config.segment_bytes):
-        cleaned = _clean_group(log, group, offset_map, latest_producer_batches, delete_horizon, stats, txn)
+        cleaned = _clean_group(log, group, offset_map, latest_producer_batches, delete_horizon, stats, txn, throttle)
         if cleaned is None:
             return stats  # the log changed under us: try again next time
     with log.lock:
@@ -173,6 +186,7 @@ def _clean_group(
     delete_horizon: int,
     stats: CleanerStats,
     txn: _TxnState,
+    throttle: Callable[[float], None],
 ) -> LogSegment | None:
     base = group[0].base_offset
     out = LogSegment(
@@ -190,10 +204,12 @@ def _clean_group(
             stats.bytes_in += seg.size
             for pos, h in seg.iter_headers():
                 raw = seg.read_bytes(pos, h[H_BATCH_LENGTH] + LOG_OVERHEAD)
+                throttle(len(raw))
                 kept = _filter_batch(raw, offset_map, latest_producer_batches, delete_horizon, stats, txn)
                 if kept is not None:
                     hdr = parse_batch_header(kept)
                     out.append(kept, [(0, len(kept), hdr.last_offset, hdr.max_timestamp)])
+                    throttle(len(kept))
                     if hdr.is_control:
                         entry = next((a for a in txn.retained_aborted if a.last_offset == hdr.base_offset), None)
                         if entry is not None:
@@ -206,8 +222,8 @@ def _clean_group(
         out.delete_files()
         raise
     with log.lock:
-        if log.segments.index_of_run(group) is None:
-            # retention or truncation changed these segments meanwhile
+        if log.closed or log.segments.index_of_run(group) is None:
+            # closed (deleted, shut down), or retention or truncation changed these segments meanwhile
             out.delete_files()
             return None
         # Old files go to .deleted first, so the swap can take the first one's name.

@@ -685,6 +685,11 @@ class Log(LogRetention):
             return True
         return False
 
+    @property
+    def closed(self) -> bool:
+        """Closed (broker shutdown) or deleted: a cleaning of it in progress is abandoned."""
+        return self._closed
+
     def _ensure_open(self) -> None:
         if self._closed:
             raise KafkaError(f"log {self.dir} is closed")

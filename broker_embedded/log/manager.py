@@ -127,6 +127,7 @@ class LogManager:
         self.cleaner_enabled = cleaner_enabled
         # log.cleaner.threads (log/cleaner_pool.py, set by the broker); None: cleaned one by one inline
         self.cleaner_pool: CleanerPool | None = None
+        self._retention_deferred: set[int] = set()  # id() of logs whose retention waits for their cleaning
         self._logs: dict[TopicPartition, Log] = {}
         self._lock = threading.RLock()
         self._recovery_checkpoint = OffsetCheckpointFile(self.log_dir / RECOVERY_POINT_CHECKPOINT)
@@ -377,13 +378,21 @@ class LogManager:
 
     def _maintain_logs(self, now: int, stats: MaintenanceStats, retention: bool) -> None:
         logs = list(self.all_logs().values())
+        cleaning: set[int] = set()
         if self.cleaner_enabled and self.cleaner_pool is not None:
-            # the cleaner threads take the compacted logs first, the rest of the pass waits for them
+            # the cleaner threads take the compacted logs first; unthrottled, the pass waits for them,
+            # throttled (log.cleaner.io.max.bytes.per.second) they go on apart from it (cleaner_pool.py)
             stats.logs_cleaned += self.cleaner_pool.clean([log for log in logs if log.config.compact_enabled], now)
+            cleaning = self.cleaner_pool.in_progress()
         for log in logs:
             cfg = log.config
-            if retention and cfg.delete_enabled:
-                stats.segments_deleted += log.enforce_retention(now, high_watermark=log.high_watermark)
+            if (retention or id(log) in self._retention_deferred) and cfg.delete_enabled:
+                if id(log) in cleaning:
+                    # never under a cleaning (Kafka's LogCleanerManager): right after it ends
+                    self._retention_deferred.add(id(log))
+                else:
+                    self._retention_deferred.discard(id(log))
+                    stats.segments_deleted += log.enforce_retention(now, high_watermark=log.high_watermark)
             if cfg.compact_enabled and self.cleaner_enabled and self.cleaner_pool is None:
                 from .cleaner import clean_log
 

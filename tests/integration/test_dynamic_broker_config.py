@@ -225,6 +225,7 @@ def test_log_cleaner_configs(either_broker: Any) -> None:
         )
         if not isinstance(either_broker, jvm.ApacheKafka):
             assert either_broker.broker.cleaner_pool.threads == 2
+            assert either_broker.broker.cleaner_pool.throttler.desired_rate_per_sec == 1e6
     finally:
         for name in changed:
             _incremental(bootstrap, node, name, None)

@@ -34,7 +34,7 @@ def _max_concurrent(threads: int, logs: int) -> int:
 
     pool = CleanerPool(threads, clean)
     try:
-        assert pool.clean([object()] * logs, 0) == logs  # type: ignore[list-item]
+        assert pool.clean([object() for _ in range(logs)], 0) == logs  # type: ignore[misc]
     finally:
         pool.shutdown()
     return state["max"]
