@@ -493,3 +493,42 @@ def test_request_percentage_throttles_any_request(either_broker: Any) -> None:
         quoted.close()
         _alter(conn, [("client-id", client)], request_percentage=None)
         conn.close()
+
+
+@pytest.mark.slow  # a JVM
+def test_java_consumer_reports_the_throttle(either_broker: Any, java_client: Any, tmp_path: Any) -> None:
+    """Kafka's ConsumerPerformance offered ~1.2x what its consumer_byte_rate lets through over the new
+    client's 10 s window: both brokers cap a fetch at one quota window's bytes, answer the fetches past
+    the quota empty with their throttle time, and the Java consumer's fetch-throttle-time-max metric
+    shows it. The tool stops after 3 s without records (the rest would come only after ~10 s)."""
+    bootstrap = either_broker.bootstrap_servers
+    client, topic = _name("javacq"), _name("quota")
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    admin.create_topics([NewTopic(topic, 1, 1)])[topic].result(30)
+    records, rate = 230, 20_000.0  # 230 x ~1.07 kB: ~1.2x the 10 s window's 200 kB
+    # one record per batch: a fetch capped at the window ends in at most a small partial batch (see throttled_client)
+    fill = Producer({"bootstrap.servers": bootstrap, "linger.ms": 5, "batch.size": 1000, "acks": 1})
+    for _ in range(records):
+        fill.produce(topic, b"c" * 1000)
+    assert fill.flush(30) == 0
+    conn = w.connect(bootstrap)
+    try:
+        assert _alter(conn, [("client-id", client)], consumer_byte_rate=rate).error_code == ErrorCode.NONE
+        wait_until(lambda: _found(_describe(conn, [("client-id", EXACT, client)])) != {}, timeout=10, what="quota")
+        props = tmp_path / "consumer.properties"
+        props.write_text(f"client.id={client}\n")
+        out = java_client.run(
+            jvm.CONSUMER_PERF,
+            *("--bootstrap-server", bootstrap, "--topic", topic, "--messages", str(records)),
+            *("--group", f"g-{topic}", "--consumer.config", str(props), "--timeout", "3000"),
+            "--print-metrics",
+            timeout=90,
+        ).stdout
+        lines = [x for x in out.splitlines() if x.startswith("consumer-fetch-manager-metrics:fetch-throttle-time-max:")]
+        assert lines, out
+        # a throttle reported (Kafka's bound on one throttle is the quota's whole window, 11 s)
+        throttle_max = max(float(x.rsplit(":", 1)[1]) for x in lines)
+        assert 0 < throttle_max <= 11_000, lines
+    finally:
+        _alter(conn, [("client-id", client)], consumer_byte_rate=None)
+        conn.close()
