@@ -109,6 +109,9 @@ def main(argv: list[str] | None = None) -> int:
         writer = writer.trigger(availableNow=True)
     else:
         writer = writer.trigger(processingTime=args.trigger)
+    from connector.checkpoint import discard_unfinished_first_batch
+
+    discard_unfinished_first_batch(args.checkpoint)  # as examples/kafka_to_delta.py: a kill in Spark's first write
     query = writer.start()
     emit("started", query_id=query.id)
     try:
