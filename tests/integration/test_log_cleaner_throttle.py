@@ -13,26 +13,15 @@ from confluent_kafka.admin import AdminClient, NewTopic
 
 from broker_embedded import EmbeddedBroker
 from broker_embedded.log.throttler import UNLIMITED
-from kafka_wire.protocol.messages import incremental_alter_configs_request as iaq
-from tests.integration import wire_util as w
 from tests.integration.clients_util import wait_until
+from tests.integration.test_dynamic_broker_config import _incremental
 
-BROKER = 4
 RATE = "10.0"  # bytes/s: the cleaner sleeps 40+ s after its first batch read (one record: ~450 B)
 
 
 def _set_broker_config(bootstrap: str, node: str, key: str, value: str | None) -> None:
-    """IncrementalAlterConfigs SET (DELETE with None) of one config of this broker."""
-    conn = w.connect(bootstrap)
-    try:
-        op = iaq.AlterableConfig(name=key, config_operation=0 if value is not None else 1, value=value)
-        req = iaq.IncrementalAlterConfigsRequest(
-            resources=[iaq.AlterConfigsResource(resource_type=BROKER, resource_name=node, configs=[op])]
-        )
-        (r,) = conn.request(44, req, 1).responses
-        assert (r.error_code, r.error_message) == (0, None)
-    finally:
-        conn.close()
+    """IncrementalAlterConfigs SET (DELETE with None) of one config of this broker, accepted."""
+    assert _incremental(bootstrap, node, key, value) == (0, None)
 
 
 def test_cleaner_io_rate_throttles_and_lifts_live() -> None:
