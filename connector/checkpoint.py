@@ -21,6 +21,8 @@ import re
 from pathlib import Path
 from urllib.parse import urlparse
 
+from offsets.delta_store import _local_path
+
 log = logging.getLogger(__name__)
 
 # HDFSMetadataLog entries are batch ids; the checkpoint file manager writes ".<name>.<uuid>.tmp" first
@@ -29,15 +31,15 @@ _TEMPORARY = re.compile(r"^\.\.?\d+\.[0-9a-fA-F-]{36}\.tmp(\.crc)?$")
 LOGS = ("offsets", "commits")
 
 
-def _local_path(checkpoint_location: str) -> Path:
-    parsed = urlparse(checkpoint_location)
-    if parsed.scheme in ("", "file"):
-        return Path(parsed.path if parsed.scheme else checkpoint_location)
-    raise ValueError(
-        f"checkpointLocation {checkpoint_location!r}: only a local path or a file:// URI can be repaired here "
-        f"(scheme {parsed.scheme!r}); remove the '.N.<uuid>.tmp' files of its offsets/ and commits/ with that "
-        "file system's tools"
-    )
+def _local_root(checkpoint_location: str) -> Path:
+    path = _local_path(checkpoint_location)  # the sinks' own reading of a checkpoint location
+    if path is None:
+        raise ValueError(
+            f"checkpointLocation {checkpoint_location!r}: only a local path or a file:// URI can be repaired here "
+            f"(scheme {urlparse(checkpoint_location).scheme!r}); remove the '.N.<uuid>.tmp' files of its offsets/ "
+            "and commits/ with that file system's tools"
+        )
+    return Path(path)
 
 
 def discard_unfinished_first_batch(checkpoint_location: str) -> list[str]:
@@ -45,7 +47,7 @@ def discard_unfinished_first_batch(checkpoint_location: str) -> list[str]:
     log holds no batch yet; returns what was removed ('offsets/.0.<uuid>.tmp', ...). Call it before
     `writeStream...start()` of a query that may have been killed in its first batch. A checkpoint with a batch in
     its offset log is left untouched (Spark resumes it and ignores temporary files)."""
-    root = _local_path(checkpoint_location)
+    root = _local_root(checkpoint_location)
     offsets = root / "offsets"
     if offsets.is_dir() and any(_BATCH.match(p.name) for p in offsets.iterdir()):
         return []

@@ -84,10 +84,11 @@ def main(argv: list[str] | None = None, prepare: Callable[[Any], None] | None = 
     else:
         writer = writer.trigger(processingTime=args.trigger)
     from connector.checkpoint import discard_unfinished_first_batch
+    from offsets.delta_store import _local_path
 
     # a driver killed while Spark wrote the first batch's offsets leaves a temporary file that Spark 4 refuses
     # to restart over (STATE_STORE_CHECKPOINT_LOCATION_NOT_EMPTY); a remote checkpoint is left to Spark
-    if "://" not in args.checkpoint or args.checkpoint.startswith("file:"):
+    if _local_path(args.checkpoint) is not None:
         discard_unfinished_first_batch(args.checkpoint)
     query = writer.start(args.table)
     emit("started", query_id=query.id, run_id=query.runId, table=args.table)
