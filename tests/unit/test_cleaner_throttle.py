@@ -17,7 +17,7 @@ from broker_embedded.config import BROKER_CONFIGS
 from broker_embedded.log import Log, LogConfig, LogManager
 from broker_embedded.log.cleaner_pool import CleanerPool
 from broker_embedded.log.throttler import UNLIMITED, CleanerAborted, Throttler
-from kafka_wire.records import build_batch
+from tests.unit.test_log_cleaner import _kv
 from tests.unit.test_log_helpers import FakeClock
 
 MS = 1_000_000
@@ -75,10 +75,6 @@ class _MeasuredThrottler(Throttler):
             self.samples.append((self.disk.now_ns, total))
             self.largest = max(self.largest, observed)
         super().maybe_throttle(observed)
-
-
-def _kv(key: str, value: bytes | None, ts: int) -> bytearray:
-    return bytearray(build_batch([(ts, key.encode(), value, None)]))
 
 
 def _compacted_log(path: Path, clock: FakeClock, segments: int = 8) -> Log:
