@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from broker_embedded.broker import Broker
 from broker_embedded.config import BrokerConfig
 from broker_embedded.dynamic_config import listener_keystores
+from broker_embedded.loop_watchdog import LoopStallWatchdog
 from broker_embedded.network.server import KafkaServer, Listener
 from broker_embedded.quotas.connections import ConnectionQuotas
 from broker_embedded.quotas.enforce import monotonic_ms
@@ -56,6 +57,7 @@ class BrokerRunner:
         # each listener as bound (port 0 replaced by the port picked), in `listeners` order
         self.endpoints: list[Endpoint] = []
         self.advertised: dict[str, tuple[str, int]] = {}
+        self.watchdog: LoopStallWatchdog | None = None
 
     async def start(self) -> int:
         loop = asyncio.get_running_loop()
@@ -112,6 +114,9 @@ class BrokerRunner:
         port = self.endpoints[0].port
         self.broker.host, self.broker.port = self.advertised[self.security.listeners.inter_broker]
         self.broker.start(loop)
+        # a blocked loop freezes every client of this broker: say so in the log, with where it stands
+        self.watchdog = LoopStallWatchdog(loop, threading.get_ident())
+        self.watchdog.start()
         if self.broker.controller_client is not None:
             # every advertised listener goes to the controller, so each broker's Metadata can name
             # the others on the listener a client connected on
@@ -121,6 +126,8 @@ class BrokerRunner:
         return port
 
     async def stop(self) -> None:
+        if self.watchdog is not None:
+            self.watchdog.stop()
         if self.broker is not None and self.broker.controller_client is not None:
             # controlled shutdown: leadership moves away while this broker still answers
             await self.broker.controller_client.controlled_shutdown()
