@@ -25,6 +25,9 @@ from kafka_wire.protocol.messages import streams_group_describe_request as sgd
 from kafka_wire.protocol.messages import streams_group_heartbeat_request as q
 from tests.integration.group_util import differential_broker  # noqa: F401 - the `broker` fixture
 from tests.integration.wire_util import connect
+from tests.peers.fixtures import is_apache
+
+UNKNOWN_SERVER_ERROR = -1
 
 
 def _topology(source: str) -> Any:
@@ -173,6 +176,10 @@ def test_static_members_refused_and_endpoint_information(broker: Any) -> None:
         def settled() -> bool:
             for m in (a, b):
                 r = m.heartbeat()
+                if r.error_code == UNKNOWN_SERVER_ERROR and is_apache(broker):
+                    # Apache Kafka 4.3.1 answered one heartbeat so in session 16's CI-equivalent run 2,
+                    # beside the Spark run: the member keeps its state and heartbeats again
+                    return False
                 assert r.error_code == 0, (r.error_code, r.error_message)
             g = _describe(conn, group)
             return g.group_state == "Stable" and len(a.owned) == 2 and len(b.owned) == 2 and a.owned != b.owned
