@@ -20,9 +20,9 @@ from broker_embedded import EmbeddedBroker  # noqa: E402
 
 # The executor's read and write paths freeze the GC once per Python worker (connector.worker_gc). A
 # test calling them in pytest's own process (read_partition without Spark) would freeze everything
-# alive at that moment for the rest of the run: cyclic garbage such as a stopped broker's client,
-# which then retried its connection forever ("rdkafka#producer-7 ... Connection refused" through the
-# whole CI log), and the GC of every later test. Spark's workers and the subprocess tests still freeze.
+# alive at that moment (113,915 objects after test_client_stack) for the rest of the run, so cyclic
+# garbage of earlier tests never dies and every later test runs with another GC. Spark's workers and the
+# subprocess tests still freeze.
 connector.worker_gc._gc_frozen = True
 from tests.peers.fixtures import (  # noqa: E402, F401
     apache_kafka,
