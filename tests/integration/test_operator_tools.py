@@ -141,8 +141,13 @@ def _elect(tools: Any, bootstrap: str, *args: str) -> tuple[int, dict[str, set[s
 
 
 def _partition_0(bootstrap: str, topic: str) -> tuple[int, list[int], list[int]]:
+    """Leader, replicas and ISR of partition 0; (-1, [], []) while the broker asked does not list it yet
+    (a broker of an Apache Kafka cluster answered a just-created topic without partitions in session
+    16's CI-equivalent run 3: its metadata image had not caught up)."""
     md = AdminClient({"bootstrap.servers": bootstrap}).list_topics(topic, timeout=10)
-    p = md.topics[topic].partitions[0]
+    p = md.topics[topic].partitions.get(0)
+    if p is None:
+        return -1, [], []
     return p.leader, list(p.replicas), list(p.isrs)
 
 
@@ -195,7 +200,7 @@ def test_leader_election_after_a_restart(any_cluster: Any, tools: Any) -> None:
     wait_until(
         lambda: preferred in _partition_0(bootstrap, topic)[2], timeout=90, what="the restarted broker in the ISR"
     )
-    assert _partition_0(bootstrap, topic)[0] != preferred
+    assert _partition_0(bootstrap, topic)[0] not in (preferred, -1)
     code, outcome = _elect(tools, bootstrap, "--all-topic-partitions")
     assert code == 0 and tp in outcome.get("ok", set()), outcome
     assert set(outcome) == {"ok"}, outcome  # no partition failed; not-needed ones are not listed
