@@ -20,14 +20,13 @@ from typing import Any
 
 from confluent_kafka.admin import AdminClient, AlterConfigOpType, ConfigEntry, ConfigResource, NewTopic
 
+from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import find_coordinator_request as fcq
 from kafka_wire.protocol.messages import streams_group_describe_request as sgd
 from kafka_wire.protocol.messages import streams_group_heartbeat_request as q
 from tests.integration.group_util import differential_broker  # noqa: F401 - the `broker` fixture
 from tests.integration.wire_util import connect
 from tests.peers.fixtures import is_apache
-
-UNKNOWN_SERVER_ERROR = -1
 
 
 def _topology(source: str) -> Any:
@@ -176,7 +175,7 @@ def test_static_members_refused_and_endpoint_information(broker: Any) -> None:
         def settled() -> bool:
             for m in (a, b):
                 r = m.heartbeat()
-                if r.error_code == UNKNOWN_SERVER_ERROR and is_apache(broker):
+                if r.error_code == ErrorCode.UNKNOWN_SERVER_ERROR and is_apache(broker):
                     # Apache Kafka 4.3.1 answered one heartbeat so in session 16's CI-equivalent run 2,
                     # beside the Spark run: the member keeps its state and heartbeats again
                     return False
