@@ -30,10 +30,6 @@ class _HeldLoop:
             callback()
 
 
-def _where_the_loop_thread_stands() -> None:
-    pass
-
-
 def test_a_stall_is_reported_once_with_the_stack_and_its_end(caplog: pytest.LogCaptureFixture) -> None:
     now = [100.0]
     loop = _HeldLoop()
