@@ -130,15 +130,17 @@ spark_log="$(mktemp -t pykafka-spark-tests.XXXXXX)"
 children_log="$(mktemp -t pykafka-child-driver-tests.XXXXXX)"
 rest_log="$(mktemp -t pykafka-rest-tests.XXXXXX)"
 trap 'rm -f "$spark_log" "$children_log" "$rest_log"' EXIT
+# testsupport/cpu_durations.py lists each run's largest CPU consumers (tests and files) from its cgroup
+DURATIONS+=(-p testsupport.cpu_durations)
 set +e
-in_cgroup "$cg_spark" .venv/bin/python -m pytest tests/spark tests/peers "${AFTER_SPARK[@]}" "${ignore_child_drivers[@]}" \
-    "${DURATIONS[@]}" "$@" >"$spark_log" 2>&1 &
+PYKAFKA_CPU_CGROUP="$cg_spark" in_cgroup "$cg_spark" .venv/bin/python -m pytest tests/spark tests/peers \
+    "${AFTER_SPARK[@]}" "${ignore_child_drivers[@]}" "${DURATIONS[@]}" "$@" >"$spark_log" 2>&1 &
 spark_pid=$!
-in_cgroup "$cg_children" .venv/bin/python -m pytest "$NOTEBOOKS" "${SPARK_CHILD_DRIVERS[@]}" \
-    "${CLUSTER_DIFFERENTIAL[@]}" "${DURATIONS[@]}" "$@" >"$children_log" 2>&1 &
+PYKAFKA_CPU_CGROUP="$cg_children" in_cgroup "$cg_children" .venv/bin/python -m pytest "$NOTEBOOKS" \
+    "${SPARK_CHILD_DRIVERS[@]}" "${CLUSTER_DIFFERENTIAL[@]}" "${DURATIONS[@]}" "$@" >"$children_log" 2>&1 &
 children_pid=$!
-in_cgroup "$cg_rest" .venv/bin/python -m pytest tests/unit tests/integration "${ignore_rest[@]}" "${DURATIONS[@]}" "$@" \
-    2>&1 | tee "$rest_log"
+PYKAFKA_CPU_CGROUP="$cg_rest" in_cgroup "$cg_rest" .venv/bin/python -m pytest tests/unit tests/integration \
+    "${ignore_rest[@]}" "${DURATIONS[@]}" "$@" 2>&1 | tee "$rest_log"
 rc_rest=${PIPESTATUS[0]}
 wait "$children_pid"
 rc_children=$?
