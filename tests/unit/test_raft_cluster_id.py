@@ -101,7 +101,7 @@ def test_a_controller_of_another_cluster_neither_joins_nor_disturbs_the_quorum(
                 reached_a.append(source)
                 return handle(source, msg)
 
-            core.handle = recording  # type: ignore[method-assign]
+            core.handle = recording  # type: ignore[method-assign,assignment]
         try:
             leader = await until(
                 lambda: next((d for d in drivers.values() if d.node.role is Role.LEADER), None), 10, "a leader"
