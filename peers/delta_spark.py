@@ -46,6 +46,10 @@ def run(*args: str, timeout: float = 300.0) -> dict[str, Any]:
     env["PYSPARK_PYTHON"] = str(DELTA_PYTHON)
     env["PYSPARK_DRIVER_PYTHON"] = str(DELTA_PYTHON)
     env.pop("SPARK_HOME", None)
+    # the suite's Spark CDS archive (peers/cds.py) is for the main venv's pyspark jars: another classpath
+    # would silently run this JVM without any class sharing at all
+    opts = [o for o in env.get("SPARK_SUBMIT_OPTS", "").split() if not o.startswith("-XX:SharedArchiveFile=")]
+    env["SPARK_SUBMIT_OPTS"] = " ".join(opts)
     proc = subprocess.run(
         [str(DELTA_PYTHON), "-m", "peers.delta_spark", *args],
         capture_output=True,

@@ -86,9 +86,12 @@ def classpath() -> str:
 
 
 def java_argv(main_class: str, args: Sequence[str], jvm_opts: Sequence[str] = TOOL_JVM_OPTS) -> list[str]:
+    from peers.cds import kafka_jvm_opts  # (peers.cds imports this module)
+
     return [
         java_executable(),
         *jvm_opts,
+        *kafka_jvm_opts(),  # the class-data-sharing archive of this classpath, when built (setup.sh)
         f"-Dlog4j2.configurationFile={LOG4J_CONFIG}",
         "-cp",
         classpath(),
