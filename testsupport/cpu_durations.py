@@ -14,6 +14,7 @@ many tests to list."""
 from __future__ import annotations
 
 import os
+import time
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ import pytest
 
 _usage_file: Path | None = None
 _cpu_by_test: dict[str, float] = {}
+_wall_by_test: dict[str, float] = {}
 _start_ns = 0
 
 
@@ -49,9 +51,10 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     if _usage_file is None:
         yield
         return
-    before = _usage_ns()
+    before, started = _usage_ns(), time.monotonic()
     yield
     _cpu_by_test[item.nodeid] = (_usage_ns() - before) / 1e9
+    _wall_by_test[item.nodeid] = time.monotonic() - started
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
@@ -61,13 +64,18 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     total = (_usage_ns() - _start_ns) / 1e9
     in_tests = sum(_cpu_by_test.values())
     by_file: dict[str, float] = defaultdict(float)
+    wall_by_file: dict[str, float] = defaultdict(float)
     for nodeid, cpu in _cpu_by_test.items():
         by_file[nodeid.split("::", 1)[0]] += cpu
+        wall_by_file[nodeid.split("::", 1)[0]] += _wall_by_test[nodeid]
     tr = terminalreporter
     tr.write_sep("=", f"CPU seconds of the run: {total:.0f} s, {in_tests:.0f} s inside tests (cgroup cpuacct)")
     tr.write_line(f"largest {top} tests (setup + call + teardown, every process the run started):")
     for nodeid, cpu in sorted(_cpu_by_test.items(), key=lambda kv: -kv[1])[:top]:
         tr.write_line(f"  {cpu:7.1f} s  {nodeid}")
-    tr.write_line("largest files:")
+    tr.write_line("largest files by CPU (and their wall time, setup to teardown: what moving a file moves):")
     for path, cpu in sorted(by_file.items(), key=lambda kv: -kv[1])[: max(10, top // 2)]:
-        tr.write_line(f"  {cpu:7.1f} s  {path}")
+        tr.write_line(f"  {cpu:7.1f} s CPU {wall_by_file[path]:7.1f} s wall  {path}")
+    tr.write_line("largest files by wall time:")
+    for path, wall in sorted(wall_by_file.items(), key=lambda kv: -kv[1])[: max(10, top // 2)]:
+        tr.write_line(f"  {wall:7.1f} s wall {by_file[path]:7.1f} s CPU  {path}")

@@ -305,7 +305,11 @@ def test_adds_from_other_threads_expire_on_the_loop_thread(loop_kind: str) -> No
     run_on(loop_kind, main)
 
 
-def test_many_operations_expire_in_order_never_early() -> None:
+def test_many_operations_expire_never_early() -> None:
+    # The order of expiry is asserted on the fake clock (test_fake_clock_many_operations_expire_in_order_on_their_
+    # deadlines). On the real clock a reaper woken late -- a loaded machine -- expires every operation already due
+    # in one advance, in bucket order, as Kafka's timing wheel does: session 17's CI-equivalent run 2 saw the
+    # 90 ms operation expire before the 80 ms one. Never early and live are what holds under any load.
     async def main() -> None:
         purgatory, reaper = new_purgatory()
         reaper.start()
@@ -313,11 +317,9 @@ def test_many_operations_expire_in_order_never_early() -> None:
         for op in reversed(ops):  # each add lowers the head: re-arm every time
             purgatory.try_complete_else_watch(op, [("p", op.delay_ms % 3)])
         await asyncio.wait_for(asyncio.gather(*(op.done.wait() for op in ops)), 10)
-        order = sorted(range(len(ops)), key=lambda i: ops[i].expired_at or 0.0)
         lateness = [op.elapsed_ms - op.delay_ms for op in ops]
         print(f"\nlateness ms: max {max(lateness):.1f}")
         assert min(lateness) > -1  # never early
-        assert order == list(range(len(ops)))  # deadlines 5 ms apart expire in deadline order
         assert max(lateness) < LIVENESS_MS
         reaper.stop()
         purgatory.shutdown()
