@@ -29,7 +29,7 @@ from broker_embedded.log.log import (
 )
 from broker_embedded.log.validator import AppendPolicy, validate_records_for_append
 from broker_embedded.purgatory.keys import fetch_key, produce_key
-from kafka_wire.errors import ErrorCode, KafkaError
+from kafka_wire.errors import ErrorCode, KafkaError, OffsetOutOfRangeError
 from kafka_wire.records import iter_batches
 from kafka_wire.types import LONG_MAX
 
@@ -506,7 +506,18 @@ class Partition:
             remote = rlm.plan_read(self, fetch_offset, max_bytes, min_one_batch)
             if remote is not None:  # below the local log start offset: the remote tier serves it
                 return ReadResult(None, hw, self.last_stable_offset, self.log_start_offset, remote)
-        data = self.log.read(fetch_offset, max_bytes, max_offset=max_offset, min_one_batch=min_one_batch)
+        try:
+            data = self.log.read(fetch_offset, max_bytes, max_offset=max_offset, min_one_batch=min_one_batch)
+        except OffsetOutOfRangeError:
+            # Local retention moved the local log start past fetch_offset after plan_read looked (the
+            # segment was copied, then deleted locally): the remote tier serves it now, as Kafka's
+            # ReplicaManager does on an OffsetOutOfRangeException below the local log start.
+            if rlm is None or from_follower or fetch_offset >= self.log.log_start_offset:
+                raise
+            remote = rlm.plan_read(self, fetch_offset, max_bytes, min_one_batch)
+            if remote is None:
+                raise
+            return ReadResult(None, hw, self.last_stable_offset, self.log_start_offset, remote)
         return ReadResult(data.records, hw, self.last_stable_offset, self.log_start_offset)
 
     def offset_for_timestamp(
