@@ -145,12 +145,11 @@ t0=$SECONDS
 spark_log="$(mktemp -t pykafka-spark-tests.XXXXXX)"
 children_log="$(mktemp -t pykafka-child-driver-tests.XXXXXX)"
 rest_log="$(mktemp -t pykafka-rest-tests.XXXXXX)"
-trap 'rm -f "$spark_log" "$children_log" "$rest_log"' EXIT
 # testsupport/cpu_durations.py lists each run's largest CPU consumers (tests and files) from its cgroup
 DURATIONS+=(-p testsupport.cpu_durations)
 cg_cds=$(cg_for cds)
 cds_done="$spark_log.cds-done"
-trap 'rm -f "$spark_log" "$children_log" "$rest_log" "$cds_done"' EXIT
+trap 'rm -f "$spark_log" "$children_log" "$rest_log" "$cds_done" "$spark_log.cds"' EXIT
 (in_cgroup "$cg_cds" .venv/bin/python -m peers.cds build >"$spark_log.cds" 2>&1; touch "$cds_done") &
 set +e
 PYKAFKA_CPU_CGROUP="$cg_spark" with_spark_cds in_cgroup "$cg_spark" .venv/bin/python -m pytest tests/spark tests/peers \
