@@ -6,10 +6,11 @@ verifying the same classes again. A static CDS archive holds them pre-parsed: me
 2-core machine (session 17), a PySpark session start + one job + stop took 14.4-16.9 s of CPU
 without the archive and 8.3-9.5 s with it; a Kafka tool run 1.23-1.32 s against 0.88-0.95 s.
 
-``python -m peers.cds build`` (run by scripts/setup.sh with the test peers) builds each archive
-once: it runs a small representative workload with ``-XX:DumpLoadedClassList``, then
-``java -Xshare:dump`` over that list with the exact classpath the workload's JVM had, and writes a
-stamp of what the archive was built for (java, classpath, jars). ``python -m peers.cds opts spark``
+``python -m peers.cds build`` (run by scripts/test.sh beside the unit tests, by scripts/setup.sh
+otherwise) builds each archive once: it runs a small representative workload with
+``-XX:DumpLoadedClassList``, then ``java -Xshare:dump`` over that list with the exact classpath the
+workload's JVM had, and writes a stamp of what the archive was built for (java, and the jars' names
+and sizes). ``python -m peers.cds opts spark``
 prints the JVM option that uses it (nothing when the archive is missing or stale), for
 SPARK_SUBMIT_OPTS; :func:`kafka_jvm_opts` is used by peers/jvm.py for every Kafka JVM.
 
@@ -196,7 +197,6 @@ def build_kafka(log: Path) -> None:
                     proc = jvm.java_tool(main_class, *args, check=False, timeout=120)
                     with log.open("a") as out:
                         out.write(f"{step}: exit {proc.returncode}\n{proc.stderr[-2000:]}\n")
-                record("broker-stop")  # (the graceful stop's file goes unused: the broker wrote its own)
                 kafka.stop(0)  # a clean exit: the broker's list is complete
         finally:
             if saved is None:

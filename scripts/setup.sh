@@ -78,7 +78,7 @@ if [ "$peers" = 1 ]; then
     wait "$peers_pid"  # its exit status is setup's (set -e)
     peers_pid=
     # Class-data-sharing archives of Spark's and Kafka's classes (peers/cds.py): a Spark JVM start then
-    # costs ~40 % less CPU, a Kafka tool's ~30 %. Built once (~1.5 min), rebuilt when java or the jars
+    # costs ~40 % less CPU, a Kafka tool's ~30 %. Built once (~2.5 min, ~2 min of CPU), rebuilt when java or the jars
     # change; a failure only leaves the JVMs without it.
     # (PYKAFKA_CDS_BUILD=later: scripts/test.sh builds them itself, beside the unit tests.)
     if [ "${PYKAFKA_CDS_BUILD:-}" != later ]; then

@@ -66,8 +66,9 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     by_file: dict[str, float] = defaultdict(float)
     wall_by_file: dict[str, float] = defaultdict(float)
     for nodeid, cpu in _cpu_by_test.items():
-        by_file[nodeid.split("::", 1)[0]] += cpu
-        wall_by_file[nodeid.split("::", 1)[0]] += _wall_by_test[nodeid]
+        path = nodeid.split("::", 1)[0]
+        by_file[path] += cpu
+        wall_by_file[path] += _wall_by_test[nodeid]
     tr = terminalreporter
     tr.write_sep("=", f"CPU seconds of the run: {total:.0f} s, {in_tests:.0f} s inside tests (cgroup cpuacct)")
     tr.write_line(f"largest {top} tests (setup + call + teardown, every process the run started):")
