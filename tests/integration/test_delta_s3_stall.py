@@ -38,6 +38,26 @@ def own_s3_server() -> S3Server:
         yield server
 
 
+def _thread_states(pid: int) -> dict[str, str]:
+    states = {}
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/stat") as f:
+            states[task] = f.read().rsplit(")", 1)[1].split()[0]  # the field after "(comm)"
+    return states
+
+
+def _wait_until_stopped(pid: int, timeout: float = 10.0) -> None:
+    """SIGSTOP is handled by one thread, which then stops the others: until it runs, the process's other
+    threads go on serving (CI run 3 of session 17: a 28 ms write under load). Wait for every thread."""
+    deadline = time.monotonic() + timeout
+    while True:
+        states = _thread_states(pid)
+        if all(state in "Tt" for state in states.values()):
+            return
+        assert time.monotonic() < deadline, f"versitygw {pid} not stopped after {timeout:.0f}s: {states}"
+        time.sleep(0.005)
+
+
 def test_parquet_write_rides_through_an_object_store_stall(own_s3_server: S3Server) -> None:
     assert STALL_S < S3_REQUEST_TIMEOUT_S
     server = own_s3_server
@@ -50,6 +70,7 @@ def test_parquet_write_rides_through_an_object_store_stall(own_s3_server: S3Serv
     pid = server.proc.pid
     resume = threading.Timer(STALL_S, os.kill, (pid, signal.SIGCONT))
     os.kill(pid, signal.SIGSTOP)
+    _wait_until_stopped(pid)
     resume.start()
     t0 = time.monotonic()
     try:
