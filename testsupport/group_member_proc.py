@@ -93,7 +93,7 @@ def _child(argv: list[str]) -> None:
         try:
             c.commit(offsets=offsets, asynchronous=False)
         except KafkaException as e:
-            _emit("commit", ok=False, error=e.args[0].name())
+            _emit("commit", ok=False, error=e.args[0].name(), p=[[o.partition, o.offset] for o in offsets])
 
     def on_assign(consumer: Any, parts: list[Any]) -> None:
         for tp in parts:

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from broker_embedded.network.server import RequestContext
 
 API_KEY = 8
+_STALE = (ErrorCode.STALE_MEMBER_EPOCH, ErrorCode.ILLEGAL_GENERATION)
 
 
 def handle(broker: Broker, ctx: RequestContext, request: rq.OffsetCommitRequest) -> Any:
@@ -45,16 +46,24 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.OffsetCommitRequest)
     if request.group_id in broker.group_coordinator.streams_groups.groups:
         consumer_groups = broker.group_coordinator.streams_groups  # KIP-1071: the same epoch checks
     member_error = ErrorCode.NONE
+    per_partition: dict[tuple[str, int], ErrorCode] | None = None
     if request.group_id in consumer_groups.groups:
         # a consumer group (KIP-848): the member's epoch fences the commit (v9+ carries it); the
         # offsets themselves are stored as for any group, outside the classic membership checks
         member_error = consumer_groups.validate_offset_request(request.group_id, member_id, generation, commit=True)
         if member_error == ErrorCode.NONE and member_id and ctx.api_version < 9:
             member_error = ErrorCode.UNSUPPORTED_VERSION
+        judge = getattr(consumer_groups, "commit_partition_errors", None)  # consumer groups (KIP-1251)
+        if member_error in _STALE and ctx.api_version >= 9 and judge is not None:
+            per_partition = judge(request.group_id, member_id, generation, offsets)
         generation, member_id, instance_id = -1, "", None
     codes: dict[tuple[str, int], ErrorCode]
     try:
-        if member_error != ErrorCode.NONE:
+        if per_partition is not None and all(code == ErrorCode.NONE for code in per_partition.values()):
+            # every partition held since the commit's epoch: taken. One that is not fails the whole
+            # request (Kafka's validator throws out of the per-partition loop, nothing is written)
+            codes = broker.group_coordinator.commit_offsets(request.group_id, -1, "", None, offsets)
+        elif member_error != ErrorCode.NONE:
             codes = dict.fromkeys(offsets, member_error)
         else:
             codes = broker.group_coordinator.commit_offsets(

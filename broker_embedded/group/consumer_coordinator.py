@@ -10,7 +10,7 @@ operations on the broker's timing wheel; the clock is injectable for tests.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from broker_embedded.group import consumer_migration
@@ -283,6 +283,30 @@ class ConsumerGroupCoordinator(MemberEpochCoordinator[ConsumerGroup, ConsumerGro
     def validate_offset_request(self, group_id: str, member_id: str, member_epoch: int, commit: bool) -> ErrorCode:
         """Kafka's ConsumerGroup.validateOffsetCommit/Fetch (member_epoch_coordinator.py)."""
         return self._offset_request_error(group_id, member_id, member_epoch, commit)
+
+    def commit_partition_errors(
+        self, group_id: str, member_id: str, member_epoch: int, partitions: Iterable[tuple[str, int]]
+    ) -> dict[tuple[str, int], ErrorCode] | None:
+        """KIP-1251 (Kafka 4.3.1's ConsumerGroup.validateOffsetCommit): a member's commit carrying an epoch
+        older than its current one is judged per partition: NONE for a partition the member holds
+        (assigned, or pending revocation) since that epoch or an earlier one, STALE_MEMBER_EPOCH otherwise;
+        the request is taken only if every partition is NONE (offset_commit.py). A commit sent while the
+        member's heartbeat brought a new epoch is then not lost. None: a commit this does not apply to
+        (unknown member, current or newer epoch)."""
+        group = self.groups.get(group_id)
+        member = group.members.get(member_id) if group is not None and member_id else None
+        if member is None or member_epoch >= member.member_epoch:
+            return None
+        ids = {name: meta.topic_id for name, meta in self.topic_view().items()}
+        stale = self._stale_epoch_error(member)
+        out: dict[tuple[str, int], ErrorCode] = {}
+        for name, partition in partitions:
+            topic_id = ids.get(name)
+            assigned_at = None if topic_id is None else member.partition_assignment_epoch(topic_id, partition)
+            out[(name, partition)] = (
+                ErrorCode.NONE if assigned_at is not None and member_epoch >= assigned_at else stale
+            )
+        return out
 
     def _stale_epoch_error(self, member: Any) -> ErrorCode:
         # a classic member (online migration) commits with its generation: Kafka's classic error

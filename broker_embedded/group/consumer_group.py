@@ -25,6 +25,7 @@ from broker_embedded.group.consumer_records import (
     TARGET_ASSIGNMENT_MEMBER,
     TARGET_ASSIGNMENT_METADATA,
     Assignment,
+    AssignmentEpochs,
     ClassicMemberMetadata,
     ConsumerGroupRecord,
     CurrentMemberAssignmentValue,
@@ -72,6 +73,9 @@ class ConsumerGroupMember:
     state: MemberState = MemberState.STABLE
     assigned: Assignment = field(default_factory=dict)
     pending_revocation: Assignment = field(default_factory=dict)
+    # the member epoch each partition above was assigned at (KIP-1251); a partition missing here (a member
+    # built before, or from an older record) counts as assigned at the current member epoch
+    assignment_epochs: AssignmentEpochs = field(default_factory=dict)
     # set while the member speaks the classic protocol (JoinGroup/SyncGroup/Heartbeat translated)
     classic: ClassicMemberMetadata | None = None
 
@@ -90,8 +94,28 @@ class ConsumerGroupMember:
 
     def assignment_value(self) -> CurrentMemberAssignmentValue:
         return CurrentMemberAssignmentValue(
-            self.member_epoch, self.previous_member_epoch, int(self.state), self.assigned, self.pending_revocation
+            self.member_epoch,
+            self.previous_member_epoch,
+            int(self.state),
+            self.assigned,
+            self.pending_revocation,
+            self.current_assignment_epochs(),
         )
+
+    def current_assignment_epochs(self) -> AssignmentEpochs:
+        """The assignment epoch of every partition the member holds (assigned or pending revocation)."""
+        return {
+            (t, p): self.assignment_epochs.get((t, p), self.member_epoch)
+            for held in (self.assigned, self.pending_revocation)
+            for t, ps in held.items()
+            for p in ps
+        }
+
+    def partition_assignment_epoch(self, topic_id: bytes, partition: int) -> int | None:
+        """Kafka's ConsumerGroupMember.assignmentEpoch / pendingRevocationEpoch: None if not held."""
+        if partition in self.assigned.get(topic_id, ()) or partition in self.pending_revocation.get(topic_id, ()):
+            return self.assignment_epochs.get((topic_id, partition), self.member_epoch)
+        return None
 
 
 @dataclass
@@ -185,6 +209,7 @@ class ConsumerGroup:
                 if current is not None:
                     current.member_epoch, current.previous_member_epoch, current.state = 0, 0, MemberState.STABLE
                     current.assigned, current.pending_revocation = {}, {}
+                    current.assignment_epochs = {}
                 return
             assert isinstance(value, CurrentMemberAssignmentValue)
             if current is None:
@@ -195,6 +220,7 @@ class ConsumerGroup:
             m.state = MemberState(value.state) if value.state in MemberState._value2member_map_ else MemberState.UNKNOWN
             m.assigned = dict(value.assigned_partitions)
             m.pending_revocation = dict(value.partitions_pending_revocation)
+            m.assignment_epochs = dict(value.assignment_epochs)
 
 
 # --- reconciliation: Kafka's CurrentAssignmentBuilder, a pure function --------------------------
@@ -232,12 +258,22 @@ def _compute_next(
             assignable[t] = free
         if new - free:
             unreleased = True
+    # a partition kept (or being revoked) keeps the epoch it was assigned at; a new one gets the target's
+    held_epochs = member.current_assignment_epochs()
     if revoke:
         # revoke first: the member keeps its epoch until it acknowledges the revocation
-        return replace(member, state=MemberState.UNREVOKED_PARTITIONS, assigned=kept, pending_revocation=revoke)
+        return replace(
+            member,
+            state=MemberState.UNREVOKED_PARTITIONS,
+            assigned=kept,
+            pending_revocation=revoke,
+            assignment_epochs=held_epochs,
+        )
     assigned = dict(kept)
     for t, ps in assignable.items():
         assigned[t] = assigned.get(t, frozenset()) | ps
+    epochs = {(t, p): held_epochs[(t, p)] for t, ps in kept.items() for p in ps}
+    epochs.update(((t, p), target_epoch) for t, ps in assignable.items() for p in ps)
     return replace(
         member,
         state=MemberState.UNRELEASED_PARTITIONS if unreleased else MemberState.STABLE,
@@ -247,6 +283,7 @@ def _compute_next(
         else member.previous_member_epoch,
         assigned=assigned,
         pending_revocation={},
+        assignment_epochs=epochs,
     )
 
 

@@ -38,6 +38,9 @@ _q = struct.Struct(">q")
 
 # topic id -> partitions (Kafka's assignments are keyed by topic id)
 Assignment = dict[bytes, frozenset[int]]
+# (topic id, partition) -> the member epoch at which the partition was assigned to the member (KIP-1251,
+# Kafka 4.3): a commit of an older member epoch is taken for partitions assigned at or before it
+AssignmentEpochs = dict[tuple[bytes, int], int]
 
 
 class _Writer:
@@ -249,6 +252,8 @@ class CurrentMemberAssignmentValue:
     state: int
     assigned_partitions: Assignment
     partitions_pending_revocation: Assignment
+    # of the partitions above (tagged field 0 of each topic: empty when absent from an older record)
+    assignment_epochs: AssignmentEpochs = field(default_factory=dict)
 
 
 ConsumerGroupValue = (
@@ -261,7 +266,7 @@ ConsumerGroupValue = (
 )
 
 
-def _write_assignment(w: _Writer, assignment: Assignment) -> None:
+def _write_assignment(w: _Writer, assignment: Assignment, epochs: AssignmentEpochs | None = None) -> None:
     w.uvarint(len(assignment) + 1)
     for topic_id in sorted(assignment):
         w.out += topic_id
@@ -269,7 +274,18 @@ def _write_assignment(w: _Writer, assignment: Assignment) -> None:
         w.uvarint(len(parts) + 1)
         for p in parts:
             w.int32(p)
-        w.no_tags()
+        if epochs and parts and all((topic_id, p) in epochs for p in parts):
+            # AssignmentEpochs: tagged field 0, a compact int32 array as long as Partitions
+            body = _Writer()
+            body.uvarint(len(parts) + 1)
+            for p in parts:
+                body.int32(epochs[(topic_id, p)])
+            w.uvarint(1)
+            w.uvarint(0)
+            w.uvarint(len(body.out))
+            w.out += body.out
+        else:
+            w.no_tags()
 
 
 def _write_target_assignment_metadata(w: _Writer, epoch: int, timestamp: int) -> None:
@@ -291,12 +307,19 @@ def _read_target_assignment_metadata(r: _Reader) -> tuple[int, int]:
     return epoch, _q.unpack(tags[0])[0] if 0 in tags else 0
 
 
-def _read_assignment(r: _Reader) -> Assignment:
+def _read_assignment(r: _Reader, epochs: AssignmentEpochs | None = None) -> Assignment:
+    """The topics' partitions; their AssignmentEpochs (tag 0, Kafka 4.3) go into `epochs` when given."""
     out: Assignment = {}
     for _ in range(r.uvarint() - 1):
         topic_id = r.uuid()
-        out[topic_id] = frozenset(r.int32() for _ in range(max(r.uvarint() - 1, 0)))
-        r.tags()  # AssignmentEpochs (tag 0, Kafka 4.2+) is not used here
+        parts = [r.int32() for _ in range(max(r.uvarint() - 1, 0))]
+        out[topic_id] = frozenset(parts)
+        tagged = r.tags()
+        if epochs is not None and 0 in tagged:
+            t = _Reader(tagged[0])
+            values = [t.int32() for _ in range(max(t.uvarint() - 1, 0))]
+            if len(values) == len(parts):
+                epochs.update(((topic_id, p), e) for p, e in zip(parts, values, strict=True))
     return out
 
 
@@ -364,8 +387,8 @@ def encode_value(value: ConsumerGroupValue) -> bytes:
         w.int32(value.member_epoch)
         w.int32(value.previous_member_epoch)
         w.int8(value.state)
-        _write_assignment(w, value.assigned_partitions)
-        _write_assignment(w, value.partitions_pending_revocation)
+        _write_assignment(w, value.assigned_partitions, value.assignment_epochs)
+        _write_assignment(w, value.partitions_pending_revocation, value.assignment_epochs)
         w.no_tags()
     return bytes(w.out)
 
@@ -424,9 +447,10 @@ def decode_value(record_type: int, buf: bytes) -> ConsumerGroupValue | None:
         epoch = r.int32()
         previous = r.int32()
         state = r.int8()
-        assigned = _read_assignment(r)
-        pending = _read_assignment(r)
-        return CurrentMemberAssignmentValue(epoch, previous, state, assigned, pending)
+        epochs: AssignmentEpochs = {}
+        assigned = _read_assignment(r, epochs)
+        pending = _read_assignment(r, epochs)
+        return CurrentMemberAssignmentValue(epoch, previous, state, assigned, pending, epochs)
     return None
 
 

@@ -202,7 +202,8 @@ def test_exceeding_max_poll_interval_leaves_group(gb: Any, topic: str, client: s
         except AssertionError as e:
             d = describe_group(gb.bootstrap_servers, group)
             members = {m.client_id: decode_assignment(m.member_assignment).get(topic, []) for m in d.members}
-            raise AssertionError(f"the coordinator has the group {d.group_state}: {members}\n{e}") from None
+            own = f"--- stuck ---\nstderr:\n{stuck.stderr()[-6000:]}\nstacks:\n{stuck.dump_stacks()[-4000:]}"
+            raise AssertionError(f"the coordinator has the group {d.group_state}: {members}\n{e}\n{own}") from None
         elapsed = done_at - started
         print(
             f"\n[{client}] poll gap > max.poll.interval.ms={max_poll_ms} -> others own all partitions "
