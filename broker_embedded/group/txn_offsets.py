@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from broker_embedded.group.offsets_topic import OffsetKey, OffsetValue, encode_offset_key, encode_offset_value
@@ -51,17 +52,28 @@ class GroupTxnOffsets:
         return taken
 
     def commit_error(
-        self, group_id: str, generation_id: int, member_id: str, group_instance_id: str | None
+        self,
+        group_id: str,
+        generation_id: int,
+        member_id: str,
+        group_instance_id: str | None,
+        partitions: Iterable[TP] = (),
     ) -> ErrorCode:
         """KIP-447: a member's transactional commit is fenced by the group's generation, as
         OffsetCommit is; a member of a consumer or streams group by its member epoch (Kafka's
         validateOffsetCommit with isTransactional: ILLEGAL_GENERATION, not STALE_MEMBER_EPOCH; a
-        commit without member information is allowed)."""
+        commit without member information is allowed). An older epoch of a consumer-group member is
+        taken if it has held all `partitions` since (KIP-1251, as OffsetCommit)."""
         for coordinator in self.member_groups:
             if group_id in coordinator.groups:
                 if not member_id and generation_id < 0:
                     return ErrorCode.NONE
                 code = coordinator.validate_offset_request(group_id, member_id, generation_id, True)
+                judge = getattr(coordinator, "commit_partition_errors", None)
+                if code in (ErrorCode.STALE_MEMBER_EPOCH, ErrorCode.ILLEGAL_GENERATION) and judge is not None:
+                    judged = judge(group_id, member_id, generation_id, list(partitions))
+                    if judged and all(c == ErrorCode.NONE for c in judged.values()):
+                        return ErrorCode.NONE
                 return ErrorCode.ILLEGAL_GENERATION if code == ErrorCode.STALE_MEMBER_EPOCH else code
         group = self.groups.get(group_id)
         if group is None:

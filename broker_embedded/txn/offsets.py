@@ -80,7 +80,7 @@ class PendingTxnOffsets:
         code = self._check_transaction(coordinator, transactional_id, group_id, producer_id, producer_epoch)
         if code != ErrorCode.NONE:
             return dict.fromkeys(offsets, code)
-        code = gc.txn_offsets.commit_error(group_id, generation_id, member_id, group_instance_id)
+        code = gc.txn_offsets.commit_error(group_id, generation_id, member_id, group_instance_id, offsets)
         if code != ErrorCode.NONE:
             return dict.fromkeys(offsets, code)
         p = self.broker.partition(OFFSETS_TOPIC, gc.partition_for(group_id))

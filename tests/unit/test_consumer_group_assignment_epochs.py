@@ -15,6 +15,7 @@ from broker_embedded.group.consumer_records import (
     decode_value,
     encode_value,
 )
+from broker_embedded.group.txn_offsets import GroupTxnOffsets
 from kafka_wire.errors import ErrorCode
 from tests.unit.test_consumer_group_coordinator import Harness, T
 
@@ -89,3 +90,21 @@ def test_the_record_carries_assignment_epochs_as_tagged_field_0_and_reads_record
     # a record without the tag (Kafka before 4.3, or ours before): no epochs, the member epoch applies
     old = CurrentMemberAssignmentValue(5, 4, 0, {t: frozenset({0, 2})}, {})
     assert decode_value(CURRENT_MEMBER_ASSIGNMENT, encode_value(old)) == old
+
+
+def test_a_transactional_commit_of_the_previous_epoch_is_judged_the_same_way() -> None:
+    """TxnOffsetCommit goes through Kafka's same validateOffsetCommit (isTransactional): taken when every
+    partition was held since the commit's epoch, ILLEGAL_GENERATION otherwise (the transactional answer)."""
+    h = Harness()
+    e1 = h.join("a")
+    h.join("b")
+    h.hb("a", e1, owned=h.coordinator.groups["g"].members["a"].assigned)
+    a = h.coordinator.groups["g"].members["a"]
+    kept, given_up = sorted(a.assigned[T.topic_id]), sorted(a.pending_revocation[T.topic_id])
+    e2 = h.hb("a", e1, owned={T.topic_id: frozenset(kept)})
+    txn = GroupTxnOffsets({}, None)  # type: ignore[arg-type]
+    txn.member_groups = [h.coordinator]
+    assert txn.commit_error("g", e1, "a", None, [("t", p) for p in kept]) == ErrorCode.NONE
+    assert txn.commit_error("g", e1, "a", None, [("t", p) for p in kept + given_up]) == ErrorCode.ILLEGAL_GENERATION
+    assert txn.commit_error("g", e1 - 1, "a", None, [("t", p) for p in kept]) == ErrorCode.ILLEGAL_GENERATION
+    assert txn.commit_error("g", e2, "a", None, [("t", p) for p in kept + given_up]) == ErrorCode.NONE
