@@ -32,7 +32,13 @@ def c() -> Iterator[EmbeddedCluster]:
 def test_create_rf3_leaders_spread_and_full_isr(c: EmbeddedCluster) -> None:
     create_topic(c.bootstrap_servers, "spread", partitions=3, rf=3)
     wait_full_isr(c, "spread", 3)
-    md = AdminClient({"bootstrap.servers": c.bootstrap_servers}).list_topics("spread", timeout=10)
+    # the controller's view first; the broker answering Metadata learns it from the metadata log a moment
+    # later (CI-equivalent run, session 18: no partitions yet under load), as a Kafka broker does
+    admin = AdminClient({"bootstrap.servers": c.bootstrap_servers})
+    deadline = time.monotonic() + 30
+    while len((md := admin.list_topics("spread", timeout=10)).topics["spread"].partitions) < 3:
+        assert time.monotonic() < deadline, md.topics["spread"]
+        time.sleep(0.1)
     assert sorted(md.brokers) == [1, 2, 3]
     parts = md.topics["spread"].partitions
     assert sorted(p.leader for p in parts.values()) == [1, 2, 3], "leaders are not spread over the brokers"

@@ -89,11 +89,11 @@ def _wait(condition: Any, seconds: float, what: str) -> None:
         time.sleep(0.05)
 
 
-def _stop(proc: subprocess.Popen[bytes], sig: int) -> int:
+def _stop(proc: subprocess.Popen[bytes], sig: int, timeout: float = 30) -> int:
     if proc.poll() is None:
         proc.send_signal(sig)
     try:
-        return proc.wait(timeout=30)
+        return proc.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
         proc.kill()
         return proc.wait(timeout=10)
@@ -150,7 +150,12 @@ def test_share_group_clis_read_each_record_once_and_a_killed_clis_records_go_to_
             return left <= {r["value"] for o in others for r in o.records}
 
         _wait(everything_read, 60, "the other CLIs did not read the killed CLI's records and the new ones")
-        assert [_stop(o.proc, signal.SIGINT) for o in others] == [130, 130]  # Ctrl+C: a clean stop
+        # Ctrl+C: a clean stop -- the CLI confirms its acknowledgements (up to --timeout, 15 s) and leaves
+        # the group; under CI load against Apache Kafka that once took over 30 s (session 18), so up to 60
+        t0 = time.monotonic()
+        codes = [_stop(o.proc, signal.SIGINT, timeout=60) for o in others]
+        errs = "".join((tmp_path / f"o{i}.err").read_text(errors="replace")[-2000:] for i in range(2))
+        assert codes == [130, 130], f"{codes} after {time.monotonic() - t0:.1f}s; stderr: {errs}"
     finally:
         for p in [killed, *(o.proc for o in others)]:
             if p.poll() is None:
