@@ -297,7 +297,9 @@ class ConsumerGroupCoordinator(MemberEpochCoordinator[ConsumerGroup, ConsumerGro
         member = group.members.get(member_id) if group is not None and member_id else None
         if member is None or member_epoch >= member.member_epoch:
             return None
-        ids = {name: meta.topic_id for name, meta in self.topic_view().items()}
+        partitions = list(partitions)
+        names = {name for name, _ in partitions}
+        ids = {t.name: t.topic_id for t in self.topics if t.name in names}  # only the request's topics
         stale = self._stale_epoch_error(member)
         out: dict[tuple[str, int], ErrorCode] = {}
         for name, partition in partitions:

@@ -436,10 +436,10 @@ def _commit_partitions(conn: Any, group: str, topic: str, member: str, epoch: in
 
 def test_a_commit_of_the_previous_epoch_counts_for_the_partitions_held_since(broker: Any) -> None:
     """KIP-1251 (Kafka 4.3.1): a commit sent with the member's previous epoch -- its heartbeat bringing the
-    new one was in flight -- is judged per partition: taken for the partitions the member has held since,
-    STALE_MEMBER_EPOCH for those it gave up. The timing is made with raw heartbeats: member a holds all
-    four partitions, b joins, a acknowledges giving up two and gets a new epoch, then commits with the old
-    (a request with a partition not held since that epoch is refused whole).
+    new one was in flight -- is taken if the member has held every partition in it since that epoch, and
+    refused whole (STALE_MEMBER_EPOCH) if one of them was given up. The timing is made with raw heartbeats:
+    member a holds all four partitions, b joins, a acknowledges giving up two and gets a new epoch, then
+    commits with the old.
     (Under CPU load our broker refused such commits whole and the churn test's committed offsets stayed
     behind what was read, where Apache Kafka took them.)"""
     bs = broker.bootstrap_servers
