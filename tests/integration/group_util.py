@@ -21,6 +21,7 @@ import functools
 import json
 import logging
 import os
+import re
 import signal
 import struct
 import subprocess
@@ -445,6 +446,7 @@ class MemberProc:
 
     def __init__(self, name: str, bootstrap: str, topic: str, group_id: str, *args: str) -> None:
         self.name = name
+        self.bootstrap, self.group_id = bootstrap, group_id
         self.argv = [
             sys.executable,
             str(MEMBER_SCRIPT),
@@ -635,10 +637,50 @@ def wait_split(members: list[MemberProc], partitions: int, timeout: float, every
         if keep:
             for m in members:
                 Path(keep, f"{m.name}.stderr").write_text(m.stderr())
+        # what a truncated CI log still shows comes first: the coordinator's view and each member's history
+        histories = "\n".join(f"  {m.name}: {_assignment_history(m)}" for m in members)
         stacks = "\n".join(
-            f"--- {m.name} ---\nstderr:\n{m.stderr()[-6000:]}\nstacks:\n{m.dump_stacks()[-4000:]}" for m in members
+            f"--- {m.name} ---\nstderr:\n{_quiet_stderr(m.stderr())[-6000:]}\nstacks:\n{m.dump_stacks()[-4000:]}"
+            for m in members
         )
-        raise AssertionError(f"{e}; last assignments: {state}\nmember stacks:\n{stacks}") from None
+        raise AssertionError(
+            f"{e}; last assignments: {state}\ncoordinator's view: {_coordinator_view(members[0])}\n"
+            f"assignments reported (seconds since the member's first event, partitions):\n{histories}\n"
+            f"member stderr and stacks:\n{stacks}"
+        ) from None
+
+
+# kafka-python 3.0.12 warns whenever an event-loop task runs over 0.1 s, which under CPU load is every
+# second or two: in a failure report these lines would push out everything the client said that matters
+_SELECTOR_NOISE = re.compile(r"^.*kafka\.net\.selector Task .* ran for .*$\n?", re.MULTILINE)
+
+
+def _quiet_stderr(text: str) -> str:
+    quiet, dropped = _SELECTOR_NOISE.subn("", text)
+    return quiet + (f"[{dropped} kafka.net.selector 'task ran for' warnings left out]\n" if dropped else "")
+
+
+def _assignment_history(m: MemberProc) -> list[tuple[float, list[int]]]:
+    events = m.snapshot()
+    start = events[0]["t"] if events and "t" in events[0] else 0.0
+    return [(round(ev["t"] - start, 1), ev["partitions"]) for ev in events if ev["ev"] == "assignment"]
+
+
+def _coordinator_view(m: MemberProc) -> str:
+    """The group as its coordinator describes it (state, generation's protocol, each member's client and
+    assignment): who the coordinator thinks is in the group, against what the members report."""
+    try:
+        g = describe_group(m.bootstrap, m.group_id)
+    except Exception as e:  # the report must not hide the failure it reports
+        return f"(DescribeGroups failed: {e!r})"
+    topic = m.argv[m.argv.index("--topic") + 1]
+    members = {
+        f"{gm.client_id}/{gm.member_id[-8:]}": decode_assignment(gm.member_assignment).get(topic, [])
+        if gm.member_assignment
+        else None
+        for gm in g.members
+    }
+    return f"state={g.group_state} protocol={g.protocol_data} members={members}"
 
 
 def stable_assignments(gb: Any, group: str, topic: str) -> list[list[int]] | None:

@@ -52,9 +52,12 @@ def topic(gb: Any) -> str:
 
 
 def _member_args(client: str, strategy: str, session_ms: int, max_poll_ms: int = 30000) -> list[str]:
+    # kafka-python at INFO says why it rejoins (session expired on its side, member id not recognised,
+    # coordinator marked dead): a few KB per member per test, read only in failure reports (wait_split)
+    default_level = "INFO" if client == "kafka-python" else "WARNING"
     return [
         "--log-level",
-        os.environ.get("GROUP_MEMBER_LOG_LEVEL", "WARNING"),
+        os.environ.get("GROUP_MEMBER_LOG_LEVEL", default_level),
         "--client",
         client,
         "--strategy",
