@@ -90,6 +90,7 @@ AFTER_SPARK=(
     tests/integration/test_streams_group*.py
     tests/integration/test_replication_fault.py
     tests/integration/test_groups_failure.py
+    tests/integration/test_classic_group_liveness.py
 )
 shopt -u nullglob
 ignore_child_drivers=()

@@ -328,6 +328,9 @@ class GroupCoordinator(GroupOffsets):
         current_leader = group.leader_id
         was_leader = current_leader == old.member_id
         group.members.pop(old.member_id, None)
+        if old.member_id in group.pending_sync_members:  # the new instance owes the SyncGroup now
+            group.pending_sync_members.discard(old.member_id)
+            group.pending_sync_members.add(new_id)
         old.member_id = new_id
         old.join_future = None
         old.sync_future = None
@@ -395,6 +398,7 @@ class GroupCoordinator(GroupOffsets):
             # assignments computed for the old membership are void: members must rejoin
             self._fail_pending_syncs(group, ErrorCode.REBALANCE_IN_PROGRESS)
         log.info("preparing to rebalance group %s (generation %d): %s", group.group_id, group.generation_id, reason)
+        group.pending_sync_members.clear()  # Kafka's removeSyncExpiration
         was_empty = group.state == GroupState.EMPTY
         group.transition_to(GroupState.PREPARING_REBALANCE, _now_ms())
         timeout = max((m.rebalance_timeout_ms for m in group.members.values()), default=0)
@@ -456,6 +460,42 @@ class GroupCoordinator(GroupOffsets):
             if fut is not None and not fut.done():
                 fut.set_result(self._join_response(group, member))
             self._schedule_heartbeat_expiry(group, member)
+        group.pending_sync_members = set(group.members)
+        self._schedule_pending_sync_expiry(group)
+
+    def _schedule_pending_sync_expiry(self, group: GroupMetadata) -> None:
+        """Kafka's schedulePendingSync: members that have not sent their SyncGroup within the rebalance
+        timeout are removed and the group rebalances. Followers waiting in SyncGroup count as alive
+        (_on_heartbeat_expired), so a leader that heartbeats but never syncs must not hold them forever."""
+        generation = group.generation_id
+        timeout = max((m.rebalance_timeout_ms for m in group.members.values()), default=0)
+
+        def expire(expired: bool) -> None:
+            if not expired or group.generation_id != generation or not group.pending_sync_members:
+                return
+            if group.state not in (GroupState.COMPLETING_REBALANCE, GroupState.STABLE):
+                return
+            missing = sorted(group.pending_sync_members)
+            log.info(
+                "removing members %s of group %s: no SyncGroup within the rebalance timeout", missing, group.group_id
+            )
+            for member_id in missing:
+                member = group.members.get(member_id)
+                if member is not None:
+                    for f in (member.join_future, member.sync_future):
+                        if f is not None and not f.done():
+                            f.set_result(None)
+                    group.remove_member(member_id)
+                    self.heartbeat_purgatory.check_and_complete(("heartbeat", group.group_id, member_id))
+            group.pending_sync_members.clear()
+            self._prepare_rebalance(group, f"removing {missing} on pending sync request expiration")
+
+        op = DelayedCallback(
+            timeout,
+            condition=lambda: group.generation_id != generation or not group.pending_sync_members,
+            on_done=expire,
+        )
+        self.join_purgatory.try_complete_else_watch(op, [("sync", group.group_id)])
 
     def _join_response(self, group: GroupMetadata, member: MemberMetadata) -> jrs.JoinGroupResponse:
         members = []
@@ -506,6 +546,9 @@ class GroupCoordinator(GroupOffsets):
             return error(ErrorCode.INCONSISTENT_GROUP_PROTOCOL)
         if group.state == GroupState.PREPARING_REBALANCE:
             return error(ErrorCode.REBALANCE_IN_PROGRESS)
+        group.pending_sync_members.discard(member.member_id)
+        if not group.pending_sync_members:
+            self.join_purgatory.check_and_complete(("sync", group.group_id))
         if group.state == GroupState.STABLE:
             self._schedule_heartbeat_expiry(group, member)
             return self._sync_response(group, member)
@@ -530,6 +573,9 @@ class GroupCoordinator(GroupOffsets):
             for m in group.members.values():
                 if m.sync_future is not None and not m.sync_future.done():
                     m.sync_future.set_result(self._sync_response(group, m))
+                    # a full session from the assignment on (Kafka's propagateAssignment): the member
+                    # may have waited most of its session for the leader, without heartbeats
+                    self._schedule_heartbeat_expiry(group, m)
                 m.sync_future = None
         return future
 
@@ -546,6 +592,7 @@ class GroupCoordinator(GroupOffsets):
         for m in group.members.values():
             if m.sync_future is not None and not m.sync_future.done():
                 m.sync_future.set_result(srs.SyncGroupResponse(error_code=code, assignment=b""))
+                self._schedule_heartbeat_expiry(group, m)  # as above: its session starts again from here
             m.sync_future = None
 
     # --- heartbeat / liveness ----------------------------------------------------------------
@@ -576,25 +623,29 @@ class GroupCoordinator(GroupOffsets):
 
     def _schedule_heartbeat_expiry(self, group: GroupMetadata, member: MemberMetadata) -> None:
         """(Re)arm the member's session timer: a DelayedHeartbeat that expires it if not renewed."""
-        deadline = int(time.monotonic() * 1000) + member.session_timeout_ms
-        member.heartbeat_deadline_ms = deadline
+        # which arming of the timer this is: a count, not a time (two armings in the same millisecond,
+        # or on a clock that does not move, must still tell the superseded one from the current one)
+        member.session_timer_id += 1
+        timer_id = member.session_timer_id
         key = ("heartbeat", group.group_id, member.member_id)
         # complete the previous timer for this member: it is superseded
         self.heartbeat_purgatory.check_and_complete(key)
         op = DelayedCallback(
             member.session_timeout_ms,
-            condition=lambda: (
-                member.heartbeat_deadline_ms != deadline or group.members.get(member.member_id) is not member
-            ),
-            on_done=lambda expired: self._on_heartbeat_expired(group, member, deadline) if expired else None,
+            condition=lambda: member.session_timer_id != timer_id or group.members.get(member.member_id) is not member,
+            on_done=lambda expired: self._on_heartbeat_expired(group, member, timer_id) if expired else None,
         )
         self.heartbeat_purgatory.try_complete_else_watch(op, [key])
 
-    def _on_heartbeat_expired(self, group: GroupMetadata, member: MemberMetadata, deadline: int) -> None:
-        if member.heartbeat_deadline_ms != deadline or group.members.get(member.member_id) is not member:
+    def _on_heartbeat_expired(self, group: GroupMetadata, member: MemberMetadata, timer_id: int) -> None:
+        if member.session_timer_id != timer_id or group.members.get(member.member_id) is not member:
             return
-        if member.is_awaiting_join and group.state == GroupState.PREPARING_REBALANCE:
-            # a member parked in JoinGroup is alive: it waits for the rebalance, not heartbeats
+        if (member.is_awaiting_join and group.state == GroupState.PREPARING_REBALANCE) or (
+            member.is_awaiting_sync and group.state == GroupState.COMPLETING_REBALANCE
+        ):
+            # a member parked in JoinGroup, or in SyncGroup until the leader sends the assignment, is
+            # alive: it waits for the rebalance, not heartbeats (Kafka's ClassicGroupMember
+            # hasSatisfiedHeartbeat; clients stop heartbeating during join and sync)
             self._schedule_heartbeat_expiry(group, member)
             return
         log.info("member %s of group %s failed: session timeout expired", member.member_id, group.group_id)

@@ -61,11 +61,15 @@ class MemberMetadata:
     join_future: asyncio.Future[Any] | None = None
     sync_future: asyncio.Future[Any] | None = None
     is_new: bool = False
-    heartbeat_deadline_ms: int = 0
+    session_timer_id: int = 0  # the current arming of the session timer (coordinator._schedule_heartbeat_expiry)
 
     @property
     def is_awaiting_join(self) -> bool:
         return self.join_future is not None
+
+    @property
+    def is_awaiting_sync(self) -> bool:
+        return self.sync_future is not None and not self.sync_future.done()
 
     def metadata_for(self, protocol: str) -> bytes:
         for name, metadata in self.protocols:
@@ -92,6 +96,9 @@ class GroupMetadata:
     members: dict[str, MemberMetadata] = field(default_factory=dict)
     # dynamic members told MEMBER_ID_REQUIRED and expected back with that id (KIP-394)
     pending_members: set[str] = field(default_factory=set)
+    # members of this generation whose SyncGroup has not come yet (Kafka's pendingSyncMembers): removed
+    # when the rebalance timeout passes without it
+    pending_sync_members: set[str] = field(default_factory=set)
     static_members: dict[str, str] = field(default_factory=dict)  # instance id -> member id
     offsets: dict[tuple[str, int], OffsetAndMetadata] = field(default_factory=dict)
     state_timestamp_ms: int = -1
@@ -124,6 +131,7 @@ class GroupMetadata:
         member = self.members.pop(member_id, None)
         if member is None:
             return None
+        self.pending_sync_members.discard(member_id)
         if member.group_instance_id is not None and self.static_members.get(member.group_instance_id) == member_id:
             del self.static_members[member.group_instance_id]
         if self.leader_id == member_id:

@@ -11,6 +11,8 @@ from confluent_kafka import Producer
 from confluent_kafka.admin import AdminClient, NewTopic
 
 from broker_embedded import EmbeddedCluster
+from kafka_wire.client import BrokerConnection
+from kafka_wire.protocol.messages import metadata_request
 
 # short liveness timeouts so failover tests take seconds; heartbeats well inside the session
 FAST = {
@@ -41,6 +43,30 @@ def wait_full_isr(c: EmbeddedCluster, topic: str, partitions: int = 1, size: int
         timeout=timeout,
         what=f"{topic}: every partition led with an ISR of {size}",
     )
+
+
+def wait_metadata_everywhere(c: EmbeddedCluster, topic: str, partitions: int, timeout: float = 30.0) -> None:
+    """Wait until every running broker answers Metadata for `topic` with its `partitions` partitions and the
+    controller's leaders and ISRs. The controller's view (wait_full_isr) comes first; each broker learns it
+    from the metadata log a moment later, as a Kafka broker does, and under load a client asking another
+    broker right after saw UNKNOWN_TOPIC_OR_PARTITION (session 19's CI-equivalent run 1)."""
+    request = metadata_request.MetadataRequest(
+        topics=[metadata_request.MetadataRequestTopic(name=topic)], allow_auto_topic_creation=False
+    )
+
+    def broker_view(broker_id: int) -> dict[int, tuple[int, list[int]]] | None:
+        with BrokerConnection.from_bootstrap(c.bootstrap(broker_id), timeout=5) as conn:
+            (t,) = conn.request(3, request).topics
+        if t.error_code != 0:
+            return None
+        return {p.partition_index: (p.leader_id, sorted(p.isr_nodes)) for p in t.partitions}
+
+    def everywhere() -> bool:
+        expected = {p: (c.leader(topic, p), sorted(c.isr(topic, p))) for p in range(partitions)}
+        running = [b for b in c.live_brokers() if c.is_running(b)]
+        return all(broker_view(b) == expected for b in running)
+
+    c.wait_for(everywhere, timeout=timeout, what=f"{topic}: every running broker's metadata as the controller's")
 
 
 class StreamingProducer:

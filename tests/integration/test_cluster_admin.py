@@ -18,7 +18,7 @@ from confluent_kafka.admin import AdminClient, ConfigResource, NewPartitions, Ne
 from broker_embedded import EmbeddedCluster
 from kafka_wire.errors import ErrorCode
 from tests.integration import wire_util as w
-from tests.integration.cluster_util import cluster, create_topic, wait_full_isr
+from tests.integration.cluster_util import cluster, create_topic, wait_full_isr, wait_metadata_everywhere
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -53,6 +53,7 @@ def test_kafka_python_sees_the_same_metadata(c: EmbeddedCluster) -> None:
 
     create_topic(c.bootstrap_servers, "kp-meta", partitions=2, rf=3)
     wait_full_isr(c, "kp-meta", 2)
+    wait_metadata_everywhere(c, "kp-meta", 2)  # kafka-python asks any broker (run 1, session 19: error 3)
     admin = KafkaAdminClient(bootstrap_servers=c.bootstrap_servers, request_timeout_ms=10000)
     try:
         (desc,) = admin.describe_topics(["kp-meta"])

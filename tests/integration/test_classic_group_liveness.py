@@ -1,0 +1,84 @@
+"""Classic groups, differential (ours and Apache Kafka 4.3.1): a follower parked in SyncGroup waits for the
+leader's assignment as long as it takes, whatever its session timeout.
+
+Clients send no heartbeats between their JoinGroup and the answer to their SyncGroup (kafka-python 3.0.12
+disables its heartbeat for the join-and-sync). Kafka counts a member waiting in either request as alive
+and restarts its session when the assignment reaches it; ours expired such a follower once its session
+ran out while a slow leader computed the assignment, so the group rebalanced again without it (under CPU
+load, rebalance after rebalance). The fake-clock cases are in tests/unit/test_classic_group_liveness.py.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from kafka_wire.errors import ErrorCode
+from kafka_wire.protocol.messages import find_coordinator_request as fq
+from tests.integration.group_util import (
+    RawMember,
+    decode_assignment,
+    describe_group,
+    differential_broker,  # noqa: F401 - the `broker` fixture
+    make_topic,
+    unique,
+    wait_until,
+)
+
+# Apache Kafka's group.min.session.timeout.ms is 6 s
+SESSION_MS = 6000
+PARTITIONS = 4
+_COORDINATOR_NOT_READY = (
+    ErrorCode.COORDINATOR_LOAD_IN_PROGRESS,
+    ErrorCode.COORDINATOR_NOT_AVAILABLE,
+    ErrorCode.NOT_COORDINATOR,
+)
+
+
+def test_a_follower_parked_in_sync_group_outlives_its_session(broker: Any) -> None:
+    bootstrap = broker.bootstrap_servers
+    topic = make_topic(bootstrap, PARTITIONS)
+    group = unique("parked-sync")
+    a = RawMember(bootstrap, group, [topic], session_timeout_ms=SESSION_MS, rebalance_timeout_ms=30000)
+    b = RawMember(bootstrap, group, [topic], session_timeout_ms=SESSION_MS, rebalance_timeout_ms=30000)
+    try:
+        # a leads a generation alone. FindCoordinator first, as clients do: it creates __consumer_offsets
+        # on a fresh Apache node, which answers group requests NOT_COORDINATOR until then
+        deadline = time.monotonic() + 30
+        while (
+            a.conn.request(10, fq.FindCoordinatorRequest(key=group, key_type=0, coordinator_keys=[group]), 3).error_code
+            != ErrorCode.NONE
+        ):
+            assert time.monotonic() < deadline, "no coordinator for the group"
+            time.sleep(0.2)
+        while (r := a.join()).error_code in _COORDINATOR_NOT_READY:
+            assert time.monotonic() < deadline, ErrorCode(r.error_code)
+            time.sleep(0.2)
+        assert r.error_code == ErrorCode.NONE and a.is_leader
+        assert a.sync(a.range_assignment(PARTITIONS)).error_code == ErrorCode.NONE
+        # b joins: a hears of the rebalance from its heartbeat and rejoins; both hold the next generation
+        b.send_join()
+        assert b.receive_join().error_code == ErrorCode.MEMBER_ID_REQUIRED
+        b.send_join()
+        wait_until(lambda: a.heartbeat() == ErrorCode.REBALANCE_IN_PROGRESS, 10, what="a rebalance")
+        a.send_join()
+        ra, rb = a.receive_join(), b.receive_join()
+        assert ra.error_code == rb.error_code == ErrorCode.NONE, (ErrorCode(ra.error_code), ErrorCode(rb.error_code))
+        leader, follower = (a, b) if a.is_leader else (b, a)
+        follower.send_sync()  # parked until the leader's SyncGroup; the follower sends nothing else
+        parked_at = time.monotonic()
+        # the leader takes longer than a whole session over its assignment, heartbeating meanwhile
+        while time.monotonic() - parked_at < SESSION_MS / 1000 + 2:
+            assert leader.heartbeat() == ErrorCode.NONE
+            time.sleep(1.0)
+        assignment = leader.range_assignment(PARTITIONS)
+        assert leader.sync(assignment).error_code == ErrorCode.NONE
+        resp = follower.receive_sync()
+        assert resp.error_code == ErrorCode.NONE, ErrorCode(resp.error_code)
+        assert decode_assignment(resp.assignment) == assignment[follower.member_id]
+        assert follower.heartbeat() == ErrorCode.NONE
+        d = describe_group(bootstrap, group)
+        assert d.group_state == "Stable" and len(d.members) == 2
+    finally:
+        a.close()
+        b.close()
