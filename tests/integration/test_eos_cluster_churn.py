@@ -21,6 +21,7 @@ with a new producer; the abandoned transaction is aborted by its timeout, and ne
 
 from __future__ import annotations
 
+import struct
 import threading
 import time
 import uuid
@@ -96,6 +97,8 @@ class CopyMember(threading.Thread):
         self.restarts = 0
         self.abandoned_producers = 0
         self.errors: list[str] = []
+        # every transaction tried: (outcome, generation, the source values it copied), for a failure report
+        self.txns: list[tuple[str, int, list[bytes]]] = []
 
     def run(self) -> None:
         while not self.stop_event.is_set():
@@ -151,16 +154,25 @@ class CopyMember(threading.Thread):
             producer.produce(self.dst, value=m.value())
             next_offsets[m.partition()] = m.offset() + 1
         offsets = [TopicPartition(self.src, p, o) for p, o in sorted(next_offsets.items())]
+        values = [m.value() for m in msgs]
+        group_metadata = consumer.consumer_group_metadata()
+        generation = _generation_of(group_metadata)
         try:
-            self._send_offsets(producer, offsets, consumer.consumer_group_metadata())
+            self._send_offsets(producer, offsets, group_metadata)
             self._commit(producer)
             self.committed_txns += 1
+            self.txns.append(("committed", generation, values))
         except KafkaException as e:
             if not e.args[0].txn_requires_abort():
+                self.txns.append((f"raised {e.args[0].name()}", generation, values))
                 raise
             producer.abort_transaction(30)
             self.aborted_txns += 1
+            self.txns.append((f"aborted after {e.args[0].name()}", generation, values))
             self._rewind(consumer)
+        except ClientHung:
+            self.txns.append(("abandoned", generation, values))
+            raise
 
     @staticmethod
     def _send_offsets(producer: Producer, offsets: list[TopicPartition], group_metadata: Any) -> None:
@@ -218,6 +230,29 @@ class CopyMember(threading.Thread):
             return
         for tp in consumer.committed(owned, timeout=30):
             consumer.seek(TopicPartition(tp.topic, tp.partition, tp.offset if tp.offset >= 0 else OFFSET_BEGINNING))
+
+
+def _generation_of(group_metadata: Any) -> int:
+    """The generation in confluent-kafka's ConsumerGroupMetadata (librdkafka's serialized form: b"CGMDv2:"
+    then the generation as a big-endian int32; -1 if it is not that): which generation a transaction's
+    offsets were sent with, for the failure report."""
+    if isinstance(group_metadata, bytes) and group_metadata.startswith(b"CGMDv2:") and len(group_metadata) >= 11:
+        return int(struct.unpack(">i", group_metadata[7:11])[0])
+    return -1
+
+
+def _where_copied(members: list[CopyMember], values: list[bytes]) -> str:
+    """For each value: the transactions (member, index, outcome, generation) that copied it."""
+    lines = []
+    for v in values:
+        hits = [
+            f"{m.name}#{i} {outcome} gen {gen}"
+            for m in members
+            for i, (outcome, gen, copied) in enumerate(m.txns)
+            if v in copied
+        ]
+        lines.append(f"{v.decode()}: {hits}")
+    return "; ".join(lines)
 
 
 def _coordinator(bootstrap: str, group: str) -> int:
@@ -330,7 +365,10 @@ def test_consume_transform_produce_through_churn_and_coordinator_kills(three_nod
     ]
     print(f"members (name, committed, aborted, restarts, abandoned producers, errors): {stats}")
     assert len(kills) == 2 and len(expected) > 1000, (kills, len(expected))
-    assert not duplicates, f"{len(duplicates)} records copied twice (of {len(expected)}); members: {stats}"
+    assert not duplicates, (
+        f"{len(duplicates)} records copied twice (of {len(expected)}); members: {stats}; "
+        f"the transactions that copied some of them: {_where_copied(members, sorted(duplicates)[:4])}"
+    )
     assert not missing, (
         f"{len(missing)} records never copied (of {len(expected)}); members: {stats}; "
         f"group: {_diagnose(c.bootstrap_servers, group, src)}"
