@@ -139,6 +139,7 @@ class GroupCoordinator(GroupOffsets):
                         f.cancel()  # the client times out and finds the new coordinator
             group.members.clear()
             group.pending_members.clear()
+            group.pending_sync_members.clear()
 
     def load(self, partitions: list[int] | None = None) -> None:
         """Groups and offsets back from __consumer_offsets (single node: every partition at
@@ -399,6 +400,7 @@ class GroupCoordinator(GroupOffsets):
             self._fail_pending_syncs(group, ErrorCode.REBALANCE_IN_PROGRESS)
         log.info("preparing to rebalance group %s (generation %d): %s", group.group_id, group.generation_id, reason)
         group.pending_sync_members.clear()  # Kafka's removeSyncExpiration
+        self.join_purgatory.check_and_complete(("sync", group.group_id))
         was_empty = group.state == GroupState.EMPTY
         group.transition_to(GroupState.PREPARING_REBALANCE, _now_ms())
         timeout = max((m.rebalance_timeout_ms for m in group.members.values()), default=0)
@@ -472,6 +474,8 @@ class GroupCoordinator(GroupOffsets):
 
         def expire(expired: bool) -> None:
             if not expired or group.generation_id != generation or not group.pending_sync_members:
+                return
+            if self.groups.get(group.group_id) is not group:  # unloaded (coordinator moved) or deleted
                 return
             if group.state not in (GroupState.COMPLETING_REBALANCE, GroupState.STABLE):
                 return
