@@ -484,13 +484,8 @@ class GroupCoordinator(GroupOffsets):
                 "removing members %s of group %s: no SyncGroup within the rebalance timeout", missing, group.group_id
             )
             for member_id in missing:
-                member = group.members.get(member_id)
-                if member is not None:
-                    for f in (member.join_future, member.sync_future):
-                        if f is not None and not f.done():
-                            f.set_result(None)
-                    group.remove_member(member_id)
-                    self.heartbeat_purgatory.check_and_complete(("heartbeat", group.group_id, member_id))
+                if (member := group.members.get(member_id)) is not None:
+                    self._drop_member(group, member)
             group.pending_sync_members.clear()
             self._prepare_rebalance(group, f"removing {missing} on pending sync request expiration")
 
@@ -667,12 +662,17 @@ class GroupCoordinator(GroupOffsets):
         )
         self.heartbeat_purgatory.try_complete_else_watch(op, [("pending", group.group_id, member_id)])
 
-    def _remove_member_and_update(self, group: GroupMetadata, member: MemberMetadata, reason: str) -> None:
+    def _drop_member(self, group: GroupMetadata, member: MemberMetadata) -> None:
+        """Remove the member: its waiting JoinGroup/SyncGroup are answered UNKNOWN_MEMBER_ID (None), its
+        session timer retired."""
         for f in (member.join_future, member.sync_future):
             if f is not None and not f.done():
                 f.set_result(None)
         group.remove_member(member.member_id)
         self.heartbeat_purgatory.check_and_complete(("heartbeat", group.group_id, member.member_id))
+
+    def _remove_member_and_update(self, group: GroupMetadata, member: MemberMetadata, reason: str) -> None:
+        self._drop_member(group, member)
         if group.state in (GroupState.STABLE, GroupState.COMPLETING_REBALANCE):
             self._prepare_rebalance(group, reason)
         elif group.state == GroupState.PREPARING_REBALANCE:

@@ -446,7 +446,7 @@ class MemberProc:
 
     def __init__(self, name: str, bootstrap: str, topic: str, group_id: str, *args: str) -> None:
         self.name = name
-        self.bootstrap, self.group_id = bootstrap, group_id
+        self.bootstrap, self.topic, self.group_id = bootstrap, topic, group_id
         self.argv = [
             sys.executable,
             str(MEMBER_SCRIPT),
@@ -673,9 +673,8 @@ def _coordinator_view(m: MemberProc) -> str:
         g = describe_group(m.bootstrap, m.group_id)
     except Exception as e:  # the report must not hide the failure it reports
         return f"(DescribeGroups failed: {e!r})"
-    topic = m.argv[m.argv.index("--topic") + 1]
     members = {
-        f"{gm.client_id}/{gm.member_id[-8:]}": decode_assignment(gm.member_assignment).get(topic, [])
+        f"{gm.client_id}/{gm.member_id[-8:]}": decode_assignment(gm.member_assignment).get(m.topic, [])
         if gm.member_assignment
         else None
         for gm in g.members

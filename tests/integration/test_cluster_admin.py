@@ -34,11 +34,9 @@ def test_create_rf3_leaders_spread_and_full_isr(c: EmbeddedCluster) -> None:
     wait_full_isr(c, "spread", 3)
     # the controller's view first; the broker answering Metadata learns it from the metadata log a moment
     # later (CI-equivalent run, session 18: no partitions yet under load), as a Kafka broker does
-    admin = AdminClient({"bootstrap.servers": c.bootstrap_servers})
-    deadline = time.monotonic() + 30
-    while len((md := admin.list_topics("spread", timeout=10)).topics["spread"].partitions) < 3:
-        assert time.monotonic() < deadline, md.topics["spread"]
-        time.sleep(0.1)
+    wait_metadata_everywhere(c, "spread", 3)
+    md = AdminClient({"bootstrap.servers": c.bootstrap_servers}).list_topics("spread", timeout=10)
+    assert len(md.topics["spread"].partitions) == 3
     assert sorted(md.brokers) == [1, 2, 3]
     parts = md.topics["spread"].partitions
     assert sorted(p.leader for p in parts.values()) == [1, 2, 3], "leaders are not spread over the brokers"

@@ -150,11 +150,12 @@ class CopyMember(threading.Thread):
     def _copy(self, consumer: Consumer, producer: Producer, msgs: list[Any]) -> None:
         producer.begin_transaction()
         next_offsets: dict[int, int] = {}
+        values: list[bytes] = []
         for m in msgs:
             producer.produce(self.dst, value=m.value())
             next_offsets[m.partition()] = m.offset() + 1
+            values.append(m.value())
         offsets = [TopicPartition(self.src, p, o) for p, o in sorted(next_offsets.items())]
-        values = [m.value() for m in msgs]
         group_metadata = consumer.consumer_group_metadata()
         generation = _generation_of(group_metadata)
         try:
