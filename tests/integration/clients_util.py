@@ -374,6 +374,20 @@ def hw(b: Any, topic: str, partition: int) -> int:
 # confluent-kafka
 # --------------------------------------------------------------------------------------------
 
+
+def ck_wait_for_leader(producer: Any, topic: str, partition: int, timeout: float = 30.0) -> None:
+    """Block until `producer`'s own metadata names a leader for the partition. Records produced
+    before that wait in librdkafka's unassigned queue and, under load, may move to the partition
+    one by one while a flush runs (linger 0 then), each its own batch: a test that needs its
+    records in one batch must wait first (Apache Kafka stored 24 batches for 5 once in CI)."""
+    deadline = time.monotonic() + timeout
+    while (md := producer.list_topics(topic, timeout=10).topics[topic]).error or (
+        partition not in md.partitions or md.partitions[partition].leader < 0
+    ):
+        assert time.monotonic() < deadline, f"no leader for {topic}/{partition} in the producer's metadata: {md.error}"
+        time.sleep(0.1)
+
+
 _CK_TS_TYPES = {1: CREATE_TIME, 2: LOG_APPEND_TIME}  # confluent_kafka.TIMESTAMP_* -> Kafka's
 
 

@@ -19,6 +19,7 @@ from tests.integration.clients_util import (
     ck_consumer,
     ck_produce,
     ck_rec,
+    ck_wait_for_leader,
     consume_with,
     create_topic,
     kp_consumer,
@@ -196,11 +197,12 @@ def one_batch_topic(request, broker) -> tuple[str, list[Spec]]:
     create_topic(broker, topic, 1)
     specs = make_specs(100, partitions=1, producer="kafka-python")
     p = Producer({"bootstrap.servers": broker.bootstrap_servers, "linger.ms": 60_000, "compression.type": codec})
+    ck_wait_for_leader(p, topic, 0)
     for s in specs:
         p.produce(topic, key=s.key, value=s.value, headers=list(s.headers), timestamp=s.timestamp, partition=0)
     assert p.flush(30) == 0
-    (h,) = stored_batches(broker, topic, 0)
-    assert (h.base_offset, h.record_count, h.compression) == (0, 100, CODEC_ID[codec])
+    stored = [(h.base_offset, h.record_count, h.compression) for h in stored_batches(broker, topic, 0)]
+    assert stored == [(0, 100, CODEC_ID[codec])], f"one batch expected; stored (base offset, records, codec): {stored}"
     return topic, specs
 
 

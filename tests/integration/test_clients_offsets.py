@@ -4,7 +4,6 @@ again after retention or DeleteRecords moved the log start."""
 
 from __future__ import annotations
 
-import time
 import uuid
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -15,6 +14,7 @@ from tests.integration.clients_util import (
     LOOKUPS,
     CkAdminLookup,
     Spec,
+    ck_wait_for_leader,
     create_topic,
     hw,
     log_start,
@@ -42,13 +42,7 @@ def produce_batches(bootstrap: str, topic: str, partition: int, batches: Sequenc
     from confluent_kafka import Producer
 
     p = Producer({"bootstrap.servers": bootstrap, "linger.ms": 60_000, "batch.num.messages": 100_000})
-    # the partition's leader first: records produced before it is known wait in librdkafka's
-    # unassigned queue and, under load, may move to the partition one by one during flush (linger
-    # 0 then), each its own batch (Apache Kafka stored 24 batches for 5 once in CI)
-    deadline = time.monotonic() + 30
-    while (md := p.list_topics(topic, timeout=10).topics[topic]).error or md.partitions[partition].leader < 0:
-        assert time.monotonic() < deadline, f"no leader for {topic}/{partition}: {md.error}"
-        time.sleep(0.1)
+    ck_wait_for_leader(p, topic, partition)
     errors: list[Any] = []
     for group in batches:
         for s in group:
