@@ -411,13 +411,16 @@ class GroupCoordinator(GroupOffsets):
             group.new_member_added = False
             self._delay_initial_join(group, min(initial_delay, timeout), max(timeout - initial_delay, 0))
             return
-        key = ("join", group.group_id)
+        self._watch_join(group, timeout)
+
+    def _watch_join(self, group: GroupMetadata, timeout_ms: int) -> None:
+        """Kafka's DelayedJoin: the join phase completes when every member has rejoined, or at the timeout."""
         op = DelayedCallback(
-            timeout,
+            timeout_ms,
             condition=lambda: group.state == GroupState.PREPARING_REBALANCE and group.all_members_joined(),
             on_done=lambda expired: self._complete_join(group),
         )
-        self.join_purgatory.try_complete_else_watch(op, [key])
+        self.join_purgatory.try_complete_else_watch(op, [("join", group.group_id)])
 
     def _delay_initial_join(self, group: GroupMetadata, delay_ms: int, remaining_ms: int) -> None:
         def on_done(expired: bool) -> None:
@@ -437,9 +440,18 @@ class GroupCoordinator(GroupOffsets):
         if group.state != GroupState.PREPARING_REBALANCE:
             return
         for member in list(group.members.values()):
-            if not member.is_awaiting_join:
+            # a static member that did not rejoin keeps its place (and its share of the assignment) until
+            # its session runs out: it is expected back under the same instance id (KIP-345; Kafka's
+            # completeClassicGroupJoin removes only dynamic members)
+            if not member.is_awaiting_join and member.group_instance_id is None:
                 log.info("removing member %s of group %s: it did not rejoin", member.member_id, group.group_id)
-                group.remove_member(member.member_id)
+                self._drop_member(group, member)
+        if not self._elect_joined_leader(group):
+            # only static members that did not rejoin are left: nobody can lead this generation. Wait
+            # another rebalance timeout; their sessions expire meanwhile unless they come back (Kafka)
+            log.warning("group %s could not complete its rebalance: no member rejoined", group.group_id)
+            self._watch_join(group, max(m.rebalance_timeout_ms for m in group.members.values()))
+            return
         group.pending_members.clear()
         group.new_member_added = False
         now = _now_ms()
@@ -464,6 +476,25 @@ class GroupCoordinator(GroupOffsets):
             self._schedule_heartbeat_expiry(group, member)
         group.pending_sync_members = set(group.members)
         self._schedule_pending_sync_expiry(group)
+
+    @staticmethod
+    def _elect_joined_leader(group: GroupMetadata) -> bool:
+        """Kafka's maybeElectNewJoinedLeader: the leader must be a member that rejoined; False when the
+        group still has members but none of them rejoined."""
+        leader = group.members.get(group.leader_id or "")
+        if group.is_empty or (leader is not None and leader.is_awaiting_join):
+            return True
+        joined = next((m for m in group.members.values() if m.is_awaiting_join), None)
+        if joined is None:
+            return False
+        log.info(
+            "group %s: %s leads in place of %s, which did not rejoin",
+            group.group_id,
+            joined.member_id,
+            group.leader_id,
+        )
+        group.leader_id = joined.member_id
+        return True
 
     def _schedule_pending_sync_expiry(self, group: GroupMetadata) -> None:
         """Kafka's schedulePendingSync: members that have not sent their SyncGroup within the rebalance

@@ -39,17 +39,20 @@ class ClassicHarness:
         self.coordinator.storage.coordinator_error = lambda group_id: ErrorCode.NONE  # type: ignore[method-assign]
         self.coordinator.storage.store_group = lambda group: None  # type: ignore[method-assign]
         self.generation: dict[str, int] = {}
+        self.instance: dict[str, str] = {}  # member id -> group instance id, for static members
+        self.session_ms = SESSION_MS
+        self.rebalance_ms = 30000
 
     def advance(self, ms: int) -> None:
         self.timer.advance_clock(self.clock.advance(ms))
 
-    def send_join(self, member_id: str) -> Any:
+    def send_join(self, member_id: str, instance_id: str | None = None) -> Any:
         req = jq.JoinGroupRequest(
             group_id="g",
-            session_timeout_ms=SESSION_MS,
-            rebalance_timeout_ms=30000,
+            session_timeout_ms=self.session_ms,
+            rebalance_timeout_ms=self.rebalance_ms,
             member_id=member_id,
-            group_instance_id=None,
+            group_instance_id=instance_id or self.instance.get(member_id),
             protocol_type="consumer",
             protocols=[jq.JoinGroupRequestProtocol(name="range", metadata=b"")],
         )
@@ -61,12 +64,20 @@ class ClassicHarness:
         assert resp.error_code == ErrorCode.MEMBER_ID_REQUIRED
         return str(resp.member_id)
 
+    def static_member_joins(self, instance_id: str) -> tuple[str, Any]:
+        """A static member's first JoinGroup (KIP-345: its member id comes with the answer, no
+        MEMBER_ID_REQUIRED). Returns the member id and the JoinGroup's future."""
+        future = self.send_join("", instance_id)
+        member_id = self.coordinator.groups["g"].static_members[instance_id]
+        self.instance[member_id] = instance_id
+        return member_id, future
+
     def send_sync(self, member_id: str, assignments: dict[str, bytes] | None = None) -> Any:
         req = sq.SyncGroupRequest(
             group_id="g",
             generation_id=self.generation[member_id],
             member_id=member_id,
-            group_instance_id=None,
+            group_instance_id=self.instance.get(member_id),
             protocol_type="consumer",
             protocol_name="range",
             assignments=[
@@ -85,7 +96,10 @@ class ClassicHarness:
 
     def heartbeat(self, member_id: str) -> ErrorCode:
         req = hq.HeartbeatRequest(
-            group_id="g", generation_id=self.generation[member_id], member_id=member_id, group_instance_id=None
+            group_id="g",
+            generation_id=self.generation[member_id],
+            member_id=member_id,
+            group_instance_id=self.instance.get(member_id),
         )
         return ErrorCode(self.coordinator.heartbeat(req, 4))
 
@@ -226,5 +240,87 @@ def test_every_member_that_sent_its_sync_group_is_not_expired_by_the_pending_syn
             h.advance(1000)
             assert h.heartbeat(leader) == h.heartbeat(follower) == ErrorCode.NONE
         assert h.state() == "Stable" and len(h.coordinator.groups["g"].members) == 2
+
+    _run(scenario)
+
+
+def _stable_leader_static_and_dynamic(h: ClassicHarness) -> tuple[str, str, str]:
+    """a (dynamic) leads a Stable generation with s (static, instance "inst-s") and d (dynamic)."""
+    a = h.new_member()
+    h.joined(a, h.send_join(a))
+    assert h.sync(a, {a: b"a"}).error_code == ErrorCode.NONE
+    s, join_s = h.static_member_joins("inst-s")
+    d = h.new_member()
+    join_d = h.send_join(d)
+    assert h.heartbeat(a) == ErrorCode.REBALANCE_IN_PROGRESS
+    join_a = h.send_join(a)
+    for member_id, future in ((a, join_a), (s, join_s), (d, join_d)):
+        h.joined(member_id, future)
+    parked = [h.send_sync(s), h.send_sync(d)]
+    assert h.sync(a, {a: b"A", s: b"S", d: b"D"}).error_code == ErrorCode.NONE
+    assert [p.result().error_code for p in parked] == [ErrorCode.NONE, ErrorCode.NONE]
+    assert h.state() == "Stable"
+    return a, s, d
+
+
+def test_a_static_member_that_misses_the_join_keeps_its_place() -> None:
+    """Kafka's completeClassicGroupJoin removes only the *dynamic* members that did not rejoin: a static
+    member (KIP-345) keeps its membership, and the leader assigns it partitions, until its session runs
+    out. Ours removed every member that did not rejoin."""
+
+    def scenario(h: ClassicHarness) -> None:
+        h.session_ms, h.rebalance_ms = 60_000, 10_000  # sessions outlast the join phase
+        a, s, d = _stable_leader_static_and_dynamic(h)
+        join_a = h.send_join(a)  # the leader asks for a rebalance; s and d do not hear of it in time
+        h.advance(h.rebalance_ms + 100)
+        resp = h.joined(a, join_a)
+        assert sorted(m.member_id for m in resp.members) == sorted([a, s])
+        assert h.state() == "CompletingRebalance"
+        assert h.heartbeat(d) == ErrorCode.UNKNOWN_MEMBER_ID  # the dynamic one is gone
+        assert h.heartbeat(s) == ErrorCode.ILLEGAL_GENERATION  # the static one is a member of the new one
+        # s comes back: nothing changed for it, so it gets this generation's answer at once
+        rs = h.joined(s, h.send_join(s))
+        assert rs.generation_id == resp.generation_id and rs.leader == a
+        parked = h.send_sync(s)
+        assert h.sync(a, {a: b"A", s: b"S"}).error_code == ErrorCode.NONE
+        assert parked.result().assignment == b"S" and h.state() == "Stable"
+
+    _run(scenario)
+
+
+def test_when_no_member_rejoined_the_join_waits_for_the_static_members_sessions() -> None:
+    """Kafka's maybeElectNewJoinedLeader: when only static members that did not rejoin are left, no one can
+    lead the generation; the join phase waits another rebalance timeout (their sessions decide)."""
+
+    def scenario(h: ClassicHarness) -> None:
+        h.session_ms, h.rebalance_ms = 60_000, 10_000
+        s1, join_1 = h.static_member_joins("inst-1")
+        h.joined(s1, join_1)
+        assert h.sync(s1, {s1: b"1"}).error_code == ErrorCode.NONE
+        s2, join_2 = h.static_member_joins("inst-2")
+        assert h.heartbeat(s1) == ErrorCode.REBALANCE_IN_PROGRESS
+        h.joined(s1, h.send_join(s1))
+        h.joined(s2, join_2)
+        parked = h.send_sync(s2)
+        assert h.sync(s1, {s1: b"1", s2: b"2"}).error_code == ErrorCode.NONE and parked.result().assignment == b"2"
+        # a dynamic member joins and leaves again before the join completes: the rebalance it started
+        # goes on with two static members that have not heard of it
+        d = h.new_member()
+        join_d = h.send_join(d)
+        assert h.coordinator.leave_group("g", [(d, None)]) == (ErrorCode.NONE, [ErrorCode.NONE])
+        assert join_d.done() and h.state() == "PreparingRebalance"
+        h.advance(h.rebalance_ms + 100)
+        assert h.state() == "PreparingRebalance"
+        assert sorted(h.coordinator.groups["g"].members) == sorted([s1, s2])
+        # s2 comes back and leads the generation once the next wait ends; s1 is still counted in it
+        join_2 = h.send_join(s2)
+        assert not join_2.done()
+        h.advance(h.rebalance_ms + 100)
+        resp = h.joined(s2, join_2)
+        assert resp.leader == s2 and sorted(m.member_id for m in resp.members) == sorted([s1, s2])
+        # s1 never comes back: its session ends it (after the rebalance's pending-sync expiry at the latest)
+        assert h.sync(s2, {s2: b"2", s1: b"1"}).error_code == ErrorCode.NONE
+        h.advance(h.rebalance_ms + 100)
+        assert s1 not in h.coordinator.groups["g"].members
 
     _run(scenario)
