@@ -24,6 +24,10 @@ KAFKA_4_0: dict[int, tuple[int, int]] = {
 }  # fmt: skip
 
 
+# OffsetCommit and OffsetFetch v10 name topics by id (KIP-848's follow-up), as Apache Kafka 4.3.1
+# advertises them. kafka-python's release inference does not look at these two APIs.
+TOPIC_ID_OFFSETS: dict[int, tuple[int, int]] = {8: (2, 10), 9: (1, 10)}
+
 # The consumer group protocol's APIs (KIP-848), as Kafka 4.0 advertises them: only when
 # group.coordinator.rebalance.protocols includes "consumer" (Kafka's switch for the protocol).
 CONSUMER_PROTOCOL: dict[int, tuple[int, int]] = {68: (0, 1), 69: (0, 1)}
@@ -83,7 +87,7 @@ def advertised_versions(
     The codec ranges come from the generated tables (the modules' ``VALID_VERSIONS``), so this runs
     at start without importing a codec. `rebalance_protocols`: group.coordinator.rebalance.protocols.
     """
-    profile = dict(KAFKA_4_0) | SHARE_GROUPS
+    profile = dict(KAFKA_4_0) | SHARE_GROUPS | TOPIC_ID_OFFSETS
     if "consumer" in {p.strip().lower() for p in rebalance_protocols.split(",")}:
         profile.update(CONSUMER_PROTOCOL)
     if "streams" in {p.strip().lower() for p in rebalance_protocols.split(",")}:

@@ -1,4 +1,5 @@
-"""OffsetCommit (API 8): generation- and member-fenced commits, durable in __consumer_offsets."""
+"""OffsetCommit (API 8): generation- and member-fenced commits, durable in __consumer_offsets; v10
+names topics by id."""
 
 from __future__ import annotations
 
@@ -22,12 +23,21 @@ _STALE = (ErrorCode.STALE_MEMBER_EPOCH, ErrorCode.ILLEGAL_GENERATION)
 
 def handle(broker: Broker, ctx: RequestContext, request: rq.OffsetCommitRequest) -> Any:
     now = time.time_ns() // 1_000_000
+    if ctx.api_version >= 10:
+        # v10 names topics by id only (KIP-848): resolved here, as Kafka's KafkaApis does; a topic whose
+        # id is unknown keeps the empty name and is answered UNKNOWN_TOPIC_ID
+        for t in request.topics:
+            meta = broker.topics.by_id.get(t.topic_id)
+            t.name = meta.name if meta is not None else ""
     if denied := authorize(ctx, AclOperation.READ, ResourceType.GROUP, request.group_id):
         return _response({(t.name, p.partition_index): denied for t in request.topics for p in t.partitions}, request)
     offsets: dict[tuple[str, int], OffsetAndMetadata] = {}
     unknown: set[tuple[str, int]] = set()
     refused: dict[tuple[str, int], ErrorCode] = {}
     for t in request.topics:
+        if not t.name:  # only v10 leaves a topic unnamed (an unknown id)
+            refused.update({(t.name, p.partition_index): ErrorCode.UNKNOWN_TOPIC_ID for p in t.partitions})
+            continue
         if topic_denied := authorize(ctx, AclOperation.READ, ResourceType.TOPIC, t.name):
             refused.update({(t.name, p.partition_index): topic_denied for p in t.partitions})
             continue
@@ -97,6 +107,7 @@ def _response(codes: dict[tuple[str, int], ErrorCode], request: rq.OffsetCommitR
         topics=[
             rs.OffsetCommitResponseTopic(
                 name=t.name,
+                topic_id=t.topic_id,  # v10 answers by id (the encoder writes the one the version has)
                 partitions=[
                     rs.OffsetCommitResponsePartition(
                         partition_index=p.partition_index, error_code=codes[(t.name, p.partition_index)]

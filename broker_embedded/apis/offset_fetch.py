@@ -1,4 +1,4 @@
-"""OffsetFetch (API 9): committed offsets of one group (v1–7) or several (v8+)."""
+"""OffsetFetch (API 9): committed offsets of one group (v1–7) or several (v8+); v10 names topics by id."""
 
 from __future__ import annotations
 
@@ -57,20 +57,60 @@ def _topic_results(
     require_stable: bool,
     topic_cls: Any,
     partition_cls: Any,
+    by_id: bool = False,
 ) -> list[Any]:
-    """Committed offsets as response topics (v1–7 and v8+ differ only in the class names)."""
+    """Committed offsets as response topics (v1–7 and v8+ differ only in the class names; v10 names
+    topics by id: `by_id`)."""
+    unknown_ids: list[Any] = []
+    if by_id and requested is not None:
+        # an id this broker does not know is answered UNKNOWN_TOPIC_ID, partition by partition (Kafka)
+        known = []
+        for t in requested:
+            meta = broker.topics.by_id.get(t.topic_id)
+            if meta is None:
+                unknown_ids.append(t)
+            else:
+                t.name = meta.name
+                known.append(t)
+        requested = known
     topics = None if requested is None else [(t.name, list(t.partition_indexes)) for t in requested]
     unstable = coordinator_of(broker).offsets.pending_partitions(group_id) if require_stable else set()
-    return [
-        topic_cls(
+    results = []
+    for t, parts in _fetch(broker, group_id, topics).items():
+        topic_id = b""
+        if by_id:
+            meta = broker.topics.get(t)
+            if meta is None:
+                continue  # offsets of a topic that no longer exists: no id to answer them under
+            topic_id = meta.topic_id
+        result = topic_cls(
             name=t,
             partitions=[
                 _partition_result(partition_cls, p, om, (t, p) in unstable)
                 for p, om in sorted(parts, key=lambda x: x[0])
             ],
         )
-        for t, parts in _fetch(broker, group_id, topics).items()
-    ]
+        if topic_id:
+            result.topic_id = topic_id
+        results.append(result)
+    for t in unknown_ids:
+        results.append(
+            topic_cls(
+                name="",
+                topic_id=t.topic_id,
+                partitions=[
+                    partition_cls(
+                        partition_index=p,
+                        committed_offset=-1,
+                        committed_leader_epoch=-1,
+                        metadata="",
+                        error_code=ErrorCode.UNKNOWN_TOPIC_ID,
+                    )
+                    for p in t.partition_indexes
+                ],
+            )
+        )
+    return results
 
 
 def handle(broker: Broker, ctx: RequestContext, request: rq.OffsetFetchRequest) -> rs.OffsetFetchResponse:
@@ -81,6 +121,9 @@ def handle(broker: Broker, ctx: RequestContext, request: rq.OffsetFetchRequest) 
     for group, everything in zip(groups, asked_all, strict=True):
         kept = []
         for t in group.topics:
+            if not t.name:  # v10: an unknown topic id, already answered UNKNOWN_TOPIC_ID
+                kept.append(t)
+                continue
             if authorize(ctx, AclOperation.DESCRIBE, ResourceType.TOPIC, t.name):
                 if everything:
                     continue
@@ -122,6 +165,7 @@ def _handle(broker: Broker, ctx: RequestContext, request: rq.OffsetFetchRequest)
                     request.require_stable,
                     rs.OffsetFetchResponseTopics,
                     rs.OffsetFetchResponsePartitions,
+                    by_id=ctx.api_version >= 10,
                 )
                 if code == ErrorCode.NONE
                 else [],

@@ -420,8 +420,8 @@ def test_offset_commit_and_fetch_carry_the_member_epoch(broker: Any) -> None:
 
 
 def _commit_partitions(conn: Any, group: str, topic: str, member: str, epoch: int, parts: list[int]) -> dict[int, str]:
-    """A commit of `parts` (offset 1), v9: topics by name (ours serves OffsetCommit up to v9; Apache Kafka
-    4.3.1 answers v9 and v10 alike here, checked by hand with topic ids)."""
+    """A commit of `parts` (offset 1), v9: topics by name (v10, by topic id, is answered alike; its own
+    differential test is tests/integration/test_offset_commit_topic_ids.py)."""
     body = ocr.OffsetCommitRequest(
         group_id=group,
         generation_id_or_member_epoch=epoch,

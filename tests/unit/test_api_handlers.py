@@ -13,7 +13,14 @@ from pathlib import Path
 import pytest
 
 from broker_embedded import apis
-from broker_embedded.versions import CONSUMER_PROTOCOL, KAFKA_4_0, SHARE_GROUPS, STREAMS_PROTOCOL, advertised_versions
+from broker_embedded.versions import (
+    CONSUMER_PROTOCOL,
+    KAFKA_4_0,
+    SHARE_GROUPS,
+    STREAMS_PROTOCOL,
+    TOPIC_ID_OFFSETS,
+    advertised_versions,
+)
 from kafka_wire.protocol import encode_request, messages
 from kafka_wire.protocol.lazy import LazyModules
 
@@ -23,7 +30,9 @@ ROOT = Path(__file__).resolve().parents[2]
 # captured from that code: a lazy table must not change a single range. (A new API or a new
 # release profile changes it on purpose: update this table in the same change.)
 ADVERTISED_BEFORE_LAZY_LOADING: dict[int, tuple[int, int]] = {
-    0: (3, 12), 1: (4, 17), 2: (1, 10), 3: (0, 13), 8: (2, 9), 9: (1, 9), 10: (0, 6), 11: (2, 9),
+    0: (3, 12), 1: (4, 17), 2: (1, 10), 3: (0, 13),
+    8: (2, 10), 9: (1, 10),  # OffsetCommit/OffsetFetch v10 (topic ids), as Kafka 4.3.1
+    10: (0, 6), 11: (2, 9),
     12: (0, 4), 13: (0, 5), 14: (0, 5), 15: (0, 6), 16: (0, 5), 17: (0, 1), 18: (0, 4), 19: (2, 7),
     20: (1, 6), 21: (0, 2), 22: (0, 5), 23: (2, 4), 24: (0, 5), 25: (0, 4), 26: (0, 5), 27: (1, 1),
     28: (0, 5), 29: (1, 3), 30: (1, 3), 31: (1, 3), 32: (1, 4), 33: (0, 2), 34: (1, 2), 35: (1, 4), 36: (0, 2),
@@ -71,7 +80,7 @@ def test_advertised_ranges_are_unchanged() -> None:
     # ... and equal to the formula on the modules' own attributes
     from_modules: dict[int, tuple[int, int]] = {}
     for key in sorted(apis.HANDLERS):
-        profile = KAFKA_4_0 | SHARE_GROUPS | CONSUMER_PROTOCOL | STREAMS_PROTOCOL
+        profile = KAFKA_4_0 | SHARE_GROUPS | TOPIC_ID_OFFSETS | CONSUMER_PROTOCOL | STREAMS_PROTOCOL
         if key not in profile:  # implemented, not advertised (yet)
             continue
         rq, rs = messages.REQUESTS[key].VALID_VERSIONS, messages.RESPONSES[key].VALID_VERSIONS

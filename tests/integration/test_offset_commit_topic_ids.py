@@ -1,0 +1,137 @@
+"""OffsetCommit v10 and OffsetFetch v10 (KIP-848's topic ids), differential (ours and Apache Kafka 4.3.1).
+
+From v10 both requests name topics by id only: the broker resolves each id to its topic (an id it does
+not know is UNKNOWN_TOPIC_ID, partition by partition) and answers with the ids. The Java clients of
+4.3.1 use v10 whenever every topic's id is known to them; offsets committed by id are the same offsets
+a v9 client reads by name, and the other way round.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from kafka_wire.client.connection import BrokerConnection
+from kafka_wire.errors import ErrorCode
+from kafka_wire.protocol.messages import offset_commit_request as ocq
+from kafka_wire.protocol.messages import offset_fetch_request as ofq
+from tests.integration import wire_util as w
+from tests.integration.group_util import differential_broker, make_topic, unique  # noqa: F401 - `broker`
+
+UNKNOWN_ID = uuid.UUID("6d1c4c1f-0000-4000-8000-00000000beef").bytes
+
+
+def _topic_id(conn: BrokerConnection, topic: str) -> bytes:
+    md = w.metadata(conn, [topic])
+    (t,) = md.topics
+    assert t.error_code == ErrorCode.NONE and t.topic_id != bytes(16), t
+    return t.topic_id
+
+
+def _commit(conn: BrokerConnection, group: str, version: int, topics: list[Any]) -> Any:
+    return conn.request(8, ocq.OffsetCommitRequest(group_id=group, topics=topics), version=version)
+
+
+def _fetch(conn: BrokerConnection, group: str, version: int, topics: list[Any] | None) -> Any:
+    req = ofq.OffsetFetchRequest(groups=[ofq.OffsetFetchRequestGroup(group_id=group, member_epoch=-1, topics=topics)])
+    return conn.request(9, req, version=version)
+
+
+def _find_coordinator(conn: BrokerConnection, group: str) -> None:
+    """FindCoordinator first, as clients do: it creates __consumer_offsets on a fresh Apache node, which
+    answers group requests NOT_COORDINATOR until then."""
+    import time
+
+    from kafka_wire.protocol.messages import find_coordinator_request as fq
+
+    deadline = time.monotonic() + 30
+    while conn.request(10, fq.FindCoordinatorRequest(key=group, key_type=0, coordinator_keys=[group]), 3).error_code:
+        assert time.monotonic() < deadline, "no coordinator for the group"
+        time.sleep(0.2)
+
+
+def _commit_codes(resp: Any) -> dict[tuple[bytes, int], ErrorCode]:
+    return {(t.topic_id, p.partition_index): ErrorCode(p.error_code) for t in resp.topics for p in t.partitions}
+
+
+def _fetched(resp: Any, version: int) -> dict[tuple[Any, int], tuple[int, str | None, ErrorCode]]:
+    """(topic id from v10, else name; partition) -> (committed offset, metadata, error) of the one group."""
+    (group,) = resp.groups
+    assert group.error_code == ErrorCode.NONE, ErrorCode(group.error_code)
+    return {
+        (t.topic_id if version >= 10 else t.name, p.partition_index): (
+            p.committed_offset,
+            p.metadata,
+            ErrorCode(p.error_code),
+        )
+        for t in group.topics
+        for p in t.partitions
+    }
+
+
+def _partition(index: int, offset: int, metadata: str | None = "") -> Any:
+    return ocq.OffsetCommitRequestPartition(partition_index=index, committed_offset=offset, committed_metadata=metadata)
+
+
+def test_offsets_committed_and_fetched_by_topic_id(broker: Any) -> None:
+    bootstrap = broker.bootstrap_servers
+    topic = make_topic(bootstrap, 2)
+    group = unique("topic-ids")
+    with w.connect(bootstrap) as conn:
+        assert (conn.best_version(8), conn.best_version(9)) == (10, 10)
+        tid = _topic_id(conn, topic)
+        _find_coordinator(conn, group)
+        # by id: a known topic (one partition it does not have), an unknown id, the zero id
+        commit = _commit(
+            conn,
+            group,
+            10,
+            [
+                ocq.OffsetCommitRequestTopic(
+                    topic_id=tid, partitions=[_partition(0, 5, "m0"), _partition(1, 7, None), _partition(9, 1)]
+                ),
+                ocq.OffsetCommitRequestTopic(topic_id=UNKNOWN_ID, partitions=[_partition(0, 1)]),
+                ocq.OffsetCommitRequestTopic(topic_id=bytes(16), partitions=[_partition(0, 1)]),
+            ],
+        )
+        assert _commit_codes(commit) == {
+            (tid, 0): ErrorCode.NONE,
+            (tid, 1): ErrorCode.NONE,
+            (tid, 9): ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+            (UNKNOWN_ID, 0): ErrorCode.UNKNOWN_TOPIC_ID,
+            (bytes(16), 0): ErrorCode.UNKNOWN_TOPIC_ID,
+        }
+        assert all(t.name == "" for t in commit.topics)  # v10 carries no names
+        # fetched by id: a partition without an offset is -1, an unknown id UNKNOWN_TOPIC_ID
+        asked = [
+            ofq.OffsetFetchRequestTopics(topic_id=tid, partition_indexes=[0, 1, 5]),
+            ofq.OffsetFetchRequestTopics(topic_id=UNKNOWN_ID, partition_indexes=[0]),
+        ]
+        assert _fetched(_fetch(conn, group, 10, asked), 10) == {
+            (tid, 0): (5, "m0", ErrorCode.NONE),
+            (tid, 1): (7, "", ErrorCode.NONE),
+            (tid, 5): (-1, "", ErrorCode.NONE),
+            (UNKNOWN_ID, 0): (-1, "", ErrorCode.UNKNOWN_TOPIC_ID),
+        }
+        # every topic of the group, by id; and the same offsets by name at v9 (and v1)
+        assert _fetched(_fetch(conn, group, 10, None), 10) == {
+            (tid, 0): (5, "m0", ErrorCode.NONE),
+            (tid, 1): (7, "", ErrorCode.NONE),
+        }
+        by_name = [ofq.OffsetFetchRequestTopics(name=topic, partition_indexes=[0, 1])]
+        assert _fetched(_fetch(conn, group, 9, by_name), 9) == {
+            (topic, 0): (5, "m0", ErrorCode.NONE),
+            (topic, 1): (7, "", ErrorCode.NONE),
+        }
+        # committed by name at v9, read by id at v10
+        again = _commit(
+            conn, group, 9, [ocq.OffsetCommitRequestTopic(name=topic, partitions=[_partition(1, 11, "v9")])]
+        )
+        assert _commit_codes(again) == {(bytes(16), 1): ErrorCode.NONE}
+        assert _fetched(_fetch(conn, group, 10, None), 10)[(tid, 1)] == (11, "v9", ErrorCode.NONE)
+        # a group with no offsets: nothing for "all topics", -1 for a topic asked by id
+        other = unique("no-offsets")
+        _find_coordinator(conn, other)
+        assert _fetched(_fetch(conn, other, 10, None), 10) == {}
+        one = [ofq.OffsetFetchRequestTopics(topic_id=tid, partition_indexes=[0])]
+        assert _fetched(_fetch(conn, other, 10, one), 10) == {(tid, 0): (-1, "", ErrorCode.NONE)}
