@@ -8,11 +8,13 @@ a v9 client reads by name, and the other way round.
 
 from __future__ import annotations
 
+import time
 import uuid
 from typing import Any
 
 from kafka_wire.client.connection import BrokerConnection
 from kafka_wire.errors import ErrorCode
+from kafka_wire.protocol.messages import find_coordinator_request as fq
 from kafka_wire.protocol.messages import offset_commit_request as ocq
 from kafka_wire.protocol.messages import offset_fetch_request as ofq
 from tests.integration import wire_util as w
@@ -40,10 +42,6 @@ def _fetch(conn: BrokerConnection, group: str, version: int, topics: list[Any] |
 def _find_coordinator(conn: BrokerConnection, group: str) -> None:
     """FindCoordinator first, as clients do: it creates __consumer_offsets on a fresh Apache node, which
     answers group requests NOT_COORDINATOR until then."""
-    import time
-
-    from kafka_wire.protocol.messages import find_coordinator_request as fq
-
     deadline = time.monotonic() + 30
     while conn.request(10, fq.FindCoordinatorRequest(key=group, key_type=0, coordinator_keys=[group]), 3).error_code:
         assert time.monotonic() < deadline, "no coordinator for the group"
