@@ -446,12 +446,20 @@ class GroupCoordinator(GroupOffsets):
             if not member.is_awaiting_join and member.group_instance_id is None:
                 log.info("removing member %s of group %s: it did not rejoin", member.member_id, group.group_id)
                 self._drop_member(group, member)
-        if not self._elect_joined_leader(group):
+        previous_leader = group.leader_id
+        if not group.elect_joined_leader():
             # only static members that did not rejoin are left: nobody can lead this generation. Wait
             # another rebalance timeout; their sessions expire meanwhile unless they come back (Kafka)
             log.warning("group %s could not complete its rebalance: no member rejoined", group.group_id)
             self._watch_join(group, max(m.rebalance_timeout_ms for m in group.members.values()))
             return
+        if group.leader_id != previous_leader and previous_leader in group.members:
+            log.info(
+                "group %s: %s leads in place of %s, which did not rejoin",
+                group.group_id,
+                group.leader_id,
+                previous_leader,
+            )
         group.pending_members.clear()
         group.new_member_added = False
         now = _now_ms()
@@ -476,25 +484,6 @@ class GroupCoordinator(GroupOffsets):
             self._schedule_heartbeat_expiry(group, member)
         group.pending_sync_members = set(group.members)
         self._schedule_pending_sync_expiry(group)
-
-    @staticmethod
-    def _elect_joined_leader(group: GroupMetadata) -> bool:
-        """Kafka's maybeElectNewJoinedLeader: the leader must be a member that rejoined; False when the
-        group still has members but none of them rejoined."""
-        leader = group.members.get(group.leader_id or "")
-        if group.is_empty or (leader is not None and leader.is_awaiting_join):
-            return True
-        joined = next((m for m in group.members.values() if m.is_awaiting_join), None)
-        if joined is None:
-            return False
-        log.info(
-            "group %s: %s leads in place of %s, which did not rejoin",
-            group.group_id,
-            joined.member_id,
-            group.leader_id,
-        )
-        group.leader_id = joined.member_id
-        return True
 
     def _schedule_pending_sync_expiry(self, group: GroupMetadata) -> None:
         """Kafka's schedulePendingSync: members that have not sent their SyncGroup within the rebalance

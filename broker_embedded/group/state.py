@@ -176,6 +176,19 @@ class GroupMetadata:
                     break
         return max(candidates, key=lambda n: (votes[n], -candidates.index(n)))
 
+    def elect_joined_leader(self) -> bool:
+        """Kafka's maybeElectNewJoinedLeader, at the end of a join phase: the leader must be a member that
+        rejoined (the first such one takes over). False when members are left but none of them rejoined
+        (static members that missed the join phase: nobody can lead the generation)."""
+        leader = self.members.get(self.leader_id or "")
+        if self.is_empty or (leader is not None and leader.is_awaiting_join):
+            return True
+        joined = next((m for m in self.members.values() if m.is_awaiting_join), None)
+        if joined is None:
+            return False
+        self.leader_id = joined.member_id
+        return True
+
     def all_members_joined(self) -> bool:
         return not self.pending_members and all(m.is_awaiting_join for m in self.members.values())
 
