@@ -379,7 +379,9 @@ class Broker:
         )
 
     def delete_topic(self, name: str) -> TopicMetadata:
-        return self.topic_admin.delete_topic(name)
+        topic = self.topic_admin.delete_topic(name)
+        self.group_coordinator.on_topics_deleted([name])  # Kafka's onPartitionsDeleted
+        return topic
 
     async def create_partitions(self, name: str, count: int, validate_only: bool = False) -> None:
         await self.topic_admin.create_partitions(name, count, validate_only)

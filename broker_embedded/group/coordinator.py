@@ -112,7 +112,17 @@ class GroupCoordinator(GroupOffsets):
 
     def on_cluster_image(self, previous: Any, image: Any) -> None:
         """Cluster mode: load the groups of the offsets partitions this broker now leads (Kafka's
-        onElection), drop those of partitions it no longer leads (onResignation)."""
+        onElection), drop those of partitions it no longer leads (onResignation), and delete the offsets
+        of deleted topics (onPartitionsDeleted)."""
+        if previous is not None:
+            # topics gone (or created again under a new id) since the last image: their offsets go too
+            deleted = [
+                name
+                for name, t in previous.topics.items()
+                if (now := image.topics.get(name)) is None or now.topic_id != t.topic_id
+            ]
+            if deleted:
+                self.on_topics_deleted(deleted)
         led = self.storage.led_partitions(image)
         loaded = self.storage.loaded_partitions
         for index in list(loaded):

@@ -7,8 +7,9 @@ they take effect in memory.
 
 from __future__ import annotations
 
+import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from broker_embedded.group.offsets_topic import (
@@ -34,6 +35,8 @@ if TYPE_CHECKING:
     from broker_embedded.group.streams_coordinator import StreamsGroupCoordinator
 
 UNKNOWN_MEMBER_ID = ""
+
+log = logging.getLogger(__name__)
 
 
 def _now_ms() -> int:
@@ -192,6 +195,33 @@ class GroupOffsets:
             del self.groups[group_id]
             out[group_id] = ErrorCode.NONE
         return out
+
+    def on_topics_deleted(self, topics: Iterable[str]) -> int:
+        """Kafka's onPartitionsDeleted: every group this coordinator holds forgets its committed offsets
+        of the deleted topics, tombstoned in __consumer_offsets first -- a topic created again under the
+        same name starts with no committed offset, so no group resumes it at the old topic's position.
+        Returns how many offsets were deleted."""
+        deleted = set(topics)
+        removed = 0
+        for group in list(self.groups.values()):
+            gone = [tp for tp in group.offsets if tp[0] in deleted]
+            if not gone:
+                continue
+            try:
+                self.storage.append(
+                    group.group_id, [(encode_offset_key(OffsetKey(group.group_id, t, p)), None) for t, p in gone]
+                )
+            except KafkaError as e:
+                # the offsets partition is no longer led here: its next leader loads the offsets and
+                # serves them until they expire (left, as a failed OffsetDelete would leave them)
+                log.warning("could not delete the offsets of %s in group %s: %s", sorted(deleted), group.group_id, e)
+                continue
+            for tp in gone:
+                del group.offsets[tp]
+            removed += len(gone)
+        if removed:
+            log.info("deleted %d committed offsets of deleted topics %s", removed, sorted(deleted))
+        return removed
 
     def expire_offsets(self, now_ms: int | None = None) -> int:
         """offsets.retention.minutes: offsets of an Empty group expire that long after their commit."""

@@ -19,6 +19,7 @@ from broker_embedded import EmbeddedCluster
 from kafka_wire.errors import ErrorCode
 from tests.integration import wire_util as w
 from tests.integration.cluster_util import cluster, create_topic, wait_full_isr, wait_metadata_everywhere
+from tests.integration.test_offset_commit_topic_ids import deleted_topic_loses_its_offsets
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -314,3 +315,10 @@ def test_broker_refuses_another_clusters_controller(tmp_path) -> None:  # type: 
         EmbeddedCluster(brokers=1, log_dir=tmp_path, startup_timeout=20).start()
     assert "cluster id" in str(e.value)
     assert (tmp_path / "broker-1" / "precious-0").is_dir()
+
+
+def test_offsets_of_a_deleted_topic_are_deleted(c: EmbeddedCluster) -> None:
+    """On a cluster the group coordinator learns of the deletion from the metadata log (each broker
+    deletes the offsets of the groups it coordinates); the scenario is the differential one of
+    test_offset_commit_topic_ids.py."""
+    deleted_topic_loses_its_offsets(c.bootstrap_servers)

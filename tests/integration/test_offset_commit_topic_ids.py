@@ -18,16 +18,27 @@ from kafka_wire.protocol.messages import find_coordinator_request as fq
 from kafka_wire.protocol.messages import offset_commit_request as ocq
 from kafka_wire.protocol.messages import offset_fetch_request as ofq
 from tests.integration import wire_util as w
-from tests.integration.group_util import differential_broker, make_topic, unique  # noqa: F401 - `broker`
+from tests.integration.group_util import (  # noqa: F401 - differential_broker: the `broker` fixture
+    differential_broker,
+    make_topic,
+    unique,
+    wait_until,
+)
 
+_NOT_READY = (ErrorCode.COORDINATOR_LOAD_IN_PROGRESS, ErrorCode.COORDINATOR_NOT_AVAILABLE, ErrorCode.NOT_COORDINATOR)
 UNKNOWN_ID = uuid.UUID("6d1c4c1f-0000-4000-8000-00000000beef").bytes
 
 
 def _topic_id(conn: BrokerConnection, topic: str) -> bytes:
-    md = w.metadata(conn, [topic])
-    (t,) = md.topics
-    assert t.error_code == ErrorCode.NONE and t.topic_id != bytes(16), t
-    return t.topic_id
+    """The topic's id, once the broker `conn` talks to has it (creation is asynchronous in a cluster)."""
+    topic_id: bytes = wait_until(lambda: _current_id(conn, topic), 30, what=f"{topic} in the metadata")
+    assert topic_id != bytes(16)
+    return topic_id
+
+
+def _current_id(conn: BrokerConnection, topic: str) -> bytes | None:
+    (t,) = w.metadata(conn, [topic]).topics
+    return t.topic_id if t.error_code == ErrorCode.NONE else None
 
 
 def _commit(conn: BrokerConnection, group: str, version: int, topics: list[Any]) -> Any:
@@ -39,13 +50,22 @@ def _fetch(conn: BrokerConnection, group: str, version: int, topics: list[Any] |
     return conn.request(9, req, version=version)
 
 
-def _find_coordinator(conn: BrokerConnection, group: str) -> None:
-    """FindCoordinator first, as clients do: it creates __consumer_offsets on a fresh Apache node, which
-    answers group requests NOT_COORDINATOR until then."""
+def _coordinator(bootstrap: str, group: str) -> BrokerConnection:
+    """A connection to the group's coordinator, once it serves the group. FindCoordinator first, as
+    clients do: it creates __consumer_offsets on a fresh Apache node, which answers group requests
+    NOT_COORDINATOR until then; then until the coordinator has loaded its partition of
+    __consumer_offsets (clients retry meanwhile)."""
     deadline = time.monotonic() + 30
-    while conn.request(10, fq.FindCoordinatorRequest(key=group, key_type=0, coordinator_keys=[group]), 3).error_code:
-        assert time.monotonic() < deadline, "no coordinator for the group"
+    with w.connect(bootstrap) as conn:
+        req = fq.FindCoordinatorRequest(key=group, key_type=0, coordinator_keys=[group])
+        while (found := conn.request(10, req, 3)).error_code:
+            assert time.monotonic() < deadline, "no coordinator for the group"
+            time.sleep(0.2)
+    coordinator = w.connect(f"{found.host}:{found.port}")
+    while (code := _fetch(coordinator, group, 9, None).groups[0].error_code) in _NOT_READY:
+        assert time.monotonic() < deadline, ErrorCode(code)
         time.sleep(0.2)
+    return coordinator
 
 
 def _commit_codes(resp: Any) -> dict[tuple[bytes, int], ErrorCode]:
@@ -75,10 +95,10 @@ def test_offsets_committed_and_fetched_by_topic_id(broker: Any) -> None:
     bootstrap = broker.bootstrap_servers
     topic = make_topic(bootstrap, 2)
     group = unique("topic-ids")
-    with w.connect(bootstrap) as conn:
+    with w.connect(bootstrap) as any_broker:
+        tid = _topic_id(any_broker, topic)
+    with _coordinator(bootstrap, group) as conn:
         assert (conn.best_version(8), conn.best_version(9)) == (10, 10)
-        tid = _topic_id(conn, topic)
-        _find_coordinator(conn, group)
         # by id: a known topic (one partition it does not have), an unknown id, the zero id
         commit = _commit(
             conn,
@@ -128,8 +148,53 @@ def test_offsets_committed_and_fetched_by_topic_id(broker: Any) -> None:
         assert _commit_codes(again) == {(bytes(16), 1): ErrorCode.NONE}
         assert _fetched(_fetch(conn, group, 10, None), 10)[(tid, 1)] == (11, "v9", ErrorCode.NONE)
         # a group with no offsets: nothing for "all topics", -1 for a topic asked by id
-        other = unique("no-offsets")
-        _find_coordinator(conn, other)
+    other = unique("no-offsets")
+    with _coordinator(bootstrap, other) as conn:
         assert _fetched(_fetch(conn, other, 10, None), 10) == {}
         one = [ofq.OffsetFetchRequestTopics(topic_id=tid, partition_indexes=[0])]
         assert _fetched(_fetch(conn, other, 10, one), 10) == {(tid, 0): (-1, "", ErrorCode.NONE)}
+
+
+def test_offsets_of_a_deleted_topic_are_deleted(broker: Any) -> None:
+    """Deleting a topic deletes every group's committed offsets for it (Kafka's onPartitionsDeleted): a
+    topic created again under the same name starts with no committed offset, so a group does not resume
+    the new topic at the old one's position. (On our cluster: test_cluster_admin.py.)"""
+    deleted_topic_loses_its_offsets(broker.bootstrap_servers)
+
+
+def deleted_topic_loses_its_offsets(bootstrap: str) -> None:
+    """The scenario on any broker or cluster: a group's offsets of a topic that is deleted go (the other
+    topic's stay); the topic created again has none."""
+    from confluent_kafka.admin import AdminClient
+
+    topic, kept = make_topic(bootstrap, 2), make_topic(bootstrap, 1)
+    group = unique("deleted-topic")
+    with w.connect(bootstrap) as any_broker:
+        old_id = _topic_id(any_broker, topic)
+    with _coordinator(bootstrap, group) as conn:
+        names = [
+            ocq.OffsetCommitRequestTopic(name=topic, partitions=[_partition(0, 5), _partition(1, 6)]),
+            ocq.OffsetCommitRequestTopic(name=kept, partitions=[_partition(0, 3)]),
+        ]
+        assert set(_commit_codes(_commit(conn, group, 9, names)).values()) == {ErrorCode.NONE}
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    admin.delete_topics([topic])[topic].result(30)
+    with _coordinator(bootstrap, group) as conn:
+
+        def everything() -> dict[tuple[Any, int], tuple[int, str | None, ErrorCode]]:
+            return _fetched(_fetch(conn, group, 9, None), 9)
+
+        # the deletion reaches the group coordinator asynchronously (Apache; our cluster): poll
+        wait_until(lambda: (topic, 0) not in everything(), 30, what="the deleted topic's offsets to go")
+        assert everything() == {(kept, 0): (3, "", ErrorCode.NONE)}
+    with w.connect(bootstrap) as any_broker:
+        # created again once the deletion is complete (Apache finishes it in the background)
+        wait_until(lambda: _current_id(any_broker, topic) is None, 30, what="the topic gone from the metadata")
+        w.create_topic(any_broker, topic, 2)
+        wait_until(lambda: _current_id(any_broker, topic) not in (None, old_id), 30, what="the topic created again")
+    with _coordinator(bootstrap, group) as conn:
+        asked = [ofq.OffsetFetchRequestTopics(name=topic, partition_indexes=[0, 1])]
+        assert _fetched(_fetch(conn, group, 9, asked), 9) == {
+            (topic, 0): (-1, "", ErrorCode.NONE),
+            (topic, 1): (-1, "", ErrorCode.NONE),
+        }
