@@ -42,6 +42,7 @@ from kafka_wire.client import BrokerConnection
 from kafka_wire.errors import ErrorCode
 from kafka_wire.protocol.messages import (
     describe_groups_request,
+    find_coordinator_request,
     heartbeat_request,
     join_group_request,
     leave_group_request,
@@ -61,6 +62,25 @@ FAST_GROUP_CONFIG: dict[str, Any] = {
     "group.initial.rebalance.delay.ms": 0,
     "offsets.topic.num.partitions": 4,
 }
+
+
+# what a group request may be answered while its coordinator is not serving the group yet (clients retry)
+COORDINATOR_NOT_READY = (
+    ErrorCode.COORDINATOR_LOAD_IN_PROGRESS,
+    ErrorCode.COORDINATOR_NOT_AVAILABLE,
+    ErrorCode.NOT_COORDINATOR,
+)
+
+
+def find_coordinator(conn: BrokerConnection, group: str, deadline: float) -> Any:
+    """FindCoordinator (v3) until it names the group's coordinator, as clients do first: it creates
+    __consumer_offsets on a fresh Apache node, which answers group requests NOT_COORDINATOR until then.
+    Returns the answer (node_id, host, port); fails at `deadline` (time.monotonic())."""
+    req = find_coordinator_request.FindCoordinatorRequest(key=group, key_type=0, coordinator_keys=[group])
+    while (found := conn.request(10, req, 3)).error_code != ErrorCode.NONE:
+        assert time.monotonic() < deadline, f"no coordinator for group {group}: {ErrorCode(found.error_code)}"
+        time.sleep(0.2)
+    return found
 
 
 def unique(prefix: str) -> str:

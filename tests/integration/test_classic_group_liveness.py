@@ -15,12 +15,13 @@ import time
 from typing import Any
 
 from kafka_wire.errors import ErrorCode
-from kafka_wire.protocol.messages import find_coordinator_request as fq
 from tests.integration.group_util import (
+    COORDINATOR_NOT_READY,
     RawMember,
     decode_assignment,
     describe_group,
     differential_broker,  # noqa: F401 - the `broker` fixture
+    find_coordinator,
     make_topic,
     unique,
     wait_until,
@@ -29,25 +30,13 @@ from tests.integration.group_util import (
 # Apache Kafka's group.min.session.timeout.ms is 6 s
 SESSION_MS = 6000
 PARTITIONS = 4
-_COORDINATOR_NOT_READY = (
-    ErrorCode.COORDINATOR_LOAD_IN_PROGRESS,
-    ErrorCode.COORDINATOR_NOT_AVAILABLE,
-    ErrorCode.NOT_COORDINATOR,
-)
 
 
 def _lead_alone(a: RawMember) -> None:
-    """a leads a generation alone. FindCoordinator first, as clients do: it creates __consumer_offsets on
-    a fresh Apache node, which answers group requests NOT_COORDINATOR until then."""
+    """a leads a generation alone (FindCoordinator first, as clients do)."""
     deadline = time.monotonic() + 30
-    group = a.group_id
-    while (
-        a.conn.request(10, fq.FindCoordinatorRequest(key=group, key_type=0, coordinator_keys=[group]), 3).error_code
-        != ErrorCode.NONE
-    ):
-        assert time.monotonic() < deadline, "no coordinator for the group"
-        time.sleep(0.2)
-    while (r := a.join()).error_code in _COORDINATOR_NOT_READY:
+    find_coordinator(a.conn, a.group_id, deadline)
+    while (r := a.join()).error_code in COORDINATOR_NOT_READY:
         assert time.monotonic() < deadline, ErrorCode(r.error_code)
         time.sleep(0.2)
     assert r.error_code == ErrorCode.NONE and a.is_leader

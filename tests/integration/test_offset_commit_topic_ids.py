@@ -14,18 +14,18 @@ from typing import Any
 
 from kafka_wire.client.connection import BrokerConnection
 from kafka_wire.errors import ErrorCode
-from kafka_wire.protocol.messages import find_coordinator_request as fq
 from kafka_wire.protocol.messages import offset_commit_request as ocq
 from kafka_wire.protocol.messages import offset_fetch_request as ofq
 from tests.integration import wire_util as w
 from tests.integration.group_util import (  # noqa: F401 - differential_broker: the `broker` fixture
+    COORDINATOR_NOT_READY,
     differential_broker,
+    find_coordinator,
     make_topic,
     unique,
     wait_until,
 )
 
-_NOT_READY = (ErrorCode.COORDINATOR_LOAD_IN_PROGRESS, ErrorCode.COORDINATOR_NOT_AVAILABLE, ErrorCode.NOT_COORDINATOR)
 UNKNOWN_ID = uuid.UUID("6d1c4c1f-0000-4000-8000-00000000beef").bytes
 
 
@@ -51,18 +51,13 @@ def _fetch(conn: BrokerConnection, group: str, version: int, topics: list[Any] |
 
 
 def _coordinator(bootstrap: str, group: str) -> BrokerConnection:
-    """A connection to the group's coordinator, once it serves the group. FindCoordinator first, as
-    clients do: it creates __consumer_offsets on a fresh Apache node, which answers group requests
-    NOT_COORDINATOR until then; then until the coordinator has loaded its partition of
-    __consumer_offsets (clients retry meanwhile)."""
+    """A connection to the group's coordinator (FindCoordinator first, as clients do), once it has
+    loaded its partition of __consumer_offsets (clients retry meanwhile)."""
     deadline = time.monotonic() + 30
     with w.connect(bootstrap) as conn:
-        req = fq.FindCoordinatorRequest(key=group, key_type=0, coordinator_keys=[group])
-        while (found := conn.request(10, req, 3)).error_code:
-            assert time.monotonic() < deadline, "no coordinator for the group"
-            time.sleep(0.2)
+        found = find_coordinator(conn, group, deadline)
     coordinator = w.connect(f"{found.host}:{found.port}")
-    while (code := _fetch(coordinator, group, 9, None).groups[0].error_code) in _NOT_READY:
+    while (code := _fetch(coordinator, group, 9, None).groups[0].error_code) in COORDINATOR_NOT_READY:
         assert time.monotonic() < deadline, ErrorCode(code)
         time.sleep(0.2)
     return coordinator
@@ -131,7 +126,7 @@ def test_offsets_committed_and_fetched_by_topic_id(broker: Any) -> None:
             (tid, 5): (-1, "", ErrorCode.NONE),
             (UNKNOWN_ID, 0): (-1, "", ErrorCode.UNKNOWN_TOPIC_ID),
         }
-        # every topic of the group, by id; and the same offsets by name at v9 (and v1)
+        # every topic of the group, by id; and the same offsets by name at v9
         assert _fetched(_fetch(conn, group, 10, None), 10) == {
             (tid, 0): (5, "m0", ErrorCode.NONE),
             (tid, 1): (7, "", ErrorCode.NONE),
