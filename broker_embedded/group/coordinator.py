@@ -137,6 +137,7 @@ class GroupCoordinator(GroupOffsets):
     def _unload_partition(self, index: int) -> None:
         self.storage.loaded_partitions.pop(index, None)
         n = self.num_offsets_partitions
+        self.txn_offsets.unload(index)
         self.consumer_groups.unload(index, n)
         self.streams_groups.unload(index, n)
         if self.share_groups is not None:

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from broker_embedded.group.consumer_coordinator import ConsumerGroupCoordinator
     from broker_embedded.group.metadata_manager import GroupMetadataManager
     from broker_embedded.group.streams_coordinator import StreamsGroupCoordinator
+    from broker_embedded.group.txn_offsets import GroupTxnOffsets
 
 UNKNOWN_MEMBER_ID = ""
 
@@ -51,6 +52,7 @@ class GroupOffsets:
     storage: GroupMetadataManager
     consumer_groups: ConsumerGroupCoordinator
     streams_groups: StreamsGroupCoordinator
+    txn_offsets: GroupTxnOffsets
 
     coordinator_error: Callable[[str | None], ErrorCode]
     _validate_group_id: Callable[[str | None], None]
@@ -113,6 +115,8 @@ class GroupOffsets:
                     codes[tp] = e.code
                 return codes
         group.offsets.update(accepted)
+        # written after any open transaction's offsets of these partitions: this commit stays
+        self.txn_offsets.on_plain_write(group_id, accepted, tombstone=False)
         for tp in accepted:
             codes[tp] = ErrorCode.NONE
         return codes
@@ -136,20 +140,23 @@ class GroupOffsets:
         if group is None or group.state == GroupState.DEAD:
             return ErrorCode.GROUP_ID_NOT_FOUND, {}
         subscribed = group.subscribed_topics() if group.state != GroupState.EMPTY else set()
+        pending = self.txn_offsets.pending_partitions(group_id)
         codes: dict[tuple[str, int], ErrorCode] = {}
         tombstones: list[tuple[bytes, bytes | None]] = []
         for tp in partitions:
             if subscribed is None or tp[0] in (subscribed or set()):
                 codes[tp] = ErrorCode.GROUP_SUBSCRIBED_TO_TOPIC
                 continue
-            if tp in group.offsets:
+            # an open transaction's offset is deleted too (Kafka: a tombstone drops it)
+            if tp in group.offsets or tp in pending:
                 tombstones.append((encode_offset_key(OffsetKey(group_id, tp[0], tp[1])), None))
             codes[tp] = ErrorCode.NONE
         if tombstones:
             self.storage.append(group_id, tombstones)
-        for tp, code in codes.items():
-            if code == ErrorCode.NONE:
-                group.offsets.pop(tp, None)
+        deleted = [tp for tp, code in codes.items() if code == ErrorCode.NONE]
+        for tp in deleted:
+            group.offsets.pop(tp, None)
+        self.txn_offsets.on_plain_write(group_id, deleted, tombstone=True)
         return ErrorCode.NONE, codes
 
     def delete_groups(self, group_ids: list[str]) -> dict[str, ErrorCode]:
@@ -186,11 +193,14 @@ class GroupOffsets:
             if group.state != GroupState.EMPTY:
                 out[group_id] = ErrorCode.NON_EMPTY_GROUP
                 continue
+            # the offsets of open transactions go with the committed ones (Kafka's deleteAllOffsets)
+            partitions = set(group.offsets) | self.txn_offsets.pending_partitions(group_id)
             records: list[tuple[bytes, bytes | None]] = [
-                (encode_offset_key(OffsetKey(group_id, t, p)), None) for (t, p) in group.offsets
+                (encode_offset_key(OffsetKey(group_id, t, p)), None) for (t, p) in sorted(partitions)
             ]
             records.append((encode_group_key(GroupKey(group_id)), None))
             self.storage.append(group_id, records)
+            self.txn_offsets.on_plain_write(group_id, partitions, tombstone=True)
             group.transition_to(GroupState.DEAD, _now_ms())
             del self.groups[group_id]
             out[group_id] = ErrorCode.NONE
@@ -203,21 +213,26 @@ class GroupOffsets:
         Returns how many offsets were deleted."""
         deleted = set(topics)
         removed = 0
-        for group in list(self.groups.values()):
-            gone = [tp for tp in group.offsets if tp[0] in deleted]
+        # groups with committed offsets, and those with only an open transaction's offsets
+        group_ids = set(self.groups) | {g for by_group in self.txn_offsets.pending.values() for g in by_group}
+        for group_id in sorted(group_ids):
+            group = self.groups.get(group_id)
+            committed = [tp for tp in group.offsets if tp[0] in deleted] if group is not None else []
+            pending = [tp for tp in self.txn_offsets.pending_partitions(group_id) if tp[0] in deleted]
+            gone = sorted(set(committed) | set(pending))
             if not gone:
                 continue
             try:
-                self.storage.append(
-                    group.group_id, [(encode_offset_key(OffsetKey(group.group_id, t, p)), None) for t, p in gone]
-                )
+                self.storage.append(group_id, [(encode_offset_key(OffsetKey(group_id, t, p)), None) for t, p in gone])
             except KafkaError as e:
                 # the offsets partition is no longer led here: its next leader loads the offsets and
                 # serves them until they expire (left, as a failed OffsetDelete would leave them)
-                log.warning("could not delete the offsets of %s in group %s: %s", sorted(deleted), group.group_id, e)
+                log.warning("could not delete the offsets of %s in group %s: %s", sorted(deleted), group_id, e)
                 continue
-            for tp in gone:
-                del group.offsets[tp]
+            if group is not None:
+                for tp in committed:
+                    del group.offsets[tp]
+            self.txn_offsets.on_plain_write(group_id, gone, tombstone=True)
             removed += len(gone)
         if removed:
             log.info("deleted %d committed offsets of deleted topics %s", removed, sorted(deleted))
@@ -233,7 +248,13 @@ class GroupOffsets:
                 continue
             if self.streams_groups.has_members(group.group_id):
                 continue
-            expired = [tp for tp, om in group.offsets.items() if om.commit_timestamp + retention_ms <= now]
+            # an offset with an open transaction's offset beside it waits for the transaction (Kafka)
+            pending = self.txn_offsets.pending_partitions(group.group_id)
+            expired = [
+                tp
+                for tp, om in group.offsets.items()
+                if om.commit_timestamp + retention_ms <= now and tp not in pending
+            ]
             if not expired:
                 continue
             self.storage.append(
@@ -243,7 +264,7 @@ class GroupOffsets:
             for tp in expired:
                 del group.offsets[tp]
             removed += len(expired)
-            if not group.offsets and not group.members:
+            if not group.offsets and not group.members and not pending:
                 group.transition_to(GroupState.DEAD, now)
                 self.storage.append(group.group_id, [(encode_group_key(GroupKey(group.group_id)), None)])
                 del self.groups[group.group_id]

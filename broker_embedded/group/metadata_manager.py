@@ -56,7 +56,8 @@ CreateTopic = Callable[[str, int, int, dict[str, Any]], "TopicMetadata"]
 # What a replay of offsets partitions found: the last value per key (None: a tombstone)
 ReplayedOffsets = dict[OffsetKey, OffsetValue | None]
 ReplayedGroups = dict[str, GroupValue | None]
-# transactional offset commits whose transaction had no marker yet: producer id -> records
+# transactional offset commits whose transaction had no marker yet: producer id -> records (a value
+# of None: a plain commit written after it takes precedence)
 OpenTxnOffsets = dict[int, list[tuple[OffsetKey, OffsetValue | None]]]
 
 
@@ -209,6 +210,9 @@ class GroupMetadataManager:
         # the log offset of the record each entry of `offsets` came from: a transactional commit
         # only replaces an offset committed before it (Kafka's completePendingTxnOffsetCommit)
         written_at: dict[OffsetKey, int] = {}
+        # the log offset of the last plain tombstone of each key: it drops open transactions'
+        # offsets written before it (Kafka's replay of an offset tombstone)
+        tombstoned_at: dict[OffsetKey, int] = {}
         open_txns: OpenTxnOffsets = {}
         for index in range(topic.num_partitions) if partitions is None else partitions:
             p = self.replicas.partition(OFFSETS_TOPIC, index)
@@ -247,11 +251,19 @@ class GroupMetadataManager:
                                 pending.setdefault(h.producer_id, []).append((decoded, value, rec.offset))
                             else:
                                 offsets[decoded], written_at[decoded] = value, rec.offset
+                                if value is None:
+                                    tombstoned_at[decoded] = rec.offset
                         elif isinstance(decoded, GroupKey) and not h.is_transactional:
                             groups[decoded.group] = decode_group_value(rec.value) if rec.value is not None else None
                         elif decoded is None and other is not None and not h.is_transactional:
                             other(rec.key, rec.value)
                 position = max(position + 1, last + 1)
             for producer_id, entries in pending.items():
-                open_txns.setdefault(producer_id, []).extend((key, value) for key, value, _at in entries)
+                # still undecided: a later tombstone dropped an entry, a later plain commit
+                # supersedes it (None: its partition stays unstable, the marker keeps the commit)
+                open_txns.setdefault(producer_id, []).extend(
+                    (key, None if written_at.get(key, -1) > at else value)
+                    for key, value, at in entries
+                    if tombstoned_at.get(key, -1) < at
+                )
         return offsets, groups, open_txns

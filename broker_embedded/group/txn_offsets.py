@@ -1,7 +1,11 @@
 """What the transaction coordinator's offset commits (TxnOffsetCommit, KIP-98 / KIP-447) need of
-the classic group coordinator, as one small door: the group's fencing of a commit, the decided
-offsets materialized in the group, and the offsets read back without their marker. The pending
-offsets themselves live in ``txn.offsets``; the group's state stays behind this door.
+the classic group coordinator, as one small door: the group's fencing of a commit, the offsets of
+undecided transactions, and their decision by the transaction's marker.
+
+The pending offsets are the groups' state (as in Kafka's OffsetMetadataManager): a plain offset
+record written after them takes precedence when their transaction commits, and an offset
+tombstone (OffsetDelete, DeleteGroups, a deleted topic) drops them. ``txn.offsets`` validates and
+writes the transactional batch, then hands the offsets here.
 """
 
 from __future__ import annotations
@@ -21,35 +25,94 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 TP = tuple[str, int]
-# producer id -> group -> partition -> offset
-PendingOffsets = dict[int, dict[str, dict[TP, OffsetAndMetadata]]]
+# producer id -> group -> partition -> offset; None: a plain commit written after it supersedes
+# it (the partition stays unstable until the marker, which then leaves the plain offset in place)
+PendingOffsets = dict[int, dict[str, dict[TP, OffsetAndMetadata | None]]]
 
 
 class GroupTxnOffsets:
     def __init__(self, groups: dict[str, GroupMetadata], storage: GroupMetadataManager) -> None:
         self.groups = groups
         self.storage = storage
-        # transactional offsets read back without their transaction's marker: the transaction
-        # coordinator takes them over (txn.offsets)
-        self.open: PendingOffsets = {}
+        self.pending: PendingOffsets = {}
         # the groups of member epochs (KIP-848 consumer, KIP-1071 streams coordinators): each has
         # `groups` and validate_offset_request(group, member, epoch, commit); set by the coordinator
         self.member_groups: list[Any] = []
 
     def add_replayed(self, open_txns: OpenTxnOffsets) -> None:
-        """Offset records of transactions still open when a partition was loaded."""
+        """Offset records of transactions still open when a partition was loaded (a value of None:
+        superseded by a plain commit written after it)."""
         for producer_id, entries in open_txns.items():
-            by_group = self.open.setdefault(producer_id, {})
+            by_group = self.pending.setdefault(producer_id, {})
             for key, ov in entries:
+                self._simple_group(key.group)
+                om = None
                 if ov is not None:
-                    by_group.setdefault(key.group, {})[(key.topic, key.partition)] = OffsetAndMetadata(
-                        ov.offset, ov.leader_epoch, ov.metadata, ov.commit_timestamp
-                    )
+                    om = OffsetAndMetadata(ov.offset, ov.leader_epoch, ov.metadata, ov.commit_timestamp)
+                by_group.setdefault(key.group, {})[(key.topic, key.partition)] = om
 
-    def take_open(self) -> PendingOffsets:
-        """Hand over (and forget here) the offsets read back for transactions still open."""
-        taken, self.open = self.open, {}
-        return taken
+    def add_pending(self, producer_id: int, group_id: str, offsets: dict[TP, OffsetAndMetadata]) -> None:
+        """Offsets of `producer_id`'s open transaction, written to the group's offsets partition."""
+        self._simple_group(group_id)
+        self.pending.setdefault(producer_id, {}).setdefault(group_id, {}).update(offsets)
+
+    def _simple_group(self, group_id: str) -> GroupMetadata:
+        """The group that holds the offsets, created Empty (a "simple" group) when absent: Kafka
+        creates it for a transactional offset commit as for a plain one, live and when replaying
+        the record, so it can be described, listed, have its offsets deleted, or be deleted."""
+        group = self.groups.get(group_id)
+        if group is None:
+            group = self.groups[group_id] = GroupMetadata(group_id, state_timestamp_ms=time.time_ns() // 1_000_000)
+        return group
+
+    def pending_partitions(self, group_id: str) -> set[TP]:
+        """The group's partitions with offsets of an undecided transaction: an OffsetFetch that
+        requires stable offsets (KIP-447) answers UNSTABLE_OFFSET_COMMIT for them until the
+        marker decides them."""
+        return {tp for groups in self.pending.values() for tp in groups.get(group_id, ())}
+
+    def on_plain_write(self, group_id: str, partitions: Iterable[TP], tombstone: bool) -> None:
+        """Plain offset records of `partitions` were written after every pending offset of the
+        group: a commit wins over them at the marker (Kafka keeps the offset of the later record),
+        a tombstone removes them (Kafka's replay of an offset tombstone)."""
+        parts = set(partitions)
+        for producer_id in list(self.pending):
+            groups = self.pending[producer_id]
+            offsets = groups.get(group_id)
+            if not offsets:
+                continue
+            for tp in parts & offsets.keys():
+                if tombstone:
+                    del offsets[tp]
+                else:
+                    offsets[tp] = None
+            if not offsets:
+                del groups[group_id]
+            if not groups:
+                del self.pending[producer_id]
+
+    def unload(self, partition: int) -> None:
+        """__consumer_offsets-`partition` is no longer led here: its next leader reads the pending
+        offsets of its groups back from the log."""
+        for producer_id in list(self.pending):
+            groups = self.pending[producer_id]
+            for group_id in [g for g in groups if self.storage.partition_for(g) == partition]:
+                del groups[group_id]
+            if not groups:
+                del self.pending[producer_id]
+
+    def on_marker(self, partition: int, producer_id: int, commit: bool) -> None:
+        """A marker reached __consumer_offsets-`partition`: decide this producer's offsets there."""
+        groups = self.pending.get(producer_id)
+        if not groups:
+            return
+        for group_id in [g for g in groups if self.storage.partition_for(g) == partition]:
+            offsets = groups.pop(group_id)
+            decided = {tp: om for tp, om in offsets.items() if om is not None}
+            if commit and decided:
+                self.materialize(group_id, decided)
+        if not groups:
+            del self.pending[producer_id]
 
     def commit_error(
         self,
@@ -91,10 +154,7 @@ class GroupTxnOffsets:
     def materialize(self, group_id: str, offsets: dict[TP, OffsetAndMetadata]) -> None:
         """A COMMIT marker decided `offsets`: serve them from the group and append them again as
         plain offset records, so the group's log replay sees only decided offsets."""
-        group = self.groups.get(group_id)
-        if group is None:
-            group = self.groups[group_id] = GroupMetadata(group_id, state_timestamp_ms=time.time_ns() // 1_000_000)
-        group.offsets.update(offsets)
+        self._simple_group(group_id).offsets.update(offsets)
         try:
             self.storage.append(
                 group_id,

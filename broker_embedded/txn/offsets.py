@@ -1,10 +1,10 @@
 """Transactional offset commits (TxnOffsetCommit, KIP-98 / KIP-447).
 
 The offsets are written to the group's ``__consumer_offsets`` partition as a transactional batch
-of the producer (durable, and covered by the transaction's marker) and kept pending here, invisible
-to OffsetFetch, until the marker arrives: COMMIT materializes them in the group (and appends them
-again as plain offset records so the group's log replay sees only decided offsets), ABORT drops
-them.
+of the producer (durable, and covered by the transaction's marker) and kept pending by the group
+coordinator (``group.txn_offsets``), invisible to OffsetFetch, until the marker arrives: COMMIT
+materializes them in the group (and appends them again as plain offset records so the group's log
+replay sees only decided offsets), ABORT drops them.
 """
 
 from __future__ import annotations
@@ -37,28 +37,16 @@ def _now_ms() -> int:
 
 
 class PendingTxnOffsets:
-    """producer id -> group -> partition -> offset, waiting for the transaction's marker."""
+    """TxnOffsetCommit's checks and its transactional batch; the offsets then wait in the group
+    coordinator for the transaction's marker."""
 
     def __init__(self, broker: TxnHost) -> None:
         self.broker = broker
-        self.pending: dict[int, dict[str, dict[TP, OffsetAndMetadata]]] = {}
-
-    def _adopt_replayed(self) -> None:
-        """Offsets the group coordinator read back from the log for transactions still open at a
-        restart or failover: they wait here for the marker the coordinator will write."""
-        replayed = self.broker.group_coordinator.txn_offsets.take_open()
-        while replayed:
-            producer_id, groups = replayed.popitem()
-            mine = self.pending.setdefault(producer_id, {})
-            for group_id, offsets in groups.items():
-                mine.setdefault(group_id, {}).update(offsets)
 
     def pending_partitions(self, group_id: str) -> set[TP]:
-        """The group's partitions with offsets of an undecided transaction: an OffsetFetch that
-        requires stable offsets (KIP-447) answers UNSTABLE_OFFSET_COMMIT for them until the
-        marker decides them, on every broker that has taken the group over."""
-        self._adopt_replayed()
-        return {tp for groups in self.pending.values() for tp in groups.get(group_id, ())}
+        """The group's partitions with offsets of an undecided transaction (KIP-447's unstable
+        offsets), on every broker that has taken the group over."""
+        return self.broker.group_coordinator.txn_offsets.pending_partitions(group_id)
 
     def commit(
         self,
@@ -124,8 +112,7 @@ class PendingTxnOffsets:
                 return dict.fromkeys(offsets, ErrorCode.NOT_COORDINATOR)
             except KafkaError as e:
                 return dict.fromkeys(offsets, e.code)
-        self._adopt_replayed()  # older offsets read back at load must not override these
-        self.pending.setdefault(producer_id, {}).setdefault(group_id, {}).update(accepted)
+        gc.txn_offsets.add_pending(producer_id, group_id, accepted)
         codes.update(dict.fromkeys(accepted, ErrorCode.NONE))
         return codes
 
@@ -152,16 +139,6 @@ class PendingTxnOffsets:
         return ErrorCode.NONE
 
     def on_marker(self, partition: int, producer_id: int, commit: bool) -> None:
-        """A marker reached __consumer_offsets-`partition`: decide this producer's offsets there."""
-        self._adopt_replayed()
-        groups = self.pending.get(producer_id)
-        if not groups:
-            return
-        gc = self.broker.group_coordinator
-        for group_id in [g for g in groups if gc.partition_for(g) == partition]:
-            offsets = groups.pop(group_id)
-            if not commit:
-                continue
-            gc.txn_offsets.materialize(group_id, offsets)
-        if not groups:
-            del self.pending[producer_id]
+        """A marker reached __consumer_offsets-`partition`: the group coordinator decides this
+        producer's offsets there."""
+        self.broker.group_coordinator.txn_offsets.on_marker(partition, producer_id, commit)

@@ -16,9 +16,12 @@ from typing import Any
 
 import pytest
 from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, TopicPartition
+from confluent_kafka.admin import AdminClient
 
 from kafka_wire.client import BrokerConnection
 from kafka_wire.errors import ErrorCode
+from kafka_wire.protocol.messages import offset_commit_request as oc
+from kafka_wire.protocol.messages import offset_delete_request as od
 from kafka_wire.protocol.messages import offset_fetch_request as rq
 from tests.integration.clients_util import create_topic
 
@@ -35,20 +38,35 @@ def _name(prefix: str) -> str:
 
 
 class OpenTransaction:
-    """A transaction that has sent `offset` for (topic, 0) of `group` and is not yet decided."""
+    """A transaction that has sent `offset` for (topic, 0) of `group` (or the `offsets` given) and
+    is not yet decided."""
 
-    def __init__(self, bootstrap: str, topic: str, group: str, offset: int) -> None:
+    def __init__(
+        self, bootstrap: str, topic: str, group: str, offset: int, offsets: dict[tuple[str, int], int] | None = None
+    ) -> None:
+        self.bootstrap, self.group = bootstrap, group
         self.producer = Producer({"bootstrap.servers": bootstrap, "transactional.id": _name("tid"), "linger.ms": 0})
         self.producer.init_transactions(30)
         self.producer.begin_transaction()
         self.producer.produce(topic, value=b"inside", partition=1)
-        meta = Consumer({"bootstrap.servers": bootstrap, "group.id": group})
+        sent = offsets if offsets is not None else {(topic, 0): offset}
+        self._send_offsets([TopicPartition(t, p, o) for (t, p), o in sent.items()], group)
+
+    def _send_offsets(self, partitions: list[TopicPartition], group: str) -> None:
+        meta = Consumer({"bootstrap.servers": self.bootstrap, "group.id": group})
         try:
-            self.producer.send_offsets_to_transaction(
-                [TopicPartition(topic, 0, offset)], meta.consumer_group_metadata(), 30
-            )
+            self.producer.send_offsets_to_transaction(partitions, meta.consumer_group_metadata(), 30)
         finally:
             meta.close()
+
+    def commit_and_wait_for_markers(self, topic: str) -> None:
+        """Commit, then open and abort one more transaction: its AddOffsetsToTxn is answered only
+        once the first one's markers are all written (CONCURRENT_TRANSACTIONS until then, which
+        librdkafka retries), on Apache Kafka as on ours."""
+        self.producer.commit_transaction(30)
+        self.producer.begin_transaction()
+        self._send_offsets([TopicPartition(topic, 0, 1)], _name("other"))
+        self.producer.abort_transaction(30)
 
 
 @pytest.fixture
@@ -149,3 +167,123 @@ def test_read_committed_consumer_waits_for_the_transaction(broker: Any, open_txn
     finally:
         stable.close()
         unstable.close()
+
+
+# ---- plain offset records written after an open transaction's offsets ---------------------------
+# Kafka's group coordinator keeps the offset of the later record when a transaction commits
+# (replayEndTransactionMarker compares record offsets), and an offset tombstone -- OffsetDelete,
+# DeleteGroups, a deleted topic -- removes the open transactions' offsets of that partition. So an
+# operator's reset or deletion made while a transaction is open is not undone by its commit.
+
+
+def _simple_commit(conn: BrokerConnection, group: str, topic: str, partition: int, offset: int) -> int:
+    """OffsetCommit from outside the group protocol (what an admin's offset reset sends)."""
+    req = oc.OffsetCommitRequest(
+        group_id=group,
+        generation_id_or_member_epoch=-1,
+        member_id="",
+        topics=[
+            oc.OffsetCommitRequestTopic(
+                name=topic,
+                partitions=[oc.OffsetCommitRequestPartition(partition_index=partition, committed_offset=offset)],
+            )
+        ],
+    )
+    resp = conn.request(8, req, 8)
+    return resp.topics[0].partitions[0].error_code
+
+
+def _offset_delete(conn: BrokerConnection, group: str, topic: str, partition: int) -> tuple[int, list[int]]:
+    req = od.OffsetDeleteRequest(
+        group_id=group,
+        topics=[od.OffsetDeleteRequestTopic(name=topic, partitions=[od.OffsetDeleteRequestPartition(partition)])],
+    )
+    resp = conn.request(47, req, 0)
+    return resp.error_code, [p.error_code for t in resp.topics for p in t.partitions]
+
+
+def test_a_plain_commit_after_the_transactions_offset_stays(broker: Any, open_txn: Any) -> None:
+    topic, group, txn = open_txn
+    with BrokerConnection.from_bootstrap(broker.bootstrap_servers, timeout=10) as conn:
+        assert _simple_commit(conn, group, topic, 0, 7) == ErrorCode.NONE
+        # the transaction's offset is still undecided: stable reads wait, others see the commit
+        assert _offset_fetch(conn, 8, group, topic, stable=True)[0] == (topic, 0, -1, ErrorCode.UNSTABLE_OFFSET_COMMIT)
+        assert _offset_fetch(conn, 8, group, topic, stable=False)[0] == (topic, 0, 7, ErrorCode.NONE)
+        txn.producer.commit_transaction(30)
+        # the commit was written after the transaction's offset (42): it stays
+        assert _until_stable(conn, 8, group, topic) == [(topic, 0, 7, ErrorCode.NONE), (topic, 1, -1, ErrorCode.NONE)]
+
+
+def test_offset_delete_drops_the_transactions_offset(broker: Any) -> None:
+    topic, group = _name("stable"), _name("g")
+    create_topic(broker, topic, 2)
+    txn = OpenTransaction(broker.bootstrap_servers, topic, group, 0, offsets={(topic, 0): 42, (topic, 1): 43})
+    try:
+        with BrokerConnection.from_bootstrap(broker.bootstrap_servers, timeout=10) as conn:
+            # the transaction's commit made the group known (an Empty group without members)
+            assert _offset_delete(conn, group, topic, 0) == (ErrorCode.NONE, [ErrorCode.NONE])
+            # partition 0's pending offset is gone: nothing left to wait for there
+            assert _offset_fetch(conn, 8, group, topic, stable=True) == [
+                (topic, 0, -1, ErrorCode.NONE),
+                (topic, 1, -1, ErrorCode.UNSTABLE_OFFSET_COMMIT),
+            ]
+            txn.producer.commit_transaction(30)
+            deadline = time.monotonic() + 15
+            while (got := _offset_fetch(conn, 8, group, topic, stable=True))[1][3] != ErrorCode.NONE:
+                assert got == [(topic, 0, -1, ErrorCode.NONE), (topic, 1, -1, ErrorCode.UNSTABLE_OFFSET_COMMIT)]
+                assert time.monotonic() < deadline, got
+                time.sleep(0.02)
+            # the commit marker found only partition 1's offset left
+            assert got == [(topic, 0, -1, ErrorCode.NONE), (topic, 1, 43, ErrorCode.NONE)]
+    finally:
+        _abort_if_open(txn)
+
+
+def test_delete_groups_drops_the_transactions_offsets(broker: Any) -> None:
+    topic, group = _name("stable"), _name("g")
+    create_topic(broker, topic, 2)
+    txn = OpenTransaction(broker.bootstrap_servers, topic, group, 42)
+    admin = AdminClient({"bootstrap.servers": broker.bootstrap_servers})
+    try:
+        admin.delete_consumer_groups([group], request_timeout=30)[group].result(30)
+        with BrokerConnection.from_bootstrap(broker.bootstrap_servers, timeout=10) as conn:
+            assert _offset_fetch(conn, 8, group, topic, stable=True) == [
+                (topic, 0, -1, ErrorCode.NONE),
+                (topic, 1, -1, ErrorCode.NONE),
+            ]
+            txn.commit_and_wait_for_markers(topic)
+            # the marker found nothing left to commit
+            assert _offset_fetch(conn, 8, group, None, stable=True) == []
+    finally:
+        _abort_if_open(txn)
+
+
+def test_deleting_the_topic_drops_the_transactions_offsets(broker: Any) -> None:
+    deleted, kept, group = _name("gone"), _name("kept"), _name("g")
+    create_topic(broker, deleted, 2)
+    create_topic(broker, kept, 2)
+    txn = OpenTransaction(broker.bootstrap_servers, kept, group, 0, offsets={(deleted, 0): 42, (kept, 0): 43})
+    admin = AdminClient({"bootstrap.servers": broker.bootstrap_servers})
+    try:
+        admin.delete_topics([deleted], request_timeout=30)[deleted].result(30)
+        with BrokerConnection.from_bootstrap(broker.bootstrap_servers, timeout=10) as conn:
+            deadline = time.monotonic() + 30
+            # the group coordinator learns of the deletion from the metadata (Kafka: asynchronously)
+            while (got := _offset_fetch(conn, 8, group, deleted, stable=True))[0][3] != ErrorCode.NONE:
+                assert time.monotonic() < deadline, f"the deleted topic's pending offset stayed: {got}"
+                time.sleep(0.05)
+            assert got == [(deleted, 0, -1, ErrorCode.NONE), (deleted, 1, -1, ErrorCode.NONE)]
+            txn.producer.commit_transaction(30)
+            assert _until_stable(conn, 8, group, kept) == [(kept, 0, 43, ErrorCode.NONE), (kept, 1, -1, ErrorCode.NONE)]
+            # created again under the same name, the topic has no offset of the old one
+            create_topic(broker, deleted, 2)
+            assert _offset_fetch(conn, 8, group, None, stable=True) == [(kept, 0, 43, ErrorCode.NONE)]
+    finally:
+        _abort_if_open(txn)
+
+
+def _abort_if_open(txn: OpenTransaction) -> None:
+    try:  # a test that failed before deciding the transaction leaves it open
+        txn.producer.abort_transaction(10)
+    except KafkaException:
+        pass

@@ -234,9 +234,11 @@ def test_txn_offset_commit_is_pending_until_the_commit_marker(broker: Broker) ->
     assert c.add_offsets("tx", pid, epoch, "g") == ErrorCode.NONE
     assert c.offsets.commit(c, "tx", "g", pid, epoch, -1, "", None, {("t", 0): om}) == {("t", 0): ErrorCode.NONE}
     assert gc.fetch_offsets("g", [("t", 0)])[("t", 0)] is None  # not visible before the commit
-    # KIP-447: a generation of a group that does not exist is refused
+    # the commit made "g" an Empty group without members (as Kafka does); KIP-447: a member it
+    # does not have is refused
+    assert gc.groups["g"].members == {}
     bad = c.offsets.commit(c, "tx", "g", pid, epoch, 5, "member", None, {("t", 0): om})
-    assert bad == {("t", 0): ErrorCode.ILLEGAL_GENERATION}
+    assert bad == {("t", 0): ErrorCode.UNKNOWN_MEMBER_ID}
     assert c.end_txn("tx", pid, epoch, True)[0] == ErrorCode.NONE
     got = gc.fetch_offsets("g", [("t", 0)])[("t", 0)]
     assert got is not None and got.offset == 17
@@ -365,3 +367,51 @@ def test_open_txn_offsets_read_back_are_decided_by_the_marker_after_a_restart(tm
         assert got is not None and got.offset == 7
     finally:
         b.shutdown()
+
+
+def test_plain_records_after_open_txn_offsets_win_after_a_restart(tmp_path: Path) -> None:
+    """Read back at a restart, an open transaction's offsets yield to plain records written after
+    them: a tombstone drops them (the partition is stable at once), a plain commit stays when the
+    transaction commits (Kafka keeps the later record's offset); an untouched one is materialized."""
+    b = _broker(tmp_path)
+    c = coordinator_of(b)
+    pid, epoch = _init(c)
+    c.add_offsets("tx", pid, epoch, "g")
+    pending = {tp: OffsetAndMetadata(40 + tp[1], -1, "", 1) for tp in [("t", 0), ("t", 1), ("u", 0)]}
+    assert set(c.offsets.commit(c, "tx", "g", pid, epoch, -1, "", None, pending).values()) == {ErrorCode.NONE}
+    gc = b.group_coordinator
+    assert gc.commit_offsets("g", -1, "", None, {("t", 0): OffsetAndMetadata(7, -1, "", 2)}) == {
+        ("t", 0): ErrorCode.NONE
+    }
+    assert gc.delete_offsets("g", [("t", 1)]) == (ErrorCode.NONE, {("t", 1): ErrorCode.NONE})
+    live = c.offsets.pending_partitions("g")
+    b.shutdown()  # the transaction is still open
+    b = _broker(tmp_path)
+    try:
+        c = coordinator_of(b)
+        gc = b.group_coordinator
+        # the tombstoned partition is no longer pending; the superseded one still is, until the marker
+        assert live == c.offsets.pending_partitions("g") == {("t", 0), ("u", 0)}
+        assert c.end_txn("tx", pid, epoch, True)[0] == ErrorCode.NONE
+        got = gc.fetch_offsets("g", [("t", 0), ("t", 1), ("u", 0)])
+        assert {tp: om.offset if om else None for tp, om in got.items()} == {("t", 0): 7, ("t", 1): None, ("u", 0): 40}
+    finally:
+        b.shutdown()
+
+
+def test_plain_records_after_txn_offsets_win_live(broker: Broker) -> None:
+    """The same without a restart, and a deleted topic: its pending offsets go with it."""
+    c = coordinator_of(broker)
+    gc = broker.group_coordinator
+    pid, epoch = _init(c)
+    c.add_offsets("tx", pid, epoch, "g")
+    pending = {tp: OffsetAndMetadata(40 + tp[1], -1, "", 1) for tp in [("t", 0), ("t", 1), ("u", 0)]}
+    c.offsets.commit(c, "tx", "g", pid, epoch, -1, "", None, pending)
+    gc.commit_offsets("g", -1, "", None, {("t", 0): OffsetAndMetadata(7, -1, "", 2)})
+    assert gc.delete_offsets("g", [("t", 1)]) == (ErrorCode.NONE, {("t", 1): ErrorCode.NONE})
+    assert gc.on_topics_deleted(["u"]) == 1
+    assert c.offsets.pending_partitions("g") == {("t", 0)}
+    assert c.end_txn("tx", pid, epoch, True)[0] == ErrorCode.NONE
+    assert c.offsets.pending_partitions("g") == set()
+    got = gc.fetch_offsets("g", None)
+    assert {tp: om.offset for tp, om in got.items()} == {("t", 0): 7}
