@@ -43,6 +43,11 @@ def handle(
     for t in request.topics:
         if not denied and (code := authorize(ctx, AclOperation.READ, ResourceType.TOPIC, t.name)):
             refused.update({(t.name, p.partition_index): code for p in t.partitions})
+    for tp in offsets.keys() - refused.keys():
+        # as OffsetCommit: no offsets for a topic or partition that does not exist (Kafka's KafkaApis)
+        topic = broker.topics.get(tp[0])
+        if topic is None or not 0 <= tp[1] < topic.num_partitions:
+            refused[tp] = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
     offsets = {tp: om for tp, om in offsets.items() if tp not in refused}
     codes = (
         {}

@@ -72,13 +72,14 @@ COORDINATOR_NOT_READY = (
 )
 
 
-def find_coordinator(conn: BrokerConnection, group: str, deadline: float) -> Any:
-    """FindCoordinator (v3) until it names the group's coordinator, as clients do first: it creates
-    __consumer_offsets on a fresh Apache node, which answers group requests NOT_COORDINATOR until then.
+def find_coordinator(conn: BrokerConnection, group: str, deadline: float, key_type: int = 0) -> Any:
+    """FindCoordinator (v3) until it names the group's coordinator (`key_type` 1: a transactional
+    id's), as clients do first: it creates __consumer_offsets (__transaction_state) on a fresh Apache
+    node, which answers group (transaction) requests NOT_COORDINATOR until then.
     Returns the answer (node_id, host, port); fails at `deadline` (time.monotonic())."""
-    req = find_coordinator_request.FindCoordinatorRequest(key=group, key_type=0, coordinator_keys=[group])
+    req = find_coordinator_request.FindCoordinatorRequest(key=group, key_type=key_type, coordinator_keys=[group])
     while (found := conn.request(10, req, 3)).error_code != ErrorCode.NONE:
-        assert time.monotonic() < deadline, f"no coordinator for group {group}: {ErrorCode(found.error_code)}"
+        assert time.monotonic() < deadline, f"no coordinator for {group}: {ErrorCode(found.error_code)}"
         time.sleep(0.2)
     return found
 

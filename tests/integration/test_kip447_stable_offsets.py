@@ -287,3 +287,54 @@ def _abort_if_open(txn: OpenTransaction) -> None:
         txn.producer.abort_transaction(10)
     except KafkaException:
         pass
+
+
+def test_txn_offset_commit_of_a_missing_topic_or_partition(broker: Any) -> None:
+    """TxnOffsetCommit answers UNKNOWN_TOPIC_OR_PARTITION for a topic or partition that does not
+    exist, as OffsetCommit does, and commits the others (raw wire: librdkafka would retry)."""
+    from kafka_wire.protocol.messages import add_offsets_to_txn_request as aoq
+    from kafka_wire.protocol.messages import end_txn_request as etq
+    from kafka_wire.protocol.messages import init_producer_id_request as ipq
+    from kafka_wire.protocol.messages import txn_offset_commit_request as toq
+    from tests.integration.group_util import COORDINATOR_NOT_READY, find_coordinator
+
+    topic, missing, group, tid = _name("stable"), _name("missing"), _name("g"), _name("tid")
+    create_topic(broker, topic, 2)
+    deadline = time.monotonic() + 30
+    with BrokerConnection.from_bootstrap(broker.bootstrap_servers, timeout=10) as conn:
+        find_coordinator(conn, tid, deadline, key_type=1)
+        find_coordinator(conn, group, deadline)
+        init_req = ipq.InitProducerIdRequest(transactional_id=tid, transaction_timeout_ms=60000)
+        while (init := conn.request(22, init_req)).error_code in COORDINATOR_NOT_READY:
+            assert time.monotonic() < deadline, ErrorCode(init.error_code)
+            time.sleep(0.1)
+        assert init.error_code == ErrorCode.NONE
+        pid, epoch = init.producer_id, init.producer_epoch
+        added = conn.request(25, aoq.AddOffsetsToTxnRequest(tid, pid, epoch, group))
+        assert added.error_code == ErrorCode.NONE
+
+        def part(index: int) -> Any:
+            return toq.TxnOffsetCommitRequestPartition(partition_index=index, committed_offset=5, committed_metadata="")
+
+        req = toq.TxnOffsetCommitRequest(
+            transactional_id=tid,
+            group_id=group,
+            producer_id=pid,
+            producer_epoch=epoch,
+            generation_id=-1,
+            member_id="",
+            topics=[
+                toq.TxnOffsetCommitRequestTopic(name=topic, partitions=[part(0), part(7)]),
+                toq.TxnOffsetCommitRequestTopic(name=missing, partitions=[part(0)]),
+            ],
+        )
+        resp = conn.request(28, req)
+        assert {(t.name, p.partition_index): p.error_code for t in resp.topics for p in t.partitions} == {
+            (topic, 0): ErrorCode.NONE,
+            (topic, 7): ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+            (missing, 0): ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+        }
+        ended = conn.request(26, etq.EndTxnRequest(tid, pid, epoch, True), 4)
+        assert ended.error_code == ErrorCode.NONE
+        assert _until_stable(conn, 8, group, topic) == [(topic, 0, 5, ErrorCode.NONE), (topic, 1, -1, ErrorCode.NONE)]
+        assert _offset_fetch(conn, 8, group, None, stable=True) == [(topic, 0, 5, ErrorCode.NONE)]
