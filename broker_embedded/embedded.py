@@ -195,6 +195,13 @@ class EmbeddedBroker:
         assert self._runner is not None and self._runner.broker is not None
         return self._runner.broker
 
+    @property
+    def loop_stalls(self) -> int:
+        """How many times the broker's event loop stood still 5 s or more (each logged with the loop
+        thread's stack): while it stands, no request, timer or fetch is served."""
+        runner = self._runner
+        return runner.watchdog.stalls if runner is not None and runner.watchdog is not None else 0
+
     def start(self) -> EmbeddedBroker:
         ready: Future[int] = Future()
         loop = new_event_loop()

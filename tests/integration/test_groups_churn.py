@@ -7,7 +7,8 @@ whenever our coordinator has the group Stable, no partition is assigned to two m
 end:
 
 - the last members' assignments are disjoint and cover every partition, and the group then stays
-  in its generation (no endless rebalancing);
+  in its generation (no endless rebalancing; after a standstill of our broker's event loop that
+  expired the sessions, one rebalance, and the group settles again);
 - a marker record written to every partition afterwards is consumed by the partition's owner
   (no partition is "assigned but not fetched");
 - every record written was consumed at least once by some member, and none twice unless a commit
@@ -29,6 +30,7 @@ from tests.integration.group_util import (
     group_broker,
     make_topic,
     stable_assignments,
+    state_of,
     unique,
 )
 from tests.peers.fixtures import is_apache
@@ -87,13 +89,24 @@ def test_churn_every_partition_owned_and_fetched(gb: Any, strategy: str) -> None
             missing = {part: owner[part].name for part, off in markers.items() if (part, off) not in owner[part].seen}
             raise AssertionError(f"partitions assigned but not fetched: {missing}; views {views}") from None
         # and it stays settled: no further rebalances once every member is content
-        if not is_apache(gb):
-            generation = generation_of(gb, group)
-            time.sleep(2.0)
-            assert generation_of(gb, group) == generation, "the group kept rebalancing after the churn"
+        if not is_apache(gb) and not generation_holds():
+            # Only a standstill of the broker's event loop (loop_stalls: those of 5 s and more)
+            # excuses one: the members' sessions expire while nothing is served, as they do on a paused
+            # Kafka coordinator. Seen once beside the Spark half of the suite: the loop stood still for
+            # 19.9 s in a produce (broker, clients and writer share this process's GIL), every member's
+            # session timed out and the group rebalanced once. It must then settle again.
+            assert gb.loop_stalls > stalls_before, "the group kept rebalancing after the churn"
+            wait_until(generation_holds, 30, what="the group to settle again after the broker's loop stood still")
         d = describe_group(bs, group)
         assert d.group_state == "Stable" and len(d.members) == len(members)
 
+    def generation_holds() -> bool:
+        """Stable in one generation, and still so 2 s later."""
+        generation = generation_of(gb, group)
+        time.sleep(2.0)
+        return state_of(gb, group) == "Stable" and generation_of(gb, group) == generation
+
+    stalls_before = 0 if is_apache(gb) else gb.loop_stalls
     result = run_churn(
         bs,
         topic,
