@@ -77,10 +77,7 @@ def open_txn(broker: Any) -> Iterator[tuple[str, str, OpenTransaction]]:
     try:
         yield topic, group, txn
     finally:
-        try:  # each test decides the transaction; one that failed first leaves it open
-            txn.producer.abort_transaction(10)
-        except KafkaException:
-            pass
+        _abort_if_open(txn)
 
 
 def _offset_fetch(conn: BrokerConnection, version: int, group: str, topic: str | None, stable: bool) -> list[Any]:

@@ -369,11 +369,9 @@ def test_open_txn_offsets_read_back_are_decided_by_the_marker_after_a_restart(tm
         b.shutdown()
 
 
-def test_plain_records_after_open_txn_offsets_win_after_a_restart(tmp_path: Path) -> None:
-    """Read back at a restart, an open transaction's offsets yield to plain records written after
-    them: a tombstone drops them (the partition is stable at once), a plain commit stays when the
-    transaction commits (Kafka keeps the later record's offset); an untouched one is materialized."""
-    b = _broker(tmp_path)
+def _pending_then_plain_writes(b: Broker) -> tuple[int, int]:
+    """A transaction of "tx" holds offsets 40, 41, 40 of (t, 0), (t, 1), (u, 0) for group "g"; then
+    a plain commit of 7 to (t, 0) and an OffsetDelete of (t, 1). Returns its producer id and epoch."""
     c = coordinator_of(b)
     pid, epoch = _init(c)
     c.add_offsets("tx", pid, epoch, "g")
@@ -384,16 +382,24 @@ def test_plain_records_after_open_txn_offsets_win_after_a_restart(tmp_path: Path
         ("t", 0): ErrorCode.NONE
     }
     assert gc.delete_offsets("g", [("t", 1)]) == (ErrorCode.NONE, {("t", 1): ErrorCode.NONE})
-    live = c.offsets.pending_partitions("g")
+    return pid, epoch
+
+
+def test_plain_records_after_open_txn_offsets_win_after_a_restart(tmp_path: Path) -> None:
+    """Read back at a restart, an open transaction's offsets yield to plain records written after
+    them: a tombstone drops them (the partition is stable at once), a plain commit stays when the
+    transaction commits (Kafka keeps the later record's offset); an untouched one is materialized."""
+    b = _broker(tmp_path)
+    pid, epoch = _pending_then_plain_writes(b)
+    live = coordinator_of(b).offsets.pending_partitions("g")
     b.shutdown()  # the transaction is still open
     b = _broker(tmp_path)
     try:
         c = coordinator_of(b)
-        gc = b.group_coordinator
         # the tombstoned partition is no longer pending; the superseded one still is, until the marker
         assert live == c.offsets.pending_partitions("g") == {("t", 0), ("u", 0)}
         assert c.end_txn("tx", pid, epoch, True)[0] == ErrorCode.NONE
-        got = gc.fetch_offsets("g", [("t", 0), ("t", 1), ("u", 0)])
+        got = b.group_coordinator.fetch_offsets("g", [("t", 0), ("t", 1), ("u", 0)])
         assert {tp: om.offset if om else None for tp, om in got.items()} == {("t", 0): 7, ("t", 1): None, ("u", 0): 40}
     finally:
         b.shutdown()
@@ -401,14 +407,8 @@ def test_plain_records_after_open_txn_offsets_win_after_a_restart(tmp_path: Path
 
 def test_plain_records_after_txn_offsets_win_live(broker: Broker) -> None:
     """The same without a restart, and a deleted topic: its pending offsets go with it."""
-    c = coordinator_of(broker)
-    gc = broker.group_coordinator
-    pid, epoch = _init(c)
-    c.add_offsets("tx", pid, epoch, "g")
-    pending = {tp: OffsetAndMetadata(40 + tp[1], -1, "", 1) for tp in [("t", 0), ("t", 1), ("u", 0)]}
-    c.offsets.commit(c, "tx", "g", pid, epoch, -1, "", None, pending)
-    gc.commit_offsets("g", -1, "", None, {("t", 0): OffsetAndMetadata(7, -1, "", 2)})
-    assert gc.delete_offsets("g", [("t", 1)]) == (ErrorCode.NONE, {("t", 1): ErrorCode.NONE})
+    pid, epoch = _pending_then_plain_writes(broker)
+    c, gc = coordinator_of(broker), broker.group_coordinator
     assert gc.on_topics_deleted(["u"]) == 1
     assert c.offsets.pending_partitions("g") == {("t", 0)}
     assert c.end_txn("tx", pid, epoch, True)[0] == ErrorCode.NONE
