@@ -415,3 +415,20 @@ def test_plain_records_after_txn_offsets_win_live(broker: Broker) -> None:
     assert c.offsets.pending_partitions("g") == set()
     got = gc.fetch_offsets("g", None)
     assert {tp: om.offset for tp, om in got.items()} == {("t", 0): 7}
+
+
+def test_an_offset_with_an_open_transactions_offset_does_not_expire(broker: Broker) -> None:
+    """Kafka's cleanupExpiredOffsets: an expired offset waits while an open transaction holds an
+    offset of the same partition, and the group is kept while it has open transactions."""
+    c, gc = coordinator_of(broker), broker.group_coordinator
+    old = OffsetAndMetadata(3, -1, "", 1)  # committed at t=1 ms: long expired
+    gc.commit_offsets("g", -1, "", None, {("t", 0): old, ("t", 1): old})
+    pid, epoch = _init(c)
+    c.add_offsets("tx", pid, epoch, "g")
+    c.offsets.commit(c, "tx", "g", pid, epoch, -1, "", None, {("t", 0): OffsetAndMetadata(9, -1, "", 2)})
+    far_future = 10**13
+    assert gc.expire_offsets(far_future) == 1  # (t, 1) only
+    assert "g" in gc.groups and set(gc.fetch_offsets("g", None)) == {("t", 0)}
+    assert c.end_txn("tx", pid, epoch, False)[0] == ErrorCode.NONE  # aborted: (t, 0) may expire now
+    assert gc.expire_offsets(far_future) == 1
+    assert "g" not in gc.groups
