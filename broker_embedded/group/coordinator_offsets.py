@@ -214,7 +214,7 @@ class GroupOffsets:
         deleted = set(topics)
         removed = 0
         # groups with committed offsets, and those with only an open transaction's offsets
-        group_ids = set(self.groups) | {g for by_group in self.txn_offsets.pending.values() for g in by_group}
+        group_ids = set(self.groups) | self.txn_offsets.pending_groups()
         for group_id in sorted(group_ids):
             group = self.groups.get(group_id)
             committed = [tp for tp in group.offsets if tp[0] in deleted] if group is not None else []

@@ -71,6 +71,10 @@ class GroupTxnOffsets:
         marker decides them."""
         return {tp for groups in self.pending.values() for tp in groups.get(group_id, ())}
 
+    def pending_groups(self) -> set[str]:
+        """The groups with offsets of an undecided transaction."""
+        return {g for groups in self.pending.values() for g in groups}
+
     def on_plain_write(self, group_id: str, partitions: Iterable[TP], tombstone: bool) -> None:
         """Plain offset records of `partitions` were written after every pending offset of the
         group: a commit wins over them at the marker (Kafka keeps the offset of the later record),

@@ -44,7 +44,7 @@ class OpenTransaction:
     def __init__(
         self, bootstrap: str, topic: str, group: str, offset: int, offsets: dict[tuple[str, int], int] | None = None
     ) -> None:
-        self.bootstrap, self.group = bootstrap, group
+        self.bootstrap = bootstrap
         self.producer = Producer({"bootstrap.servers": bootstrap, "transactional.id": _name("tid"), "linger.ms": 0})
         self.producer.init_transactions(30)
         self.producer.begin_transaction()
