@@ -56,9 +56,9 @@ CreateTopic = Callable[[str, int, int, dict[str, Any]], "TopicMetadata"]
 # What a replay of offsets partitions found: the last value per key (None: a tombstone)
 ReplayedOffsets = dict[OffsetKey, OffsetValue | None]
 ReplayedGroups = dict[str, GroupValue | None]
-# transactional offset commits whose transaction had no marker yet: producer id -> records (a value
-# of None: a plain commit written after it takes precedence)
-OpenTxnOffsets = dict[int, list[tuple[OffsetKey, OffsetValue | None]]]
+# transactional offset commits whose transaction had no marker yet: producer id -> records with
+# their log positions (a value of None: a record written after it takes precedence)
+OpenTxnOffsets = dict[int, list[tuple[OffsetKey, OffsetValue | None, int]]]
 
 
 def _now_ms() -> int:
@@ -213,13 +213,17 @@ class GroupMetadataManager:
         # the log offset of the last plain tombstone of each key: it drops open transactions'
         # offsets written before it (Kafka's replay of an offset tombstone)
         tombstoned_at: dict[OffsetKey, int] = {}
+        # the raw value a COMMIT marker materialized per key: the coordinator appends it again as
+        # a plain record right after the marker (`GroupTxnOffsets.materialize`); that copy keeps
+        # the transactional record's position, or it would wrongly outrank a later open record
+        copy_expected: dict[OffsetKey, bytes | None] = {}
         open_txns: OpenTxnOffsets = {}
         for index in range(topic.num_partitions) if partitions is None else partitions:
             p = self.replicas.partition(OFFSETS_TOPIC, index)
             if p is None:
                 continue
             # TxnOffsetCommit records per producer id, waiting for their transaction's marker
-            pending: dict[int, list[tuple[OffsetKey, OffsetValue | None, int]]] = {}
+            pending: dict[int, list[tuple[OffsetKey, OffsetValue | None, int, bytes | None]]] = {}
             position = p.log.log_start_offset
             end = p.log.log_end_offset
             while position < end:
@@ -236,9 +240,10 @@ class GroupMetadataManager:
                             ctype, _epoch = decode_control_record(records[0])
                             done = pending.pop(h.producer_id, [])
                             if ctype == ControlRecordType.COMMIT:
-                                for key, value, at in done:
+                                for key, value, at, raw in done:
                                     if written_at.get(key, -1) < at:
                                         offsets[key], written_at[key] = value, at
+                                        copy_expected[key] = raw
                         continue
                     for rec in records:
                         if rec.key is None:
@@ -248,7 +253,10 @@ class GroupMetadataManager:
                             value = decode_offset_value(rec.value) if rec.value is not None else None
                             if h.is_transactional:
                                 # counts only once its COMMIT marker is read; an ABORT drops it
-                                pending.setdefault(h.producer_id, []).append((decoded, value, rec.offset))
+                                entry = (decoded, value, rec.offset, rec.value)
+                                pending.setdefault(h.producer_id, []).append(entry)
+                            elif copy_expected.pop(decoded, None) == rec.value and value is not None:
+                                offsets[decoded] = value  # the materialized copy: same value and position
                             else:
                                 offsets[decoded], written_at[decoded] = value, rec.offset
                                 if value is None:
@@ -262,8 +270,8 @@ class GroupMetadataManager:
                 # still undecided: a later tombstone dropped an entry, a later plain commit
                 # supersedes it (None: its partition stays unstable, the marker keeps the commit)
                 open_txns.setdefault(producer_id, []).extend(
-                    (key, None if written_at.get(key, -1) > at else value)
-                    for key, value, at in entries
+                    (key, None if written_at.get(key, -1) > at else value, at)
+                    for key, value, at, _raw in entries
                     if tombstoned_at.get(key, -1) < at
                 )
         return offsets, groups, open_txns

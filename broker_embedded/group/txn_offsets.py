@@ -2,10 +2,11 @@
 the classic group coordinator, as one small door: the group's fencing of a commit, the offsets of
 undecided transactions, and their decision by the transaction's marker.
 
-The pending offsets are the groups' state (as in Kafka's OffsetMetadataManager): a plain offset
-record written after them takes precedence when their transaction commits, and an offset
-tombstone (OffsetDelete, DeleteGroups, a deleted topic) drops them. ``txn.offsets`` validates and
-writes the transactional batch, then hands the offsets here.
+The pending offsets are the groups' state (as in Kafka's OffsetMetadataManager): a transaction's
+commit materializes an offset only if its record is later than the committed offset's record, so a
+plain offset record written after it, or another transaction's later record committed first, takes
+precedence; an offset tombstone (OffsetDelete, DeleteGroups, a deleted topic) drops them.
+``txn.offsets`` validates and writes the transactional batch, then hands the offsets here.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from broker_embedded.group.offsets_topic import OffsetKey, OffsetValue, encode_offset_key, encode_offset_value
 from broker_embedded.group.state import GroupMetadata, GroupState, OffsetAndMetadata
@@ -25,9 +26,19 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 TP = tuple[str, int]
-# producer id -> group -> partition -> offset; None: a plain commit written after it supersedes
-# it (the partition stays unstable until the marker, which then leaves the plain offset in place)
-PendingOffsets = dict[int, dict[str, dict[TP, OffsetAndMetadata | None]]]
+
+
+class PendingOffset(NamedTuple):
+    """An offset of an undecided transaction and the position of its record in the group's
+    __consumer_offsets partition (Kafka's recordOffset: the later record wins at the marker)."""
+
+    offset: OffsetAndMetadata | None  # None: superseded by a later record (the partition stays
+    # unstable until the marker, which then leaves the later offset in place)
+    record_offset: int
+
+
+# producer id -> group -> partition -> offset
+PendingOffsets = dict[int, dict[str, dict[TP, PendingOffset]]]
 
 
 class GroupTxnOffsets:
@@ -40,18 +51,18 @@ class GroupTxnOffsets:
         self.member_groups: list[Any] = []
 
     def add_replayed(self, open_txns: OpenTxnOffsets) -> None:
-        """Offset records of transactions still open when a partition was loaded (a value of None:
-        superseded by a plain commit written after it)."""
+        """Offset records of transactions still open when a partition was loaded, with their
+        positions (a value of None: superseded by a later record)."""
         for producer_id, entries in open_txns.items():
             by_group = self.pending.setdefault(producer_id, {})
-            for key, ov in entries:
+            for key, ov, record_offset in entries:
                 self._simple_group(key.group)
                 om = None
                 if ov is not None:
                     om = OffsetAndMetadata(ov.offset, ov.leader_epoch, ov.metadata, ov.commit_timestamp)
-                by_group.setdefault(key.group, {})[(key.topic, key.partition)] = om
+                by_group.setdefault(key.group, {})[(key.topic, key.partition)] = PendingOffset(om, record_offset)
 
-    def add_pending(self, producer_id: int, group_id: str, offsets: dict[TP, OffsetAndMetadata]) -> None:
+    def add_pending(self, producer_id: int, group_id: str, offsets: dict[TP, PendingOffset]) -> None:
         """Offsets of `producer_id`'s open transaction, written to the group's offsets partition."""
         self._simple_group(group_id)
         self.pending.setdefault(producer_id, {}).setdefault(group_id, {}).update(offsets)
@@ -89,7 +100,7 @@ class GroupTxnOffsets:
                 if tombstone:
                     del offsets[tp]
                 else:
-                    offsets[tp] = None
+                    offsets[tp] = offsets[tp]._replace(offset=None)
             if not offsets:
                 del groups[group_id]
             if not groups:
@@ -112,11 +123,25 @@ class GroupTxnOffsets:
             return
         for group_id in [g for g in groups if self.storage.partition_for(g) == partition]:
             offsets = groups.pop(group_id)
-            decided = {tp: om for tp, om in offsets.items() if om is not None}
+            decided = {tp: p.offset for tp, p in offsets.items() if p.offset is not None}
             if commit and decided:
                 self.materialize(group_id, decided)
+                self._supersede_earlier(group_id, {tp: offsets[tp].record_offset for tp in decided})
         if not groups:
             del self.pending[producer_id]
+
+    def _supersede_earlier(self, group_id: str, committed_at: dict[TP, int]) -> None:
+        """A transaction's offsets were committed from records at `committed_at`: other open
+        transactions' offsets of those partitions written before them will not be materialized
+        (Kafka's marker replay skips a record older than the committed offset's); later ones will."""
+        for groups in self.pending.values():
+            offsets = groups.get(group_id)
+            if not offsets:
+                continue
+            for tp, at in committed_at.items():
+                pending = offsets.get(tp)
+                if pending is not None and pending.record_offset < at:
+                    offsets[tp] = pending._replace(offset=None)
 
     def commit_error(
         self,

@@ -2,9 +2,9 @@
 
 The offsets are written to the group's ``__consumer_offsets`` partition as a transactional batch
 of the producer (durable, and covered by the transaction's marker) and kept pending by the group
-coordinator (``group.txn_offsets``), invisible to OffsetFetch, until the marker arrives: COMMIT
-materializes them in the group (and appends them again as plain offset records so the group's log
-replay sees only decided offsets), ABORT drops them.
+coordinator (``group.txn_offsets``) with their records' positions, invisible to OffsetFetch, until
+the marker arrives: COMMIT materializes those no later record has replaced (and appends them again
+as plain offset records so the group's log replay sees only decided offsets), ABORT drops them.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from broker_embedded.group.offsets_topic import (
     encode_offset_value,
 )
 from broker_embedded.group.state import OFFSET_METADATA_MAX_BYTES, OffsetAndMetadata
+from broker_embedded.group.txn_offsets import PendingOffset
 from broker_embedded.log.errors import KafkaStorageError
 from broker_embedded.txn.state import TransactionState
 from kafka_wire.errors import ErrorCode, KafkaError
@@ -79,6 +80,9 @@ class PendingTxnOffsets:
             return dict.fromkeys(offsets, ErrorCode.PRODUCER_FENCED)
         codes: dict[TP, ErrorCode] = {}
         accepted: dict[TP, OffsetAndMetadata] = {}
+        # each record's position in the log (the batch's first offset + its index), which decides
+        # between this and another transaction's or a plain record of the same partition
+        positions: dict[TP, PendingOffset] = {}
         records: list[RecordLike] = []
         now = _now_ms()
         for tp, om in offsets.items():
@@ -105,14 +109,16 @@ class PendingTxnOffsets:
                 )
             )
             try:
-                p.append_as_coordinator(batch)
+                info = p.append_as_coordinator(batch)
             except KafkaStorageError:
                 # as OffsetCommit: a storage error of the offsets log sends the client to look
                 # the coordinator up again
                 return dict.fromkeys(offsets, ErrorCode.NOT_COORDINATOR)
             except KafkaError as e:
                 return dict.fromkeys(offsets, e.code)
-        gc.txn_offsets.add_pending(producer_id, group_id, accepted)
+            for index, (tp, om) in enumerate(accepted.items()):
+                positions[tp] = PendingOffset(om, info.first_offset + index)
+        gc.txn_offsets.add_pending(producer_id, group_id, positions)
         codes.update(dict.fromkeys(accepted, ErrorCode.NONE))
         return codes
 

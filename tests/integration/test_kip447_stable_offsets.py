@@ -279,6 +279,29 @@ def test_deleting_the_topic_drops_the_transactions_offsets(broker: Any) -> None:
         _abort_if_open(txn)
 
 
+def test_the_later_transactions_offset_stays_whatever_the_commit_order(broker: Any) -> None:
+    """Two transactions send offsets of the same partition; the one whose record came later
+    commits first. The earlier one's commit does not replace it: Kafka materializes a
+    transaction's offset only if its record is later than the committed offset's."""
+    topic, group = _name("stable"), _name("g")
+    create_topic(broker, topic, 2)
+    early = OpenTransaction(broker.bootstrap_servers, topic, group, 42)
+    late = OpenTransaction(broker.bootstrap_servers, topic, group, 50)
+    try:
+        late.commit_and_wait_for_markers(topic)
+        with BrokerConnection.from_bootstrap(broker.bootstrap_servers, timeout=10) as conn:
+            # "early" is still open: stable reads wait for it, plain reads see "late"'s offset
+            unstable = (topic, 0, -1, ErrorCode.UNSTABLE_OFFSET_COMMIT)
+            assert _offset_fetch(conn, 8, group, topic, stable=True)[0] == unstable
+            assert _offset_fetch(conn, 8, group, topic, stable=False)[0] == (topic, 0, 50, ErrorCode.NONE)
+            early.producer.commit_transaction(30)
+            after = [(topic, 0, 50, ErrorCode.NONE), (topic, 1, -1, ErrorCode.NONE)]
+            assert _until_stable(conn, 8, group, topic) == after
+    finally:
+        _abort_if_open(early)
+        _abort_if_open(late)
+
+
 def _abort_if_open(txn: OpenTransaction) -> None:
     try:  # a test that failed before deciding the transaction leaves it open
         txn.producer.abort_transaction(10)

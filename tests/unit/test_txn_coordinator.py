@@ -432,3 +432,66 @@ def test_an_offset_with_an_open_transactions_offset_does_not_expire(broker: Brok
     assert c.end_txn("tx", pid, epoch, False)[0] == ErrorCode.NONE  # aborted: (t, 0) may expire now
     assert gc.expire_offsets(far_future) == 1
     assert "g" not in gc.groups
+
+
+def _two_open_transactions(b: Broker) -> dict[str, tuple[int, int]]:
+    """Transactions "early" then "late" send offsets 10 and 20 of (t, 0) for group "g"; both stay open."""
+    c = coordinator_of(b)
+    ids = {}
+    for tid, offset in [("early", 10), ("late", 20)]:
+        pid, epoch = ids[tid] = _init(c, tid)
+        assert c.add_offsets(tid, pid, epoch, "g") == ErrorCode.NONE
+        om = OffsetAndMetadata(offset, -1, "", 1)
+        assert c.offsets.commit(c, tid, "g", pid, epoch, -1, "", None, {("t", 0): om}) == {("t", 0): ErrorCode.NONE}
+    return ids
+
+
+def _committed(b: Broker) -> int | None:
+    om = b.group_coordinator.fetch_offsets("g", [("t", 0)])[("t", 0)]
+    return None if om is None else om.offset
+
+
+def test_the_later_record_wins_when_two_transactions_commit_offsets(tmp_path: Path) -> None:
+    """Kafka's marker replay materializes a transaction's offset only if its record is later than
+    the committed offset's: "late" committed first stays when "early" commits after it."""
+    b = _broker(tmp_path)
+    ids = _two_open_transactions(b)
+    c = coordinator_of(b)
+    assert c.end_txn("late", *ids["late"], True)[0] == ErrorCode.NONE
+    assert _committed(b) == 20
+    assert c.offsets.pending_partitions("g") == {("t", 0)}  # "early" is still undecided
+    assert c.end_txn("early", *ids["early"], True)[0] == ErrorCode.NONE
+    assert c.offsets.pending_partitions("g") == set()
+    assert _committed(b) == 20
+    b.shutdown()
+    b = _broker(tmp_path)
+    try:
+        assert _committed(b) == 20
+    finally:
+        b.shutdown()
+
+
+def test_an_open_transactions_later_offset_outranks_an_earlier_one_committed_before_a_restart(
+    tmp_path: Path,
+) -> None:
+    """Transaction "early" commits, the broker restarts with "late" still open: the plain copy of "early"'s
+    offset (appended after its marker) does not make it later than "late"'s record."""
+    b = _broker(tmp_path)
+    ids = _two_open_transactions(b)
+    assert coordinator_of(b).end_txn("early", *ids["early"], True)[0] == ErrorCode.NONE
+    assert _committed(b) == 10
+    b.shutdown()
+    b = _broker(tmp_path)
+    try:
+        c = coordinator_of(b)
+        assert _committed(b) == 10
+        assert c.offsets.pending_partitions("g") == {("t", 0)}
+        assert c.end_txn("late", *ids["late"], True)[0] == ErrorCode.NONE
+        assert _committed(b) == 20
+    finally:
+        b.shutdown()
+    b = _broker(tmp_path)
+    try:
+        assert _committed(b) == 20
+    finally:
+        b.shutdown()
