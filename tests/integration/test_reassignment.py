@@ -157,6 +157,17 @@ def _describe(admin: AdminClient, resource: ConfigResource) -> dict[str, str]:
     return {k: v.value for k, v in res.items() if v.value is not None}
 
 
+def _wait_for_configs(admin: AdminClient, resource: ConfigResource, expected: dict[str, str]) -> None:
+    """Until `resource`'s described configs include `expected` (30 s)."""
+    deadline = time.monotonic() + 30
+    while True:
+        got = _describe(admin, resource)
+        if {k: got.get(k) for k in expected} == expected:
+            return
+        assert time.monotonic() < deadline, (resource, got)
+        time.sleep(0.1)
+
+
 def test_reassign_throttle_list_cancel(any_cluster: Any, tools: Any, tmp_path: Path) -> None:
     """--throttle 1000 B/s holds a move of ~1.6 MB in progress: --list shows its adding and
     removing replicas, the throttle configs are set on the brokers and the topic, and --cancel
@@ -176,20 +187,30 @@ def test_reassign_throttle_list_cancel(any_cluster: Any, tools: Any, tmp_path: P
     out = _reassign(tools, bootstrap, "--execute", "--reassignment-json-file", plan, "--throttle", "1000")
     assert "The inter-broker throttle limit was set to 1000 B/s" in out, out
     assert f"Successfully started partition reassignment for {topic}-0" in out, out
+    cancelled = False
+    try:
+        out = _reassign(tools, bootstrap, "--list")
+        assert f"{topic}-0: replicas: {b},{a}. adding: {b}. removing: {a}." in out, out
+        # each broker answers Metadata and DescribeConfigs from its own copy of the cluster metadata,
+        # which follows the controller's (on Apache Kafka a moment later under load): poll
+        wait_until(lambda: _state(admin, topic)[0] == ([b, a], [a]), 30, 0.1, "replicas [b, a], ISR [a]")
+        expected = {"leader.replication.throttled.rate": "1000", "follower.replication.throttled.rate": "1000"}
+        for broker in (a, b):
+            _wait_for_configs(admin, ConfigResource("BROKER", str(broker)), expected)
+        throttled = {
+            "leader.replication.throttled.replicas": f"0:{a}",
+            "follower.replication.throttled.replicas": f"0:{b}",
+        }
+        _wait_for_configs(admin, ConfigResource("TOPIC", topic), throttled)
 
-    out = _reassign(tools, bootstrap, "--list")
-    assert f"{topic}-0: replicas: {b},{a}. adding: {b}. removing: {a}." in out, out
-    assert _state(admin, topic)[0] == ([b, a], [a])
-    for broker in (a, b):
-        configs = _describe(admin, ConfigResource("BROKER", str(broker)))
-        assert configs.get("leader.replication.throttled.rate") == "1000", configs
-        assert configs.get("follower.replication.throttled.rate") == "1000", configs
-    topic_configs = _describe(admin, ConfigResource("TOPIC", topic))
-    assert topic_configs.get("leader.replication.throttled.replicas") == f"0:{a}", topic_configs
-    assert topic_configs.get("follower.replication.throttled.replicas") == f"0:{b}", topic_configs
-
-    out = _reassign(tools, bootstrap, "--cancel", "--reassignment-json-file", plan)
-    assert f"Successfully cancelled partition reassignment for: {topic}-0" in out, out
+        out = _reassign(tools, bootstrap, "--cancel", "--reassignment-json-file", plan)
+        cancelled = True
+        assert f"Successfully cancelled partition reassignment for: {topic}-0" in out, out
+    finally:
+        if not cancelled:  # a move left in progress would refuse the next tests' --execute
+            tools.run(
+                REASSIGN, "--bootstrap-server", bootstrap, "--cancel", "--reassignment-json-file", plan, check=False
+            )
     wait_until(lambda: _state(admin, topic) == {0: ([a], [a])}, 30, 0.1, "reverted")
     out = _reassign(tools, bootstrap, "--list")
     assert "No partition reassignments found." in out, out
