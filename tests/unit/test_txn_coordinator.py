@@ -451,6 +451,14 @@ def _committed(b: Broker) -> int | None:
     return None if om is None else om.offset
 
 
+def _committed_after_restart(path: Path) -> int | None:
+    b = _broker(path)
+    try:
+        return _committed(b)
+    finally:
+        b.shutdown()
+
+
 def test_the_later_record_wins_when_two_transactions_commit_offsets(tmp_path: Path) -> None:
     """Kafka's marker replay materializes a transaction's offset only if its record is later than
     the committed offset's: "late" committed first stays when "early" commits after it."""
@@ -464,11 +472,7 @@ def test_the_later_record_wins_when_two_transactions_commit_offsets(tmp_path: Pa
     assert c.offsets.pending_partitions("g") == set()
     assert _committed(b) == 20
     b.shutdown()
-    b = _broker(tmp_path)
-    try:
-        assert _committed(b) == 20
-    finally:
-        b.shutdown()
+    assert _committed_after_restart(tmp_path) == 20
 
 
 def test_an_open_transactions_later_offset_outranks_an_earlier_one_committed_before_a_restart(
@@ -490,8 +494,4 @@ def test_an_open_transactions_later_offset_outranks_an_earlier_one_committed_bef
         assert _committed(b) == 20
     finally:
         b.shutdown()
-    b = _broker(tmp_path)
-    try:
-        assert _committed(b) == 20
-    finally:
-        b.shutdown()
+    assert _committed_after_restart(tmp_path) == 20
