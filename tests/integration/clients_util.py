@@ -31,14 +31,19 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
-def wait_until(pred: Callable[[], Any], timeout: float = 10.0, interval: float = 0.05, what: str = "") -> Any:
+def wait_until(
+    pred: Callable[[], Any], timeout: float = 10.0, interval: float = 0.05, what: str | Callable[[], str] = ""
+) -> Any:
+    """pred()'s first truthy value within `timeout`; `what` names what was awaited in the error (a
+    callable is asked at the timeout, e.g. to show the last state seen)."""
     deadline = time.monotonic() + timeout
     while True:
         got = pred()
         if got:
             return got
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout}s waiting for {what or pred}")
+            said = what() if callable(what) else what
+            raise AssertionError(f"timed out after {timeout}s waiting for {said or pred}")
         time.sleep(interval)
 
 

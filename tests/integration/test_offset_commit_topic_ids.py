@@ -183,10 +183,12 @@ def deleted_topic_loses_its_offsets(bootstrap: str) -> None:
         # whole expected answer (CI-equivalent run 4 of session 22: Apache answered no topics at all,
         # twice in a row, once the deleted topic's offsets had gone; the kept offset must come back)
         expected = {(kept, 0): (3, "", ErrorCode.NONE)}
-        deadline = time.monotonic() + 30
-        while (got := everything()) != expected:
-            assert time.monotonic() < deadline, f"the deleted topic's offsets to go, the kept one to stay: {got}"
-            time.sleep(0.1)
+        wait_until(
+            lambda: everything() == expected,
+            30,
+            0.1,
+            what=lambda: f"the deleted topic's offsets to go, the kept one to stay: {everything()}",
+        )
     with w.connect(bootstrap) as any_broker:
         # created again once the deletion is complete (Apache finishes it in the background)
         wait_until(lambda: _current_id(any_broker, topic) is None, 30, what="the topic gone from the metadata")

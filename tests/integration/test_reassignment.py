@@ -159,13 +159,12 @@ def _describe(admin: AdminClient, resource: ConfigResource) -> dict[str, str]:
 
 def _wait_for_configs(admin: AdminClient, resource: ConfigResource, expected: dict[str, str]) -> None:
     """Until `resource`'s described configs include `expected` (30 s)."""
-    deadline = time.monotonic() + 30
-    while True:
+
+    def included() -> bool:
         got = _describe(admin, resource)
-        if {k: got.get(k) for k in expected} == expected:
-            return
-        assert time.monotonic() < deadline, (resource, got)
-        time.sleep(0.1)
+        return {k: got.get(k) for k in expected} == expected
+
+    wait_until(included, 30, 0.1, what=lambda: f"{expected} in {resource}: {_describe(admin, resource)}")
 
 
 def test_reassign_throttle_list_cancel(any_cluster: Any, tools: Any, tmp_path: Path) -> None:
