@@ -322,13 +322,18 @@ class Broker:
         # client producing old timestamps keeps its records for that long, as on Kafka)
         retention_interval_ms = self.config["log.retention.check.interval.ms"]
         retention = PeriodicSchedule(self.config["log.initial.task.delay.ms"], retention_interval_ms, self.timer.clock)
+        # offsets expiry and the deletion of Empty groups: on Kafka's schedule too (the group
+        # coordinator's first check one interval after it loaded, then every interval)
+        group_interval_ms = self.config["offsets.retention.check.interval.ms"]
+        group_cleanup = PeriodicSchedule(group_interval_ms, group_interval_ms, self.timer.clock)
         tick_ms = min(retention_interval_ms, 1000)
         assert self.loop is not None
         while True:
-            await asyncio.sleep(min(tick_ms, retention.ms_until_due()) / 1000)
+            await asyncio.sleep(min(tick_ms, retention.ms_until_due(), group_cleanup.ms_until_due()) / 1000)
             try:
                 await self.loop.run_in_executor(None, self.run_maintenance, retention.due())
-                self.group_coordinator.expire_offsets()
+                if group_cleanup.due():
+                    self.group_coordinator.expire_offsets()
             except KafkaError as e:
                 # e.g. the log dir is offline: its state logged that once; no traceback per tick
                 log.debug("log maintenance skipped: %s", e)

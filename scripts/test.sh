@@ -58,6 +58,7 @@ SPARK_CHILD_DRIVERS=(
     tests/spark/test_group_mode_procs.py
     tests/spark/test_pipelines_example.py
     tests/spark/test_delta_example.py
+    tests/spark/test_demo.py
 )
 # wave 3's cluster-level differential tests (reassignment, features, share coordinator, the Raft
 # quorum and its network partition): EmbeddedCluster and the Apache cluster, no shared session
@@ -81,6 +82,8 @@ CLUSTER_DIFFERENTIAL=(
     # latency-bound at 0.5 cores); this file is ~1/6 of that run's CPU and minutes of its wall, and only
     # throughput-bound (no timing assertion)
     tests/integration/test_clients_roundtrip.py
+    # session 23: a differential file that starts its own Apache broker (a 1 s group cleanup interval)
+    tests/integration/test_groups_cleanup.py
 )
 # latency-bound group files of the integration run that start no Spark: they run after tests/spark and
 # tests/peers, in the Spark run's idle tail. Session 13's run A (cold, green): unit + integration 30.5 min,

@@ -239,33 +239,44 @@ class GroupOffsets:
         return removed
 
     def expire_offsets(self, now_ms: int | None = None) -> int:
-        """offsets.retention.minutes: offsets of an Empty group expire that long after their commit."""
+        """Kafka's cleanupGroupMetadata, run every offsets.retention.check.interval.ms: the offsets of
+        an Empty group expire offsets.retention.minutes after their commit, and an Empty group left
+        with no offsets (nor an open transaction's offsets) is deleted -- also one that never had any,
+        such as a group whose members left without committing. Returns how many offsets expired."""
         now = _now_ms() if now_ms is None else now_ms
         retention_ms = self.config["offsets.retention.minutes"] * 60_000
         removed = 0
-        for group in list(self.groups.values()):
-            if group.state != GroupState.EMPTY or self.consumer_groups.has_members(group.group_id):
+        candidates = set(self.groups) | set(self.consumer_groups.groups) | set(self.streams_groups.groups)
+        for group_id in sorted(candidates):
+            if self.consumer_groups.has_members(group_id) or self.streams_groups.has_members(group_id):
                 continue
-            if self.streams_groups.has_members(group.group_id):
+            group = self.groups.get(group_id)
+            if group is not None and (group.state != GroupState.EMPTY or group.members):
                 continue
             # an offset with an open transaction's offset beside it waits for the transaction (Kafka)
-            pending = self.txn_offsets.pending_partitions(group.group_id)
+            pending = self.txn_offsets.pending_partitions(group_id)
+            offsets = group.offsets if group is not None else {}
             expired = [
-                tp
-                for tp, om in group.offsets.items()
-                if om.commit_timestamp + retention_ms <= now and tp not in pending
+                tp for tp, om in offsets.items() if om.commit_timestamp + retention_ms <= now and tp not in pending
             ]
-            if not expired:
-                continue
-            self.storage.append(
-                group.group_id,
-                [(encode_offset_key(OffsetKey(group.group_id, t, p)), None) for t, p in expired],
-            )
-            for tp in expired:
-                del group.offsets[tp]
-            removed += len(expired)
-            if not group.offsets and not group.members and not pending:
-                group.transition_to(GroupState.DEAD, now)
-                self.storage.append(group.group_id, [(encode_group_key(GroupKey(group.group_id)), None)])
-                del self.groups[group.group_id]
+            try:
+                if expired:
+                    self.storage.append(
+                        group_id, [(encode_offset_key(OffsetKey(group_id, t, p)), None) for t, p in expired]
+                    )
+                    for tp in expired:
+                        del offsets[tp]
+                    removed += len(expired)
+                if offsets or pending:
+                    continue
+                # the group goes with its last offset (Kafka's maybeDeleteGroup: only an empty group)
+                self.streams_groups.delete_group(group_id)
+                self.consumer_groups.delete_group(group_id)
+                if group is not None:
+                    self.storage.append(group_id, [(encode_group_key(GroupKey(group_id)), None)])
+                    group.transition_to(GroupState.DEAD, now)
+                    del self.groups[group_id]
+            except KafkaError as e:
+                # the offsets partition is no longer led here: its next leader runs this check
+                log.warning("could not clean up group %s: %s", group_id, e)
         return removed

@@ -65,3 +65,28 @@ def test_offsets_of_an_active_group_do_not_expire(tmp_path: Path) -> None:
         far_future = time.time_ns() // 1_000_000 + 3_600_000
         assert b.call(lambda br: br.group_coordinator.expire_offsets(far_future)) == 0
         c.close()
+
+
+@pytest.mark.timeout(60)
+def test_an_empty_group_without_offsets_stays_until_the_check_then_goes(tmp_path: Path) -> None:
+    """offsets.retention.check.interval.ms (10 min by default) paces the cleanup: a group whose member left
+    without committing is listed as Empty until the check runs, then deleted for good (a tombstone)."""
+    topic, group = "no-commits", "left-without-committing"
+    with EmbeddedBroker(log_dir=tmp_path) as b:
+        admin = AdminClient({"bootstrap.servers": b.bootstrap_servers})
+        admin.create_topics([NewTopic(topic, num_partitions=1)])[topic].result(10)
+        c = Consumer({"bootstrap.servers": b.bootstrap_servers, "group.id": group, "enable.auto.commit": False})
+        c.subscribe([topic])
+        deadline = time.time() + 20
+        while not c.assignment() and time.time() < deadline:
+            c.poll(0.1)
+        assert c.assignment()
+        c.close()
+        described = admin.describe_consumer_groups([group])[group].result(10)
+        assert described.state.name == "EMPTY" and not described.members
+        assert b.call(lambda br: br.group_coordinator.expire_offsets()) == 0  # no offsets expired...
+        assert group not in b.call(lambda br: set(br.group_coordinator.groups))  # ...but the group went
+        assert group not in {g.group_id for g in admin.list_consumer_groups().result(10).valid}
+    with EmbeddedBroker(log_dir=tmp_path) as b:
+        admin = AdminClient({"bootstrap.servers": b.bootstrap_servers})
+        assert group not in {g.group_id for g in admin.list_consumer_groups().result(10).valid}
