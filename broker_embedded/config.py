@@ -368,13 +368,7 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         ),
         ConfigDef("offsets.topic.num.partitions", _B.INT, 50, "Partitions of __consumer_offsets.", _at_least(1)),
         ConfigDef("offsets.retention.minutes", _B.INT, 10080, "Committed offset retention.", _at_least(1)),
-        ConfigDef(
-            "offsets.retention.check.interval.ms",
-            _B.LONG,
-            600000,
-            "How often offsets expire and Empty groups without offsets are deleted.",
-            _at_least(1),
-        ),
+        ConfigDef("offsets.retention.check.interval.ms", _B.LONG, 600000, "Offset/group expiry cadence.", _at_least(1)),
         ConfigDef(
             "max.broker.partitions",
             _B.INT,
