@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import subprocess
 import sys
 from pathlib import Path
 
@@ -16,6 +14,7 @@ from broker_embedded import EmbeddedBroker
 from examples.query_process import FAST_LOCAL_CONF, REPO_ROOT
 from offsets.delta_store import DeltaOffsetStore
 from tests.spark.delta_helpers import delta_rs_table, duckdb_query, positions
+from tests.spark.proc_helpers import communicate_in_own_session
 from tests.spark.source_helpers import create_topic, mixed_records, produce
 
 pytestmark = pytest.mark.timeout(300)
@@ -32,16 +31,8 @@ def test_spark_submit_kafka_to_delta(broker: EmbeddedBroker, topic_name: str, tm
     cmd += ["--checkpoint", str(checkpoint), "--trigger", "available-now", "--max-offsets-per-trigger", "120"]
     cmd += ["--partition-by", "partition"]
     env = {**os.environ, "PYSPARK_PYTHON": sys.executable, "PYSPARK_DRIVER_PYTHON": sys.executable}
-    proc = subprocess.Popen(
-        cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
-    )
-    try:
-        out, err = proc.communicate(timeout=240)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(30)
-    assert proc.returncode == 0, err.decode(errors="replace")[-3000:]
+    returncode, out, err = communicate_in_own_session(cmd, 240, cwd=tmp_path, env=env)
+    assert returncode == 0, err.decode(errors="replace")[-3000:]
     events = [json.loads(line) for line in out.decode().splitlines() if line.startswith("{")]
     assert [e["event"] for e in events] == ["started", "done"]
     ends = {(topic_name, p): 1 + max(r.offset for r in acked if r.partition == p) for p in range(3)}

@@ -5,9 +5,7 @@ checkpoint; the test checks that the kill did land mid-stream and that the demo'
 
 from __future__ import annotations
 
-import os
 import re
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from examples.query_process import REPO_ROOT
+from tests.spark.proc_helpers import communicate_in_own_session
 
 pytestmark = pytest.mark.timeout(480)
 
@@ -26,18 +25,10 @@ def test_the_demo_lands_every_record_once_through_a_kill(tmp_path: Path) -> None
     workdir = tmp_path / "demo"
     cmd = [sys.executable, "-m", "examples.demo", "--records", str(RECORDS), "--partitions", str(PARTITIONS)]
     cmd += ["--workdir", str(workdir)]
-    proc = subprocess.Popen(
-        cmd, cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True, text=True
-    )
-    try:
-        out, _ = proc.communicate(timeout=420)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(30)
+    returncode, out, _ = communicate_in_own_session(cmd, 420, cwd=REPO_ROOT, stderr=subprocess.STDOUT, text=True)
     log = workdir / "query.log"
     detail = out[-4000:] + (f"\n--- query.log ---\n{log.read_text(errors='replace')[-4000:]}" if log.exists() else "")
-    assert proc.returncode == 0, detail
+    assert returncode == 0, detail
     assert f"produced {RECORDS} events" in out, detail
     killed = re.search(r"SIGKILL after batch (\d+): (\d+)/(\d+) records committed so far", out)
     assert killed is not None, detail
