@@ -97,6 +97,11 @@ _H_NULL_FALLBACK: Headers = (("nul", b""), ("dup", b"after-null"))
 _H_BIN: Headers = (("dup", b""), ("bin-\u00fc", b"\xff\x00\x01"), ("dup", b"z"))
 
 
+def listed_groups(admin: Any) -> set[str]:
+    """The group ids a confluent-kafka AdminClient's ListGroups answers."""
+    return {g.group_id for g in admin.list_consumer_groups().result(10).valid}
+
+
 def value_for(i: int) -> bytes | None:
     if i % 211 == 0:
         return None  # a null value (tombstone shape)

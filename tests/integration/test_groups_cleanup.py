@@ -18,7 +18,7 @@ from confluent_kafka.admin import AdminClient, NewTopic
 
 from broker_embedded import EmbeddedBroker
 from peers import jvm
-from tests.integration.clients_util import wait_until
+from tests.integration.clients_util import listed_groups, wait_until
 from tests.peers.fixtures import require_kafka_peers
 
 pytestmark = pytest.mark.timeout(120)
@@ -50,10 +50,6 @@ def _join(consumer: Consumer, topic: str) -> None:
     wait_until(lambda: (consumer.poll(0.1), consumer.assignment())[1], 30, what=f"an assignment of {topic}")
 
 
-def _listed(admin: AdminClient) -> set[str]:
-    return {g.group_id for g in admin.list_consumer_groups().result(10).valid}
-
-
 def test_empty_groups_without_offsets_are_deleted_at_the_check(bootstrap: str) -> None:
     topic = f"cleanup-{uuid.uuid4().hex[:8]}"
     admin = AdminClient({"bootstrap.servers": bootstrap})
@@ -73,9 +69,11 @@ def test_empty_groups_without_offsets_are_deleted_at_the_check(bootstrap: str) -
 
         # within a few check intervals both groups without offsets are gone; the others stay
         wait_until(
-            lambda: not ({left_classic, left_consumer} & _listed(admin)), 30, what=lambda: f"listed: {_listed(admin)}"
+            lambda: not ({left_classic, left_consumer} & listed_groups(admin)),
+            30,
+            what=lambda: f"listed: {listed_groups(admin)}",
         )
-        listed = _listed(admin)
+        listed = listed_groups(admin)
         assert {committed, active} <= listed, listed
         reader = _consumer(bootstrap, committed)
         try:

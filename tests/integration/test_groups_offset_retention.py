@@ -10,6 +10,7 @@ from confluent_kafka import Consumer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 
 from broker_embedded import EmbeddedBroker
+from tests.integration.clients_util import listed_groups, wait_until
 
 
 def _committed(bootstrap: str, group: str, topic: str) -> int:
@@ -77,16 +78,13 @@ def test_an_empty_group_without_offsets_stays_until_the_check_then_goes(tmp_path
         admin.create_topics([NewTopic(topic, num_partitions=1)])[topic].result(10)
         c = Consumer({"bootstrap.servers": b.bootstrap_servers, "group.id": group, "enable.auto.commit": False})
         c.subscribe([topic])
-        deadline = time.time() + 20
-        while not c.assignment() and time.time() < deadline:
-            c.poll(0.1)
-        assert c.assignment()
+        wait_until(lambda: (c.poll(0.1), c.assignment())[1], 20, what="an assignment")
         c.close()
         described = admin.describe_consumer_groups([group])[group].result(10)
         assert described.state.name == "EMPTY" and not described.members
         assert b.call(lambda br: br.group_coordinator.expire_offsets()) == 0  # no offsets expired...
         assert group not in b.call(lambda br: set(br.group_coordinator.groups))  # ...but the group went
-        assert group not in {g.group_id for g in admin.list_consumer_groups().result(10).valid}
+        assert group not in listed_groups(admin)
     with EmbeddedBroker(log_dir=tmp_path) as b:
         admin = AdminClient({"bootstrap.servers": b.bootstrap_servers})
-        assert group not in {g.group_id for g in admin.list_consumer_groups().result(10).valid}
+        assert group not in listed_groups(admin)
